@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way:
+// doogit -> DoogitCLI -> DoogitSync -> {DoogitStore -> CSQLite, DoogitGitHub -> CCurl},
+// and every module may use DoogitSupport (JSON, time, terminal text), which depends on nothing.
+let package = Package(
+    name: "doogit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "doogit", targets: ["doogit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // libcurl is opened with dlopen on first network use, so local commands never load it.
+        .target(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        .target(name: "DoogitSupport"),
+        .target(
+            name: "DoogitStore",
+            dependencies: ["CSQLite", "DoogitSupport"],
+            resources: [.embedInCode("migrations")]
+        ),
+        .target(name: "DoogitGitHub", dependencies: ["CCurl", "DoogitSupport"]),
+        .target(name: "DoogitSync", dependencies: ["DoogitStore", "DoogitGitHub", "DoogitSupport"]),
+        .target(name: "DoogitCLI", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitSupport"]),
+        .executableTarget(name: "doogit", dependencies: ["DoogitCLI"]),
+
+        // Shared by the test targets: a GitHub API server on 127.0.0.1 and temp-directory helpers.
+        .target(name: "TestSupport", dependencies: ["DoogitSupport"], path: "Tests/TestSupport"),
+        .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport"]),
+        .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
+        .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "TestSupport"]),
+        .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "TestSupport"]),
+        .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "DoogitSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,202 @@
+/// What a command line asks for.
+enum ParsedCommandLine {
+    case run(Invocation)
+    /// Help for the command at this path (empty: the top level).
+    case help([String], GlobalOptions)
+    case version(GlobalOptions)
+}
+
+/// Turns argv into a ParsedCommandLine: a pure function of the arguments and the command tree.
+/// Global options may stand anywhere; `--opt value` and `--opt=value`; clustered short flags;
+/// `--` ends options; a negative number is an argument (so `todo done -3` is reported as a bad ID).
+struct ArgumentParser {
+    let root: CommandSpec
+
+    private struct GivenOption {
+        var spec: OptionSpec
+        var value: String?
+        var spelling: String
+    }
+
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
+        let (words, given, unknown) = try split(arguments)
+
+        // The command path: `help` names a topic; otherwise descend through the groups.
+        var remaining = words[...]
+        var helpTopic = false
+        if remaining.first == "help" {
+            helpTopic = true
+            remaining = remaining.dropFirst()
+        }
+        var node = root
+        var path: [String] = []
+        while !node.subcommands.isEmpty, let word = remaining.first {
+            guard let next = node.subcommand(named: word) else {
+                throw unknownCommand(word, under: node, path: path, helpTopic: helpTopic)
+            }
+            node = next
+            path.append(next.name)
+            remaining = remaining.dropFirst()
+        }
+
+        var global = GlobalOptions()
+        var options: [String: [String]] = [:]
+        for option in given {
+            if GlobalOptions.specs.contains(option.spec) {
+                try apply(option, to: &global, path: path)
+            } else if node.option(named: option.spec.long) != nil {
+                options[option.spec.long, default: []].append(option.value ?? "")
+            } else if !global.help && !helpTopic {
+                throw unknownOption(option.spelling, for: node, path: path)
+            }
+        }
+        if global.version { return .version(global) }
+        if helpTopic || global.help { return .help(path, global) }
+        if let spelling = unknown.first { throw unknownOption(spelling, for: node, path: path) }
+        if node.run == nil { return .help(path, global) }
+
+        let positionals = Array(remaining)
+        if positionals.count < node.arguments.minimum {
+            let what = node.arguments.display.isEmpty ? "an argument" : node.arguments.display
+            throw UsageError(message: "'\(commandName(path))' needs \(what)", topic: path)
+        }
+        if let maximum = node.arguments.maximum, positionals.count > maximum {
+            throw UsageError(message: "unexpected argument '\(positionals[maximum])' for '\(commandName(path))'",
+                             topic: path)
+        }
+        return .run(Invocation(path: path, command: node, global: global, positionals: positionals, options: options))
+    }
+
+    private func commandName(_ path: [String]) -> String {
+        (["doogit"] + path).joined(separator: " ")
+    }
+
+    /// Every option of the tree, so that argv can be split before the command is known.
+    private var knownOptions: [OptionSpec] {
+        var all = GlobalOptions.specs
+        var pending = [root]
+        while let node = pending.popLast() {
+            for option in node.options where !all.contains(where: { $0.long == option.long }) { all.append(option) }
+            pending += node.subcommands
+        }
+        return all
+    }
+
+    private func split(_ arguments: [String]) throws(UsageError)
+        -> (words: [String], given: [GivenOption], unknown: [String])
+    {
+        let known = knownOptions
+        var words: [String] = []
+        var given: [GivenOption] = []
+        var unknown: [String] = []
+        var index = 0
+        var endOfOptions = false
+        func nextValue(for spelling: String) throws(UsageError) -> String {
+            guard index < arguments.count else {
+                throw UsageError(message: "option '\(spelling)' needs a value", topic: topicGuess(words))
+            }
+            index += 1
+            return arguments[index - 1]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if endOfOptions || argument == "-" || !argument.hasPrefix("-") || Self.isNegativeNumber(argument) {
+                words.append(argument)
+            } else if argument == "--" {
+                endOfOptions = true
+            } else if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = String(body.prefix(while: { $0 != "=" }))
+                let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+                guard let spec = known.first(where: { $0.long == name }) else {
+                    unknown.append("--" + name)
+                    continue
+                }
+                if spec.takesValue {
+                    let value: String
+                    if let inline { value = inline } else { value = try nextValue(for: "--" + name) }
+                    given.append(GivenOption(spec: spec, value: value, spelling: "--" + name))
+                } else if inline != nil {
+                    throw UsageError(message: "option '--\(name)' does not take a value", topic: topicGuess(words))
+                } else {
+                    given.append(GivenOption(spec: spec, value: nil, spelling: "--" + name))
+                }
+            } else {
+                // Short options, possibly clustered (-qv); a value may be attached (-Rowner/name).
+                var cluster = Substring(argument.dropFirst())
+                while let letter = cluster.first {
+                    cluster = cluster.dropFirst()
+                    guard let spec = known.first(where: { $0.short == letter }) else {
+                        unknown.append("-" + String(letter))
+                        break
+                    }
+                    if spec.takesValue {
+                        var attached = String(cluster)
+                        if attached.hasPrefix("=") { attached.removeFirst() }
+                        let value: String
+                        if attached.isEmpty { value = try nextValue(for: "-" + String(letter)) } else { value = attached }
+                        given.append(GivenOption(spec: spec, value: value, spelling: "-" + String(letter)))
+                        break
+                    }
+                    given.append(GivenOption(spec: spec, value: nil, spelling: "-" + String(letter)))
+                }
+            }
+        }
+        return (words, given, unknown)
+    }
+
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The command path the words seem to name, for the hint of an early error.
+    private func topicGuess(_ words: [String]) -> [String] {
+        var node = root
+        var path: [String] = []
+        for word in words.drop(while: { $0 == "help" }) {
+            guard let next = node.subcommand(named: word) else { break }
+            node = next
+            path.append(next.name)
+        }
+        return path
+    }
+
+    private func apply(_ option: GivenOption, to global: inout GlobalOptions, path: [String]) throws(UsageError) {
+        switch option.spec.long {
+        case "db":
+            guard let value = option.value, !value.isEmpty else {
+                throw UsageError(message: "option '--db' needs a file path", topic: path)
+            }
+            global.databasePath = value
+        case "json": global.json = true
+        case "color":
+            guard let choice = option.value.flatMap(GlobalOptions.ColorChoice.init(rawValue:)) else {
+                throw UsageError(message: "option '--color' takes auto, always or never, not '\(option.value ?? "")'",
+                                 topic: path)
+            }
+            global.color = choice
+        case "quiet": global.quiet = true
+        case "verbose": global.verbose = true
+        case "help": global.help = true
+        case "version": global.version = true
+        default: break
+        }
+    }
+
+    private func unknownCommand(_ word: String, under node: CommandSpec, path: [String], helpTopic: Bool) -> UsageError {
+        let names = node.subcommands.flatMap { [$0.name] + $0.aliases }
+        let suggestion = Suggestions.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let place = path.isEmpty ? "" : " of '\(commandName(path))'"
+        let kind = path.isEmpty ? "command" : "subcommand"
+        return UsageError(message: "unknown \(helpTopic ? "help topic" : kind) '\(word)'\(place)\(suggestion)", topic: path)
+    }
+
+    private func unknownOption(_ spelling: String, for node: CommandSpec, path: [String]) -> UsageError {
+        let candidates = (node.options + GlobalOptions.specs).map { "--" + $0.long }
+        let suggestion = spelling.hasPrefix("--")
+            ? Suggestions.closest(to: spelling, among: candidates).map { " (did you mean '\($0)'?)" } ?? "" : ""
+        let place = path.isEmpty ? "" : " for '\(commandName(path))'"
+        return UsageError(message: "unknown option '\(spelling)'\(place)\(suggestion)", topic: path)
+    }
+}

@@ -1,0 +1,42 @@
+import DoogitGitHub
+import DoogitSupport
+
+/// Everything a run of doogit reads from the outside world, passed in rather than global, so
+/// the whole CLI can run in-process in a test.
+public struct Context {
+    public var environment: [String: String]
+    public var currentDirectory: String
+    public var console: Console
+    public var clock: () -> Timestamp
+    public var makeTransport: () -> HTTPTransport
+    public var retryPolicy: RetryPolicy
+    public var timeouts: HTTPTimeouts
+    /// All of standard input, for `auth login --with-token`.
+    public var readStandardInput: () -> String
+    /// Runs a program found on PATH and returns its exit status and stdout, or nil when it
+    /// cannot be started (used for `gh auth token`).
+    public var runProgram: ([String], [String: String]) -> (status: Int32, output: String)?
+
+    public init(environment: [String: String], currentDirectory: String, console: Console,
+                clock: @escaping () -> Timestamp = Timestamp.now,
+                makeTransport: @escaping () -> HTTPTransport = { CurlTransport() },
+                retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
+                readStandardInput: @escaping () -> String = { StandardInput.readAll() },
+                runProgram: @escaping ([String], [String: String]) -> (status: Int32, output: String)? = ProgramRunner.run) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.console = console
+        self.clock = clock
+        self.makeTransport = makeTransport
+        self.retryPolicy = retryPolicy
+        self.timeouts = timeouts
+        self.readStandardInput = readStandardInput
+        self.runProgram = runProgram
+    }
+
+    /// A variable that is set and not empty.
+    func variable(_ name: String) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}

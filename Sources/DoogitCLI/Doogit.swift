@@ -1,0 +1,38 @@
+import DoogitStore
+import DoogitSupport
+
+/// doogit's command line as a function: arguments and a context in, an exit code out. Output
+/// goes to the context's console, so tests run it in-process.
+public enum Doogit {
+    public static let version = "0.1.0"
+
+    static let tree = CommandSpec(
+        name: "doogit", abstract: "a todo list for each of your GitHub repositories",
+        subcommands: [TodoCommands.group, RepoCommands.group, SyncCommand.spec, AuthCommands.group])
+
+    /// Runs one command line (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], context: Context) -> Int32 {
+        let console = context.console
+        defer { console.flush() }
+        var databasePath: String?
+        do {
+            switch try ArgumentParser(root: tree).parse(arguments) {
+            case .version:
+                console.print("doogit \(version)")
+            case .help(let path, _):
+                console.output.write(HelpFormatter(root: tree, width: min(console.width ?? 80, 100)).help(for: path))
+            case .run(let invocation):
+                databasePath = try? Paths(environment: context.environment).database(option: invocation.global.databasePath)
+                let runtime = Runtime(context: context, global: invocation.global)
+                guard let handler = invocation.command.run else { return ExitCode.usage.rawValue }
+                try handler(invocation, runtime)
+            }
+            return ExitCode.success.rawValue
+        } catch {
+            let report = ErrorReporter.report(error, databasePath: databasePath)
+            console.output.flush()
+            console.printError("doogit: error: " + TerminalText.sanitize(report.message))
+            return report.code.rawValue
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// Help text for every node of the command tree: `doogit help [COMMAND...]` and `-h`/`--help`.
+struct HelpFormatter {
+    let root: CommandSpec
+    /// Paragraphs wrap at this many columns.
+    let width: Int
+
+    func help(for path: [String]) -> String {
+        var node = root
+        for word in path {
+            guard let next = node.subcommand(named: word) else { break }
+            node = next
+        }
+        let name = (["doogit"] + path).joined(separator: " ")
+        if path.isEmpty { return topLevel() }
+        return node.subcommands.isEmpty ? command(node, name: name) : group(node, name: name)
+    }
+
+    private func paragraph(_ text: String, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        return TextLayout.wrap(text, width: width - indent).map { pad + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    private func table(_ rows: [(String, String)]) -> String {
+        let left = min(32, rows.map { $0.0.count }.max() ?? 0)
+        var out = ""
+        for (term, text) in rows {
+            let lines = TextLayout.wrap(text, width: max(20, width - left - 4))
+            if term.count > left {
+                out += "  \(term)\n"
+                out += lines.map { String(repeating: " ", count: left + 4) + $0 }.joined(separator: "\n") + "\n"
+            } else {
+                out += "  " + TextLayout.padRight(term, to: left) + "  " + lines[0] + "\n"
+                for line in lines.dropFirst() { out += String(repeating: " ", count: left + 4) + line + "\n" }
+            }
+        }
+        return out
+    }
+
+    private func optionTerm(_ option: OptionSpec) -> String {
+        let short = option.short.map { "-\($0), " } ?? "    "
+        return short + "--" + option.long + (option.valueName.map { " " + $0 } ?? "")
+    }
+
+    private func usage(_ node: CommandSpec, name: String) -> String {
+        var parts = [name]
+        if !node.arguments.display.isEmpty { parts.append(node.arguments.display) }
+        if !node.options.isEmpty { parts.append("[OPTIONS]") }
+        return parts.joined(separator: " ")
+    }
+
+    private func topLevel() -> String {
+        var out = "doogit: a todo list for each of your GitHub repositories\n\n"
+        out += "Usage: doogit [OPTIONS] COMMAND [SUBCOMMAND] [ARGS]\n\n"
+        out += "Commands:\n"
+        var rows: [(String, String)] = []
+        for command in root.subcommands {
+            if command.subcommands.isEmpty {
+                rows.append(([command.name, command.arguments.display].filter { !$0.isEmpty }.joined(separator: " "),
+                             command.abstract))
+            }
+            for sub in command.subcommands {
+                rows.append(([command.name, sub.name, sub.arguments.display].filter { !$0.isEmpty }.joined(separator: " "),
+                             sub.abstract))
+            }
+        }
+        rows.append(("help [COMMAND...]", "Show help for a command"))
+        out += table(rows)
+        out += "\nGlobal options (before or after the command):\n"
+        out += table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
+        out += "\nExit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.\n"
+        out += "Run 'doogit help COMMAND' for more about a command.\n"
+        return out
+    }
+
+    private func group(_ node: CommandSpec, name: String) -> String {
+        var out = "\(name): \(node.abstract)\n\n"
+        out += "Usage: \(name) COMMAND [ARGS] [OPTIONS]\n\n"
+        if let discussion = node.discussion { out += paragraph(discussion) + "\n" }
+        out += "Commands:\n"
+        out += table(node.subcommands.map { sub in
+            let aliases = sub.aliases.isEmpty ? "" : " (also: \(sub.aliases.joined(separator: ", ")))"
+            return ([sub.name, sub.arguments.display].filter { !$0.isEmpty }.joined(separator: " "), sub.abstract + aliases)
+        })
+        out += "\nRun 'doogit help \(name.dropFirst("doogit ".count)) COMMAND' for more about a command.\n"
+        return out
+    }
+
+    private func command(_ node: CommandSpec, name: String) -> String {
+        var out = "\(name): \(node.abstract)\n\n"
+        out += "Usage: \(usage(node, name: name))\n"
+        if !node.aliases.isEmpty {
+            let parent = name.split(separator: " ").dropLast().joined(separator: " ")
+            out += "Also: " + node.aliases.map { "\(parent) \($0)" }.joined(separator: ", ") + "\n"
+        }
+        if let discussion = node.discussion { out += "\n" + paragraph(discussion) }
+        if !node.options.isEmpty {
+            out += "\nOptions:\n" + table(node.options.map { (optionTerm($0), $0.help) })
+        }
+        out += "\nGlobal options:\n" + table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
+        if !node.examples.isEmpty {
+            out += "\nExamples:\n" + node.examples.map { "  \($0)\n" }.joined()
+        }
+        return out
+    }
+}

@@ -1,0 +1,163 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+import DoogitSync
+
+/// `doogit repo ...`: the repositories that are the sections of the list.
+enum RepoCommands {
+    static let group = CommandSpec(
+        name: "repo", abstract: "Track, list, search and remove GitHub repositories",
+        discussion: "Tracked repositories are the sections of the todo list. They are identified by GitHub's numeric id, so a renamed or transferred repository keeps its todos.",
+        subcommands: [add, list, remove, search])
+
+    static let add = CommandSpec(
+        name: "add", abstract: "Fetch repositories from GitHub and track them",
+        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
+        discussion: """
+            REPO is OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
+            ssh://git@github.com/OWNER/NAME.git, or a bare NAME (a repository of the signed-in user). \
+            Adding a tracked repository again refreshes it. Every repository is fetched before any is \
+            saved: if one fails, none is added.
+            """,
+        examples: ["doogit repo add octocat/Hello-World", "doogit repo add https://github.com/octocat/Spoon-Knife"],
+        run: runAdd)
+
+    static let list = CommandSpec(
+        name: "list", aliases: ["ls"], abstract: "List tracked repositories with their todo counts",
+        discussion: "Each line shows the full name, the open and done counts, flags ([archived], [gone]) and the description.",
+        examples: ["doogit repo list", "doogit repo list --json"],
+        run: runList)
+
+    static let remove = CommandSpec(
+        name: "remove", aliases: ["rm"], abstract: "Stop tracking repositories",
+        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
+        options: [OptionSpec("force", short: "f", help: "also remove the repository's open todos")],
+        discussion: """
+            Refuses while a repository has open todos, unless --force, which removes the repository \
+            and all its todos. Every REPO is checked first; nothing changes unless all can go.
+            """,
+        examples: ["doogit repo remove octocat/Hello-World", "doogit repo remove Hello-World --force"],
+        run: runRemove)
+
+    static let search = CommandSpec(
+        name: "search", abstract: "Search your repositories on GitHub",
+        arguments: ArgumentSpec(display: "[QUERY]", minimum: 0, maximum: 1),
+        discussion: """
+            Lists every repository you own, collaborate on or reach through an organization (all \
+            pages), keeping those whose name or description contains QUERY (ignoring case). \
+            Tracked repositories are marked.
+            """,
+        examples: ["doogit repo search", "doogit repo search cli"],
+        run: runSearch)
+
+    // MARK: Handlers
+
+    static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
+        var references: [RepositoryReference] = []
+        for argument in invocation.positionals {
+            let reference = try runtime.parseReference(argument, topic: invocation.path)
+            if !references.contains(reference) { references.append(reference) }
+        }
+        let store = try runtime.store()
+        let github = try runtime.github()
+        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now())
+        if runtime.global.json {
+            let ids = Set(added.map(\.id))
+            runtime.printJSON(.array(try store.repositorySummaries().filter { ids.contains($0.repository.id) }
+                .map(JSONOutput.repository)))
+            return
+        }
+        for repository in added {
+            runtime.say("Tracking \(TerminalText.sanitize(repository.fullName))")
+        }
+    }
+
+    static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let summaries = try runtime.store().repositorySummaries()
+        if runtime.global.json {
+            runtime.printJSON(.array(summaries.map(JSONOutput.repository)))
+            return
+        }
+        if summaries.isEmpty && runtime.console.outputIsTerminal {
+            runtime.note("no repositories are tracked; add one with 'doogit repo add OWNER/NAME'")
+        }
+        runtime.console.output.write(ListRenderer(style: runtime.style, width: runtime.console.width)
+            .repositoryList(summaries))
+    }
+
+    static func runRemove(_ invocation: Invocation, _ runtime: Runtime) throws {
+        var repositories: [RepositoryRecord] = []
+        for argument in invocation.positionals {
+            let repository = try runtime.trackedRepository(argument, topic: invocation.path)
+            if !repositories.contains(where: { $0.id == repository.id }) { repositories.append(repository) }
+        }
+        let store = try runtime.store()
+        let before = try store.repositorySummaries()
+        do {
+            try store.removeRepositories(ids: repositories.map(\.id), force: invocation.flag("force"), at: runtime.now())
+        } catch StoreError.repositoryHasOpenTodos(let fullName, let open) {
+            throw CommandFailure(
+                message: "\(TerminalText.sanitize(fullName)) has \(open) open todo\(open == 1 ? "" : "s"); nothing was removed",
+                hint: "complete them first, or use 'doogit repo remove --force' to remove them too")
+        }
+        let removed = before.filter { summary in repositories.contains { $0.id == summary.repository.id } }
+        if runtime.global.json {
+            runtime.printJSON(.array(removed.map(JSONOutput.repository)))
+            return
+        }
+        for summary in removed {
+            let count = summary.open + summary.done
+            let todos = count == 0 ? "" : " and its \(count) todo\(count == 1 ? "" : "s")"
+            runtime.say("Stopped tracking \(TerminalText.sanitize(summary.repository.fullName))\(todos)")
+        }
+    }
+
+    static func runSearch(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let query = invocation.positionals.first?.lowercased() ?? ""
+        let store = try runtime.store()
+        let found = try runtime.github().userRepositories().filter { repository in
+            query.isEmpty || repository.name.lowercased().contains(query)
+                || repository.fullName.lowercased().contains(query)
+                || (repository.description?.lowercased().contains(query) ?? false)
+        }
+        let tracked = Set(try store.repositorySummaries().map(\.repository.id))
+        if runtime.global.json {
+            runtime.printJSON(.array(found.map { repository in
+                .object([
+                    JSONMember("id", .int(repository.id)),
+                    JSONMember("fullName", .string(repository.fullName)),
+                    JSONMember("description", .optional(repository.description)),
+                    JSONMember("private", .bool(repository.isPrivate)),
+                    JSONMember("archived", .bool(repository.archived)),
+                    JSONMember("tracked", .bool(tracked.contains(repository.id))),
+                ])
+            }))
+            return
+        }
+        let style = runtime.style
+        let nameWidth = min(40, found.map { DisplayWidth.of(TerminalText.sanitize($0.fullName)) }.max() ?? 0)
+        for repository in found {
+            let name = TerminalText.sanitize(repository.fullName)
+            let mark = tracked.contains(repository.id) ? style.green(style.unicode ? "✓" : "*") : " "
+            var line = "\(mark) " + style.bold(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name)))
+            var used = 2 + max(nameWidth, DisplayWidth.of(name))
+            var flags: [String] = []
+            if repository.isPrivate { flags.append("[private]") }
+            if repository.archived { flags.append("[archived]") }
+            if !flags.isEmpty {
+                line += "  " + style.yellow(flags.joined(separator: " "))
+                used += 2 + flags.joined(separator: " ").count
+            }
+            if let description = repository.description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty {
+                let shown = runtime.console.width.map {
+                    TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis)
+                } ?? description
+                if !shown.isEmpty { line += "  " + style.dim(shown) }
+            }
+            runtime.console.print(line)
+        }
+        if found.isEmpty && runtime.console.outputIsTerminal {
+            runtime.note(query.isEmpty ? "no repositories found" : "no repository matches '\(TerminalText.sanitize(query))'")
+        }
+    }
+}

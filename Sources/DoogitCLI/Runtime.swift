@@ -1,0 +1,104 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+
+/// What a running command uses: the context and global options, and the store and GitHub
+/// client, each opened only when the command first needs it (a local command never loads
+/// libcurl; `help` never opens the database).
+final class Runtime {
+    let context: Context
+    let global: GlobalOptions
+    let style: Style
+    private var openedStore: Store?
+    private var openedGitHub: GitHubClient?
+
+    init(context: Context, global: GlobalOptions) {
+        self.context = context
+        self.global = global
+        self.style = Style(
+            color: Style.colorEnabled(option: global.color, environment: context.environment,
+                                      isTerminal: context.console.outputIsTerminal),
+            unicode: Style.localeIsUTF8(context.environment))
+    }
+
+    var console: Console { context.console }
+    var paths: Paths { Paths(environment: context.environment) }
+
+    func now() -> Timestamp { context.clock() }
+
+    /// A line on stdout for people (confirmations); `--quiet` and `--json` leave it out.
+    func say(_ line: String) {
+        if !global.quiet && !global.json { console.print(line) }
+    }
+
+    /// A note on stderr, shown unless `--quiet`.
+    func note(_ line: String) {
+        if !global.quiet { console.printError("doogit: " + line) }
+    }
+
+    func store() throws -> Store {
+        if let openedStore { return openedStore }
+        let store = try Store.open(path: try paths.database(option: global.databasePath))
+        openedStore = store
+        return store
+    }
+
+    /// The API endpoint: DOOGIT_API_URL, else GH_HOST's, else api.github.com.
+    func endpoint() throws -> APIEndpoint {
+        if let url = context.variable("DOOGIT_API_URL") { return try APIEndpoint(url) }
+        if let host = context.variable("GH_HOST") { return try APIEndpoint.forHost(host) }
+        return .github
+    }
+
+    /// Hosts whose web and git URLs name repositories: github.com, and GH_HOST when set.
+    var webHosts: Set<String> {
+        var hosts: Set<String> = ["github.com"]
+        if let host = context.variable("GH_HOST") { hosts.insert(host.lowercased()) }
+        return hosts
+    }
+
+    func tokenResolver() -> TokenResolver {
+        TokenResolver(context: context, configDirectory: try? paths.configDirectory())
+    }
+
+    /// The GitHub client, with a token: a command that needs GitHub and has none is exit 4.
+    func github() throws -> GitHubClient {
+        if let openedGitHub { return openedGitHub }
+        let endpoint = try endpoint()
+        guard let token = try tokenResolver().resolve() else { throw GitHubError.missingToken }
+        let client = makeClient(endpoint: endpoint, token: token.value)
+        openedGitHub = client
+        return client
+    }
+
+    func makeClient(endpoint: APIEndpoint, token: String?) -> GitHubClient {
+        let configuration = GitHubClient.Configuration(
+            endpoint: endpoint, token: token, userAgent: "doogit/\(Doogit.version)",
+            retry: context.retryPolicy, timeouts: context.timeouts)
+        let verbose = global.verbose
+        let console = console
+        return GitHubClient(configuration: configuration, transport: context.makeTransport()) { line in
+            if verbose { console.printError("doogit: " + line) }
+        }
+    }
+
+    /// Reads a repository argument; a malformed one is a usage error naming the forms.
+    func parseReference(_ text: String, topic: [String]) throws(UsageError) -> RepositoryReference {
+        guard let reference = RepositoryReference.parse(text, hosts: webHosts) else {
+            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a repository; use \(RepositoryReference.acceptedForms)",
+                             topic: topic)
+        }
+        return reference
+    }
+
+    /// A tracked repository named by a local argument (OWNER/NAME, or NAME when unique).
+    func trackedRepository(_ text: String, topic: [String]) throws -> RepositoryRecord {
+        let reference = try parseReference(text, topic: topic)
+        return try store().findRepository(owner: reference.owner, name: reference.name)
+    }
+
+    /// Writes a JSON document to stdout.
+    func printJSON(_ value: JSONValue) {
+        console.output.write(JSONWriter.write(value))
+    }
+}

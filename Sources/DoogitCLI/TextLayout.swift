@@ -1,0 +1,75 @@
+import DoogitSupport
+
+/// Fitting text into terminal columns: word wrapping and shortening with an ellipsis.
+enum TextLayout {
+    /// Splits `text` into lines of at most `width` columns at spaces; a word longer than a whole
+    /// line is broken between characters.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = Substring(word)
+            var wordWidth = DisplayWidth.of(word)
+            if lineWidth > 0 && lineWidth + 1 + wordWidth <= width {
+                line += " " + word
+                lineWidth += 1 + wordWidth
+                continue
+            }
+            if lineWidth > 0 {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            while wordWidth > width {
+                var piece = ""
+                var pieceWidth = 0
+                var rest = word
+                while let character = rest.first, pieceWidth + DisplayWidth.of(character) <= width {
+                    piece.append(character)
+                    pieceWidth += DisplayWidth.of(character)
+                    rest = rest.dropFirst()
+                }
+                if piece.isEmpty, let character = rest.first {  // a wide character in a 1-column line
+                    piece.append(character)
+                    rest = rest.dropFirst()
+                }
+                lines.append(piece)
+                word = rest
+                wordWidth = DisplayWidth.of(word)
+            }
+            line = String(word)
+            lineWidth = wordWidth
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// `text` shortened to `width` columns, ending in `ellipsis` when something was cut.
+    static func truncate(_ text: String, width: Int, ellipsis: String) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        let room = width - DisplayWidth.of(ellipsis)
+        guard room > 0 else { return "" }
+        var out = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > room { break }
+            out.append(character)
+            used += characterWidth
+        }
+        while out.last == " " { out.removeLast() }
+        return out + ellipsis
+    }
+
+    static func padLeft(_ text: String, to width: Int) -> String {
+        let missing = width - DisplayWidth.of(text)
+        return missing > 0 ? String(repeating: " ", count: missing) + text : text
+    }
+
+    static func padRight(_ text: String, to width: Int) -> String {
+        let missing = width - DisplayWidth.of(text)
+        return missing > 0 ? text + String(repeating: " ", count: missing) : text
+    }
+}

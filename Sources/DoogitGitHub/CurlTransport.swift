@@ -1,0 +1,90 @@
+internal import CCurl
+
+/// HTTPTransport over libcurl. One easy handle is kept for sequential requests (so connections
+/// are reused); `sendAll` runs requests in parallel on a multi handle.
+public final class CurlTransport: HTTPTransport {
+    /// Bodies beyond this are abandoned: no GitHub answer doogit reads comes near it.
+    public let bodyLimit: Int
+    public let maximumParallelTransfers: Int
+    private var easy: EasyHandle?
+
+    public init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8) {
+        self.bodyLimit = bodyLimit
+        self.maximumParallelTransfers = max(1, maximumParallelTransfers)
+    }
+
+    public func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse {
+        let handle: EasyHandle
+        if let easy {
+            handle = easy
+        } else {
+            handle = try EasyHandle()
+            easy = handle
+        }
+        handle.prepare(request, bodyLimit: bodyLimit)
+        return try handle.perform()
+    }
+
+    public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>] {
+        guard requests.count > 1 else {
+            return requests.map { request in Result { () throws(TransportError) in try send(request) } }
+        }
+        do {
+            return try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers).run(requests)
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+}
+
+/// Runs many requests at once on a `CURLM*`, at most `width` in flight.
+private final class MultiTransfer {
+    private let multi: UnsafeMutableRawPointer
+    private let bodyLimit: Int
+    private let width: Int
+
+    init(bodyLimit: Int, width: Int) throws(TransportError) {
+        guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
+        guard let multi = ccurl_multi_init() else { throw .unavailable("curl_multi_init failed") }
+        self.multi = multi
+        self.bodyLimit = bodyLimit
+        self.width = width
+    }
+
+    deinit {
+        ccurl_multi_cleanup(multi)
+    }
+
+    func run(_ requests: [HTTPRequest]) throws(TransportError) -> [Result<HTTPResponse, TransportError>] {
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        var idle: [EasyHandle] = []
+        var inFlight: [(handle: EasyHandle, index: Int)] = []
+        var next = 0
+        while next < requests.count || !inFlight.isEmpty {
+            while next < requests.count && inFlight.count < width {
+                let handle: EasyHandle
+                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle() }
+                handle.prepare(requests[next], bodyLimit: bodyLimit)
+                ccurl_multi_add_handle(multi, handle.handle)
+                inFlight.append((handle, next))
+                next += 1
+            }
+            var running: Int32 = 0
+            ccurl_multi_perform(multi, &running)
+            var done: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while ccurl_multi_next_done(multi, &done, &code) != 0 {
+                guard let position = inFlight.firstIndex(where: { $0.handle.handle == done }) else { continue }
+                let (handle, index) = inFlight.remove(at: position)
+                ccurl_multi_remove_handle(multi, handle.handle)
+                results[index] = Result { () throws(TransportError) in try handle.finish(code) }
+                idle.append(handle)
+            }
+            if running > 0 {
+                var descriptors: Int32 = 0
+                ccurl_multi_poll(multi, 1000, &descriptors)
+            }
+        }
+        return results.map { $0 ?? .failure(.connection("transfer did not finish")) }
+    }
+}

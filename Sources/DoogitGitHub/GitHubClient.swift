@@ -1,0 +1,314 @@
+import DoogitSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The answer to a conditional request.
+public enum Conditional<Value: Sendable>: Sendable {
+    /// GitHub answered 304: the stored copy is current (and the request cost no rate limit).
+    case notModified
+    case modified(Value, etag: String?)
+}
+
+/// The rate-limit budget GitHub last reported.
+public struct RateLimitStatus: Equatable, Sendable {
+    public var remaining: Int
+    public var resetAt: Timestamp?
+}
+
+/// GitHub's REST API, as doogit uses it. Adds the headers GitHub wants, sends the token only to
+/// the configured API origin, follows redirects of renamed repositories, retries transient
+/// failures within a deadline, and turns every answer that is not a success into a GitHubError.
+public final class GitHubClient {
+    public struct Configuration: Sendable {
+        public var endpoint: APIEndpoint
+        public var token: String?
+        public var userAgent: String
+        public var retry: RetryPolicy
+        public var timeouts: HTTPTimeouts
+
+        public init(endpoint: APIEndpoint = .github, token: String?, userAgent: String = "doogit",
+                    retry: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts()) {
+            self.endpoint = endpoint
+            self.token = token
+            self.userAgent = userAgent
+            self.retry = retry
+            self.timeouts = timeouts
+        }
+    }
+
+    public static let apiVersion = "2022-11-28"
+    static let maximumRedirects = 5
+    static let maximumPages = 2000
+
+    public let configuration: Configuration
+    private let transport: HTTPTransport
+    private let log: (String) -> Void
+    private let deadline: Int64
+    private var random = SystemRandomNumberGenerator()
+
+    /// Requests sent, retries and redirects included.
+    public private(set) var requestCount = 0
+    public private(set) var rateLimit: RateLimitStatus?
+
+    public init(configuration: Configuration, transport: HTTPTransport, log: @escaping (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.transport = transport
+        self.log = log
+        self.deadline = Monotonic.milliseconds() + Int64(configuration.retry.deadlineMilliseconds)
+    }
+
+    // MARK: Endpoints
+
+    public func repository(owner: String, name: String) throws(GitHubError) -> GitHubRepository {
+        try decode(try get("/repos/\(owner)/\(name)"), as: GitHubRepository.init(json:))
+    }
+
+    public func repository(id: Int64) throws(GitHubError) -> GitHubRepository {
+        try decode(try get("/repositories/\(id)"), as: GitHubRepository.init(json:))
+    }
+
+    /// The repository by id, unless it is unchanged since `etag` (then 304, at no rate-limit cost).
+    public func repository(id: Int64, ifNoneMatch etag: String?) throws(GitHubError) -> Conditional<GitHubRepository> {
+        let response = try get("/repositories/\(id)", ifNoneMatch: etag)
+        if response.status == 304 { return .notModified }
+        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+    }
+
+    /// The signed-in user, with the token's scopes when GitHub reports them (classic tokens).
+    public func currentUser() throws(GitHubError) -> GitHubUser {
+        let response = try get("/user")
+        var user = try decode(response, as: GitHubUser.init(json:))
+        user.scopes = response.header("x-oauth-scopes").map { header in
+            header.split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        }
+        return user
+    }
+
+    /// Every repository the signed-in user owns, collaborates on or reaches through an
+    /// organization: all pages.
+    public func userRepositories() throws(GitHubError) -> [GitHubRepository] {
+        try getAllPages("/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name",
+                        as: GitHubRepository.init(json:))
+    }
+
+    // MARK: Requests
+
+    /// GETs an API path (or an absolute URL on the API origin); 2xx and 304 are returned, any
+    /// other answer is thrown as a GitHubError.
+    public func get(_ pathOrURL: String, ifNoneMatch etag: String? = nil) throws(GitHubError) -> HTTPResponse {
+        var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
+        for _ in 0...Self.maximumRedirects {
+            let response = try sendWithRetries(url: url, etag: etag)
+            guard [301, 302, 303, 307, 308].contains(response.status) else {
+                if let error = Self.error(for: response) { throw error }
+                return response
+            }
+            guard let location = response.header("location"), let next = resolve(location, against: url) else {
+                throw .unexpectedResponse("redirect without a usable Location")
+            }
+            if let parsed = ParsedURL(next), parsed.scheme == "http", !APIEndpoint.isLoopback(parsed.host) {
+                throw .unexpectedResponse("redirect to an insecure http URL was refused")
+            }
+            url = next
+        }
+        throw .tooManyRedirects
+    }
+
+    private func resolve(_ location: String, against base: String) -> String? {
+        if location.hasPrefix("http://") || location.hasPrefix("https://") {
+            return ParsedURL(location) == nil ? nil : location
+        }
+        guard location.hasPrefix("/"), let parsed = ParsedURL(base) else { return nil }
+        return "\(parsed.scheme)://\(parsed.host)" + (parsed.port.map { ":\($0)" } ?? "") + location
+    }
+
+    private func headers(for url: String, etag: String?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [
+            ("Accept", "application/vnd.github+json"),
+            ("X-GitHub-Api-Version", Self.apiVersion),
+            ("User-Agent", configuration.userAgent),
+        ]
+        // The token goes only to the API's own origin, never to a redirect target elsewhere.
+        if let token = configuration.token, configuration.endpoint.isSameOrigin(url) {
+            headers.append(("Authorization", "Bearer \(token)"))
+        }
+        if let etag { headers.append(("If-None-Match", etag)) }
+        return headers
+    }
+
+    private var remainingMilliseconds: Int { Int(deadline - Monotonic.milliseconds()) }
+
+    private func sendWithRetries(url: String, etag: String?) throws(GitHubError) -> HTTPResponse {
+        let policy = configuration.retry
+        var attempt = 0
+        while true {
+            attempt += 1
+            let remaining = remainingMilliseconds
+            guard remaining > 0 else { throw .network(.timeout) }
+            var timeouts = configuration.timeouts
+            timeouts.totalMilliseconds = min(timeouts.totalMilliseconds, remaining)
+            timeouts.connectMilliseconds = min(timeouts.connectMilliseconds, remaining)
+            let request = HTTPRequest(url: url, headers: headers(for: url, etag: etag), timeouts: timeouts)
+            requestCount += 1
+            let started = Monotonic.milliseconds()
+            let response: HTTPResponse
+            do {
+                response = try transport.send(request)
+            } catch {
+                log("GET \(url) failed: \(error) (\(Monotonic.milliseconds() - started) ms)")
+                if case .unavailable = error { throw .network(error) }
+                if case .tooLarge = error { throw .unexpectedResponse("the response was too large") }
+                if attempt < policy.maximumAttempts, pause(policy.delay(afterAttempt: attempt, using: &random)) {
+                    continue
+                }
+                throw .network(error)
+            }
+            log("GET \(url) -> \(response.status) (\(Monotonic.milliseconds() - started) ms)")
+            recordRateLimit(response)
+            if [502, 503, 504].contains(response.status) && attempt < policy.maximumAttempts {
+                let wait = retryAfterMilliseconds(response) ?? policy.delay(afterAttempt: attempt, using: &random)
+                if wait <= policy.longestWaitMilliseconds && pause(wait) { continue }
+            }
+            if case .rateLimited(let resetAt)? = Self.error(for: response), attempt < policy.maximumAttempts {
+                let wait = retryAfterMilliseconds(response)
+                    ?? resetAt.map { Int($0.millisecondsSinceEpoch - Timestamp.now().millisecondsSinceEpoch) + 1000 }
+                if let wait, wait <= policy.longestWaitMilliseconds, pause(max(0, wait)) { continue }
+            }
+            return response
+        }
+    }
+
+    /// Sleeps unless that would pass the deadline; false when there is no time left for it.
+    private func pause(_ milliseconds: Int) -> Bool {
+        guard milliseconds < remainingMilliseconds - 100 else { return false }
+        Monotonic.sleep(milliseconds: milliseconds)
+        return true
+    }
+
+    private func retryAfterMilliseconds(_ response: HTTPResponse) -> Int? {
+        guard let value = response.header("retry-after"), let seconds = Int(value), seconds >= 0 else { return nil }
+        return seconds * 1000
+    }
+
+    private func recordRateLimit(_ response: HTTPResponse) {
+        guard let remaining = response.header("x-ratelimit-remaining").flatMap({ Int($0) }) else { return }
+        let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+        rateLimit = RateLimitStatus(remaining: remaining, resetAt: reset)
+    }
+
+    /// Every page of a list endpoint, following `Link: rel="next"` on the API origin.
+    public func getAllPages<T>(_ path: String, as decodeItem: (JSONValue) throws(JSONError) -> T)
+        throws(GitHubError) -> [T]
+    {
+        var items: [T] = []
+        var next: String? = configuration.endpoint.url(path)
+        var visited: Set<String> = []
+        while let url = next {
+            guard visited.count < Self.maximumPages, visited.insert(url).inserted else {
+                throw .unexpectedResponse("pagination did not end")
+            }
+            let response = try get(url)
+            let page = try parse(response)
+            guard case .array(let elements) = page else { throw .unexpectedResponse("expected a list") }
+            for element in elements {
+                do { items.append(try decodeItem(element)) } catch { throw Self.decodingError(error) }
+            }
+            next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
+            if let link = next, !configuration.endpoint.isSameOrigin(link) {
+                throw .unexpectedResponse("a next page outside the API")
+            }
+        }
+        return items
+    }
+
+    private func parse(_ response: HTTPResponse) throws(GitHubError) -> JSONValue {
+        do { return try JSONParser.parse(response.body) } catch { throw Self.decodingError(error) }
+    }
+
+    private func decode<T>(_ response: HTTPResponse, as decodeValue: (JSONValue) throws(JSONError) -> T)
+        throws(GitHubError) -> T
+    {
+        let json = try parse(response)
+        do { return try decodeValue(json) } catch { throw Self.decodingError(error) }
+    }
+
+    static func decodingError(_ error: JSONError) -> GitHubError {
+        switch error {
+        case .syntax(let offset, let reason): return .unexpectedResponse("invalid JSON at byte \(offset): \(reason)")
+        case .tooDeep: return .unexpectedResponse("JSON nested too deeply")
+        case .missing(let field): return .unexpectedResponse("field '\(field)' is missing")
+        case .wrongType(let field, let expected): return .unexpectedResponse("field '\(field)' is not \(expected)")
+        }
+    }
+
+    // MARK: Status mapping
+
+    /// The error a response stands for, or nil for 2xx, 304 and redirects.
+    public static func error(for response: HTTPResponse) -> GitHubError? {
+        let status = response.status
+        if (200..<300).contains(status) || status == 304 || (300..<400).contains(status) { return nil }
+        let body = try? JSONParser.parse(response.body)
+        let message = (try? body?.optionalString("message")) ?? nil
+        let text = message ?? "HTTP \(status)"
+        switch status {
+        case 401:
+            return .unauthorized(message: text)
+        case 403, 429:
+            if response.header("x-ratelimit-remaining") == "0" {
+                let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }
+                return .rateLimited(resetAt: reset.map { Timestamp(secondsSinceEpoch: $0) })
+            }
+            if let seconds = response.header("retry-after").flatMap({ Int64($0) }) {
+                return .rateLimited(resetAt: Timestamp(millisecondsSinceEpoch:
+                    Timestamp.now().millisecondsSinceEpoch + seconds * 1000))
+            }
+            if status == 429 || text.lowercased().contains("rate limit") { return .rateLimited(resetAt: nil) }
+            return .forbidden(message: text, hint: forbiddenHint(response))
+        case 404:
+            return .notFound(message: text)
+        case 410, 451:
+            return .unavailable(status: status, message: text)
+        case 422:
+            let details = ((try? body?.array("errors")) ?? []).compactMap { error -> String? in
+                if let message = (try? error.optionalString("message")) ?? nil { return message }
+                guard let code = (try? error.optionalString("code")) ?? nil else { return nil }
+                let field = (try? error.optionalString("field")) ?? nil
+                return field.map { "\($0) \(code)" } ?? code
+            }
+            return .validationFailed(message: ([text] + details).joined(separator: ": "))
+        case 500...599:
+            return .serverError(status: status)
+        default:
+            return .unexpectedStatus(status, message: text)
+        }
+    }
+
+    private static func forbiddenHint(_ response: HTTPResponse) -> String? {
+        if let sso = response.header("x-github-sso"), sso.hasPrefix("required") {
+            return "authorize the token for your organization's single sign-on"
+        }
+        if let needed = response.header("x-accepted-oauth-scopes"), !needed.isEmpty {
+            return "the token needs the scope(s): \(needed)"
+        }
+        return nil
+    }
+}
+
+/// Elapsed time that no change of the wall clock can move, for deadlines and backoff.
+enum Monotonic {
+    static func milliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    static func sleep(milliseconds: Int) {
+        guard milliseconds > 0 else { return }
+        var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}

@@ -1,0 +1,88 @@
+/// One HTTP request, as GitHubClient builds it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    /// Header lines in order, without the Authorization header's value ever being logged.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    public var timeouts: HTTPTimeouts
+
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
+                body: [UInt8]? = nil, timeouts: HTTPTimeouts = HTTPTimeouts()) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeouts = timeouts
+    }
+
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+    }
+}
+
+/// Limits for one attempt of one request.
+public struct HTTPTimeouts: Sendable, Equatable {
+    public var connectMilliseconds: Int
+    public var totalMilliseconds: Int
+    /// A transfer slower than one byte a second for this long counts as stalled.
+    public var stallMilliseconds: Int
+
+    public init(connectMilliseconds: Int = 10_000, totalMilliseconds: Int = 20_000, stallMilliseconds: Int = 15_000) {
+        self.connectMilliseconds = connectMilliseconds
+        self.totalMilliseconds = totalMilliseconds
+        self.stallMilliseconds = stallMilliseconds
+    }
+}
+
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names in lowercase, values trimmed, in the order received.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The last value of the header (names compare case-insensitively).
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.last(where: { $0.name == wanted })?.value
+    }
+
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+    }
+}
+
+/// Why a request got no HTTP response.
+public enum TransportError: Error, Equatable, Sendable {
+    /// The HTTP library could not be loaded.
+    case unavailable(String)
+    /// No connection: refused, unreachable, name not resolved, TLS failure.
+    case connection(String)
+    case timeout
+    /// The body passed the size limit and was abandoned.
+    case tooLarge(limit: Int)
+    /// The server answered with something that is not HTTP, or broke off mid-response.
+    case protocolError(String)
+}
+
+/// Sends HTTP requests. The real one is CurlTransport; tests of the layers above may use another.
+public protocol HTTPTransport: AnyObject {
+    func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse
+
+    /// Sends several requests at once where the transport can; results in request order.
+    func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>]
+}
+
+extension HTTPTransport {
+    public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>] {
+        requests.map { request in Result { () throws(TransportError) in try send(request) } }
+    }
+}

@@ -1,0 +1,60 @@
+import DoogitSupport
+
+/// A repository as GitHub describes it; only the fields doogit keeps.
+public struct GitHubRepository: Equatable, Sendable {
+    public var id: Int64
+    public var owner: String
+    public var name: String
+    public var fullName: String
+    /// GitHub sends `null` when there is none.
+    public var description: String?
+    public var htmlURL: String
+    public var isPrivate: Bool
+    public var archived: Bool
+    public var pushedAt: String?
+    public var updatedAt: String?
+
+    public init(id: Int64, owner: String, name: String, fullName: String, description: String?, htmlURL: String,
+                isPrivate: Bool, archived: Bool, pushedAt: String? = nil, updatedAt: String? = nil) {
+        self.id = id
+        self.owner = owner
+        self.name = name
+        self.fullName = fullName
+        self.description = description
+        self.htmlURL = htmlURL
+        self.isPrivate = isPrivate
+        self.archived = archived
+        self.pushedAt = pushedAt
+        self.updatedAt = updatedAt
+    }
+
+    public init(json: JSONValue) throws(JSONError) {
+        let owner = try json.field("owner")
+        self.init(
+            id: try json.int64("id"), owner: try owner.string("login"), name: try json.string("name"),
+            fullName: try json.string("full_name"), description: try json.optionalString("description"),
+            htmlURL: try json.string("html_url"), isPrivate: try json.bool("private"),
+            archived: try json.optionalBool("archived") ?? false,
+            pushedAt: try json.optionalString("pushed_at"), updatedAt: try json.optionalString("updated_at"))
+        guard id > 0, !self.owner.isEmpty, !name.isEmpty else {
+            throw .wrongType(field: "id", expected: "a repository with an id, owner and name")
+        }
+    }
+}
+
+/// The signed-in user, and the OAuth scopes of the token when GitHub reports them.
+public struct GitHubUser: Equatable, Sendable {
+    public var login: String
+    public var id: Int64
+    public var scopes: [String]?
+
+    public init(login: String, id: Int64, scopes: [String]? = nil) {
+        self.login = login
+        self.id = id
+        self.scopes = scopes
+    }
+
+    public init(json: JSONValue) throws(JSONError) {
+        self.init(login: try json.string("login"), id: try json.int64("id"))
+    }
+}

@@ -1,0 +1,16 @@
+/// One step of the schema. `version` is its place in the order, which PRAGMA user_version records.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+}
+
+public enum Migrations {
+    /// The schema's steps in order, embedded in the binary from `migrations/*.sql` so that a
+    /// moved binary needs nothing on disk. A test checks this list against that folder.
+    public static let all: [Migration] = [
+        Migration(version: 1, name: "m0001_init", sql: String(decoding: PackageResources.m0001_init_sql, as: UTF8.self)),
+    ]
+
+    public static var latestVersion: Int { all.count }
+}

@@ -1,0 +1,66 @@
+/// Makes text safe to print on a terminal. Text that came from GitHub (or, later, from another
+/// machine) must not move the cursor, retitle the window, change colours or reorder what is
+/// shown, so escape sequences, C0/C1 controls and bidirectional overrides are removed.
+public enum TerminalText {
+    /// Characters that act on a terminal or on the order of text rather than being shown.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true           // C0, DEL, C1
+        case 0x061C, 0x200E, 0x200F: return true             // directional marks
+        case 0x202A...0x202E, 0x2066...0x2069: return true   // bidi embeddings, overrides, isolates
+        default: return false
+        }
+    }
+
+    /// The text with escape sequences and unsafe characters removed; tabs and line breaks
+    /// become single spaces, since every caller prints the text on one line.
+    public static func sanitize(_ text: String) -> String {
+        // Fast path: most text has nothing to remove.
+        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        var out = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0x1B:  // ESC: drop the whole sequence, not only the ESC.
+                skipEscapeSequence(&scalars)
+            case 0x9B:  // C1 CSI
+                skipControlSequence(&scalars)
+            case 0x9D:  // C1 OSC
+                skipString(&scalars)
+            case 0x09, 0x0A, 0x0D:
+                if out.last != " " { out.append(" ") }
+            default:
+                if !isUnsafe(scalar) { out.append(scalar) }
+            }
+        }
+        return String(out)
+    }
+
+    private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        guard let next = scalars.next() else { return }
+        switch next {
+        case "[": skipControlSequence(&scalars)
+        case "]", "P", "X", "^", "_": skipString(&scalars)
+        default: return  // a two-character sequence such as ESC c
+        }
+    }
+
+    /// CSI: parameter and intermediate bytes up to a final byte in 0x40...0x7E.
+    private static func skipControlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        while let next = scalars.next() {
+            if (0x40...0x7E).contains(next.value) { return }
+            if !(0x20...0x3F).contains(next.value) { return }
+        }
+    }
+
+    /// OSC, DCS and the like: up to BEL, ST (ESC \) or C1 ST.
+    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        while let next = scalars.next() {
+            switch next.value {
+            case 0x07, 0x9C: return
+            case 0x1B: _ = scalars.next(); return
+            default: continue
+            }
+        }
+    }
+}
