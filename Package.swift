@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "TestSupport"]),
         .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "TestSupport"]),
         .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "DoogitSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,224 @@
+import DoogitSupport
+import Foundation
+
+/// A GitHub REST API on 127.0.0.1 with state the tests can change between requests: repositories
+/// can be added, renamed, transferred, archived, deleted and restored. It answers the endpoints
+/// doogit uses with bodies shaped like GitHub's (from the fixtures), ETags and 304s, Link
+/// pagination, 301 for renamed repositories, 401 for a wrong token, and a primary rate limit
+/// that counts every request except a 304.
+public final class FakeGitHub: @unchecked Sendable {
+    public struct Repository: Equatable, Sendable {
+        public var id: Int64
+        public var owner: String
+        public var name: String
+        public var description: String?
+        public var isPrivate = false
+        public var archived = false
+
+        public init(id: Int64, owner: String, name: String, description: String?, isPrivate: Bool = false,
+                    archived: Bool = false) {
+            self.id = id
+            self.owner = owner
+            self.name = name
+            self.description = description
+            self.isPrivate = isPrivate
+            self.archived = archived
+        }
+
+        public var fullName: String { "\(owner)/\(name)" }
+    }
+
+    private let lock = NSLock()
+    private var repositories: [Int64: Repository] = [:]
+    private var deleted: Set<Int64> = []
+    private var formerNames: [String: Int64] = [:]
+    private var received: [ReceivedRequest] = []
+    private var used = 0
+    private var scripted: (@Sendable (ReceivedRequest) -> ServerResponse?)?
+    private var delay = 0
+    private var server: HTTPServer?
+
+    public let token: String
+    public let login: String
+    public var rateLimit: Int {
+        get { locked { limit } }
+        set { locked { limit = newValue } }
+    }
+    private var limit = 5000
+    public let rateLimitReset: Int64 = 4_102_444_800  // 2100-01-01
+
+    public var apiURL: String { server?.baseURL ?? "" }
+
+    public init(token: String = "ghp_testtoken0123456789", login: String = "octocat") throws {
+        self.token = token
+        self.login = login
+        server = try HTTPServer { [weak self] request in
+            self?.handle(request) ?? ServerResponse(status: 500)
+        }
+    }
+
+    deinit {
+        server?.stop()
+    }
+
+    public func stop() { server?.stop() }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    // MARK: State the tests change
+
+    public func add(_ repository: Repository) {
+        locked {
+            repositories[repository.id] = repository
+            deleted.remove(repository.id)
+        }
+    }
+
+    @discardableResult
+    public func addRepository(id: Int64, owner: String? = nil, name: String, description: String? = nil,
+                              isPrivate: Bool = false, archived: Bool = false) -> Repository {
+        let repository = Repository(id: id, owner: owner ?? login, name: name, description: description,
+                                    isPrivate: isPrivate, archived: archived)
+        add(repository)
+        return repository
+    }
+
+    public func update(_ id: Int64, _ change: (inout Repository) -> Void) {
+        locked {
+            guard var repository = repositories[id] else { return }
+            let before = repository.fullName.lowercased()
+            change(&repository)
+            if repository.fullName.lowercased() != before { formerNames[before] = id }
+            repositories[id] = repository
+        }
+    }
+
+    public func rename(_ id: Int64, to name: String) { update(id) { $0.name = name } }
+    public func transfer(_ id: Int64, to owner: String) { update(id) { $0.owner = owner } }
+    public func delete(_ id: Int64) { locked { _ = deleted.insert(id) } }
+    public func restore(_ id: Int64) { locked { _ = deleted.remove(id) } }
+
+    /// Answers requests with `script` wherever it returns a response (nil: the normal answer).
+    public func script(_ script: (@Sendable (ReceivedRequest) -> ServerResponse?)?) { locked { scripted = script } }
+
+    /// Holds every answer back this long.
+    public func setDelay(milliseconds: Int) { locked { delay = milliseconds } }
+
+    public var requests: [ReceivedRequest] { locked { received } }
+    public var rateLimitUsed: Int { locked { used } }
+    public func resetCounters() { locked { received = []; used = 0 } }
+
+    // MARK: Answers
+
+    public static func json(for repository: Repository, apiURL: String) -> JSONValue {
+        let template = Fixtures.json("repo-full.json")
+        let owner = (template["owner"] ?? .null).replacing(["login": .string(repository.owner)])
+        return template.replacing([
+            "id": .int(repository.id),
+            "name": .string(repository.name),
+            "full_name": .string(repository.fullName),
+            "owner": owner,
+            "description": .optional(repository.description),
+            "private": .bool(repository.isPrivate),
+            "archived": .bool(repository.archived),
+            "html_url": .string("https://github.com/\(repository.fullName)"),
+            "url": .string("\(apiURL)/repos/\(repository.fullName)"),
+        ])
+    }
+
+    static func etag(_ body: String) -> String {
+        var hash: UInt64 = 5381
+        for byte in body.utf8 { hash = hash &* 33 &+ UInt64(byte) }
+        return "\"\(String(hash, radix: 16))\""
+    }
+
+    private func rateHeaders(remaining: Int) -> [(String, String)] {
+        [("x-ratelimit-limit", String(limit)), ("x-ratelimit-remaining", String(max(0, remaining))),
+         ("x-ratelimit-used", String(used)), ("x-ratelimit-reset", String(rateLimitReset)),
+         ("x-ratelimit-resource", "core")]
+    }
+
+    private func handle(_ request: ReceivedRequest) -> ServerResponse {
+        var response = answer(request)
+        response.delayMilliseconds = max(response.delayMilliseconds, locked { delay })
+        return response
+    }
+
+    private func answer(_ request: ReceivedRequest) -> ServerResponse {
+        lock.lock()
+        received.append(request)
+        let script = scripted
+        lock.unlock()
+        if let script, let response = script(request) { return response }
+
+        lock.lock()
+        defer { lock.unlock() }
+        guard request.headers["authorization"] == "Bearer \(token)" else {
+            return .json(401, Fixtures.text("error-401.json"))
+        }
+        guard used < limit else {
+            return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(remaining: 0))
+        }
+        let parts = request.path.split(separator: "/").map(String.init)
+        var response: ServerResponse
+        switch (request.method, parts.count) {
+        case ("GET", 1) where parts[0] == "user":
+            let user = Fixtures.json("user.json").replacing(["login": .string(login)])
+            response = .json(200, JSONWriter.write(user), headers: [("X-OAuth-Scopes", "repo, read:org")])
+        case ("GET", 2) where parts[0] == "user" && parts[1] == "repos":
+            response = userRepositories(request)
+        case ("GET", 2) where parts[0] == "repositories":
+            guard let id = Int64(parts[1]), let repository = repositories[id], !deleted.contains(id) else {
+                response = .json(404, Fixtures.text("error-404.json"))
+                break
+            }
+            response = repositoryAnswer(repository, request)
+        case ("GET", 3) where parts[0] == "repos":
+            let fullName = "\(parts[1])/\(parts[2])".lowercased()
+            if let repository = repositories.values.first(where: { $0.fullName.lowercased() == fullName }),
+               !deleted.contains(repository.id) {
+                response = repositoryAnswer(repository, request)
+            } else if let id = formerNames[fullName], !deleted.contains(id) {
+                let moved = Fixtures.json("error-301-moved.json")
+                    .replacing(["url": .string("\(apiURL)/repositories/\(id)")])
+                response = .json(301, JSONWriter.write(moved), headers: [("Location", "\(apiURL)/repositories/\(id)")])
+            } else {
+                response = .json(404, Fixtures.text("error-404.json"))
+            }
+        default:
+            response = .json(404, Fixtures.text("error-404.json"))
+        }
+        if response.status != 304 { used += 1 }
+        response.headers += rateHeaders(remaining: limit - used)
+        return response
+    }
+
+    private func repositoryAnswer(_ repository: Repository, _ request: ReceivedRequest) -> ServerResponse {
+        let body = JSONWriter.write(Self.json(for: repository, apiURL: apiURL))
+        let tag = Self.etag(body)
+        if request.headers["if-none-match"] == tag {
+            return ServerResponse(status: 304, headers: [("ETag", tag)])
+        }
+        return .json(200, body, headers: [("ETag", tag)])
+    }
+
+    private func userRepositories(_ request: ReceivedRequest) -> ServerResponse {
+        let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
+        let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
+        let all = repositories.values.filter { !deleted.contains($0.id) }
+            .sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
+        let pages = max(1, (all.count + perPage - 1) / perPage)
+        let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
+        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL) }))
+        var links: [String] = []
+        let base = "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
+        if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
+        if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
+        if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }
+        return .json(200, body, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A request as the test server received it.
+public struct ReceivedRequest: Sendable {
+    public var method: String
+    /// The target as sent: path and query.
+    public var target: String
+    /// Header names in lowercase.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public var path: String { String(target.prefix(while: { $0 != "?" })) }
+
+    public var query: [String: String] {
+        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        var result: [String: String] = [:]
+        for pair in target[target.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return result
+    }
+}
+
+/// What the test server sends back. `raw` replaces the whole answer with exact bytes (for
+/// truncated or broken responses); `delayMilliseconds` holds the answer back (for timeouts).
+public struct ServerResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    public var delayMilliseconds = 0
+    public var raw: [UInt8]? = nil
+    /// Close the connection without answering.
+    public var hangUp = false
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func json(_ status: Int, _ text: String, headers: [(String, String)] = []) -> ServerResponse {
+        ServerResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+                       body: Array(text.utf8))
+    }
+}
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: a thread accepts, a thread per connection
+/// answers (keep-alive included), and `handler` decides every answer. Nothing here reaches
+/// beyond loopback.
+public final class HTTPServer: @unchecked Sendable {
+    public let port: UInt16
+    private let listener: Int32
+    private let handler: @Sendable (ReceivedRequest) -> ServerResponse
+    private let lock = NSLock()
+    private var connections: Set<Int32> = []
+    private var stopped = false
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public init(handler: @escaping @Sendable (ReceivedRequest) -> ServerResponse) throws {
+        self.handler = handler
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 128) == 0 else {
+            close(descriptor)
+            throw ServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.listener = descriptor
+        self.port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    public enum ServerError: Error { case socket(Int32) }
+
+    /// Stops accepting and closes every open connection.
+    public func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        let open = connections
+        connections.removeAll()
+        lock.unlock()
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            lock.lock()
+            connections.insert(connection)
+            lock.unlock()
+            let thread = Thread { [self] in
+                serve(connection)
+                lock.lock()
+                connections.remove(connection)
+                lock.unlock()
+                close(connection)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var buffer: [UInt8] = []
+        while let request = readRequest(connection, buffer: &buffer) {
+            let response = handler(request)
+            if response.delayMilliseconds > 0 {
+                // Sleep in slices so that stop() is not held up by a long delay.
+                var left = response.delayMilliseconds
+                while left > 0 && !isStopped {
+                    usleep(UInt32(min(left, 50)) * 1000)
+                    left -= 50
+                }
+            }
+            if response.hangUp || isStopped { return }
+            let bytes = response.raw ?? encode(response)
+            guard sendAll(connection, bytes) else { return }
+            if response.raw != nil { return }
+        }
+    }
+
+    private func encode(_ response: ServerResponse) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        if !response.headers.contains(where: { $0.0.lowercased() == "content-length" }) {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
+        head += "\r\n"
+        return Array(head.utf8) + response.body
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 301: return "Moved Permanently"
+        case 304: return "Not Modified"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 410: return "Gone"
+        case 422: return "Unprocessable Entity"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return "Status"
+        }
+    }
+
+    private func sendAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    private func readRequest(_ connection: Int32, buffer: inout [UInt8]) -> ReceivedRequest? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headerEnd: Int?
+        while true {
+            if let end = find(separator, in: buffer) { headerEnd = end; break }
+            guard readMore(connection, into: &buffer) else { return nil }
+        }
+        guard let end = headerEnd else { return nil }
+        let head = String(decoding: buffer[0..<end], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let bodyStart = end + 4
+        while buffer.count < bodyStart + length {
+            guard readMore(connection, into: &buffer) else { return nil }
+        }
+        let body = Array(buffer[bodyStart..<(bodyStart + length)])
+        buffer.removeFirst(bodyStart + length)
+        return ReceivedRequest(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+    }
+
+    private func readMore(_ connection: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, 16384, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+    }
+
+    private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
+            if Array(haystack[index..<(index + needle.count)]) == needle { return index }
+        }
+        return nil
+    }
+}
