@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DoogitSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport"]),
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
-        .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "TestSupport"]),
+        .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "TestSupport"]),
         .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore"]),

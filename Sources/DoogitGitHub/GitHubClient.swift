@@ -46,7 +46,9 @@ public final class GitHubClient {
     public let configuration: Configuration
     private let transport: HTTPTransport
     private let log: (String) -> Void
-    private let deadline: Int64
+    /// When retries must stop: the retry budget after the last answer GitHub gave, so a stalled
+    /// or unreachable server fails the command in time however long a healthy sync runs.
+    private var deadline: Int64
     private var random = SystemRandomNumberGenerator()
 
     /// Requests sent, retries and redirects included.
@@ -168,6 +170,7 @@ public final class GitHubClient {
             }
             log("GET \(url) -> \(response.status) (\(Monotonic.milliseconds() - started) ms)")
             recordRateLimit(response)
+            if response.status < 500 { deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds) }
             if [502, 503, 504].contains(response.status) && attempt < policy.maximumAttempts {
                 let wait = retryAfterMilliseconds(response) ?? policy.delay(afterAttempt: attempt, using: &random)
                 if wait <= policy.longestWaitMilliseconds && pause(wait) { continue }

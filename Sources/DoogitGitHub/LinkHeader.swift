@@ -2,20 +2,24 @@
 /// with `rel="next"`; its absence means the last page.
 public enum LinkHeader {
     public static func url(for relation: String, in header: String) -> String? {
-        for link in header.split(separator: ",") {
-            let parts = link.split(separator: ";")
-            guard let target = parts.first?.trimmingSpaces, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-            for parameter in parts.dropFirst() {
+        var rest = Substring(header)
+        // Each link is `<URL>` then `;`-separated parameters up to the next `,` outside `<>`
+        // (a URL's query may itself hold commas).
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { return nil }
+            let target = rest[rest.index(after: open)..<close]
+            let afterTarget = rest[rest.index(after: close)...]
+            let parametersEnd = afterTarget.firstIndex(of: ",") ?? afterTarget.endIndex
+            for parameter in afterTarget[..<parametersEnd].split(separator: ";") {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "rel" else { continue }
                 var value = pair[1].trimmingSpaces
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                     value = String(value.dropFirst().dropLast())
                 }
-                if value.split(separator: " ").contains(where: { $0 == relation }) {
-                    return String(target.dropFirst().dropLast())
-                }
+                if value.split(separator: " ").contains(where: { $0 == relation }) { return String(target) }
             }
+            rest = afterTarget[parametersEnd...]
         }
         return nil
     }

@@ -1,0 +1,125 @@
+@testable import DoogitGitHub
+import Foundation
+import Testing
+import TestSupport
+
+/// libcurl against a real HTTP server on 127.0.0.1.
+@Suite(.serialized)
+struct CurlTransportTests {
+    let fast = HTTPTimeouts(connectMilliseconds: 2000, totalMilliseconds: 2000, stallMilliseconds: 1000)
+
+    @Test func sendsHeadersAndReadsTheAnswer() throws {
+        let server = try HTTPServer { request in
+            .json(200, #"{"echo":"\#(request.headers["x-test"] ?? "")"}"#, headers: [("ETag", "\"abc\""), ("X-Multi", "1")])
+        }
+        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL + "/x", headers: [("X-Test", "hello")],
+                                                            timeouts: fast))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"echo":"hello"}"#)
+        #expect(response.header("etag") == "\"abc\"")
+        #expect(response.header("ETAG") == "\"abc\"")
+        #expect(response.header("content-type") == "application/json; charset=utf-8")
+    }
+
+    @Test func errorStatusesStillCarryTheirBody() throws {
+        let server = try HTTPServer { _ in .json(404, Fixtures.text("error-404.json")) }
+        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL + "/missing", timeouts: fast))
+        #expect(response.status == 404)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("Not Found"))
+    }
+
+    @Test func refusedConnectionIsAConnectionError() throws {
+        let server = try HTTPServer { _ in ServerResponse(status: 200) }
+        let url = server.baseURL
+        server.stop()
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: url, timeouts: fast)) }
+        do {
+            _ = try CurlTransport().send(HTTPRequest(url: url, timeouts: fast))
+        } catch {
+            guard case .connection = error else {
+                Issue.record("expected a connection error, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test func aStalledServerTimesOut() throws {
+        let server = try HTTPServer { _ in
+            var response = ServerResponse.json(200, "{}")
+            response.delayMilliseconds = 10_000
+            return response
+        }
+        let started = Date()
+        #expect(throws: TransportError.timeout) {
+            try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: HTTPTimeouts(
+                connectMilliseconds: 1000, totalMilliseconds: 1000, stallMilliseconds: 1000)))
+        }
+        #expect(Date().timeIntervalSince(started) < 8)
+    }
+
+    @Test func aTruncatedBodyIsAnError() throws {
+        let server = try HTTPServer { _ in
+            var response = ServerResponse(status: 200)
+            response.raw = Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"id\": 1".utf8)
+            return response
+        }
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)) }
+    }
+
+    @Test func garbageInsteadOfHTTPIsAnError() throws {
+        let server = try HTTPServer { _ in
+            var response = ServerResponse(status: 200)
+            response.raw = Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)
+            return response
+        }
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)) }
+    }
+
+    @Test func aHugeBodyIsAbandoned() throws {
+        let server = try HTTPServer { _ in ServerResponse(status: 200, body: [UInt8](repeating: 0x20, count: 3 << 20)) }
+        #expect(throws: TransportError.tooLarge(limit: 1 << 20)) {
+            try CurlTransport(bodyLimit: 1 << 20).send(HTTPRequest(url: server.baseURL, timeouts: fast))
+        }
+    }
+
+    @Test func manyRequestsRunInParallelAndKeepTheirOrder() throws {
+        let server = try HTTPServer { request in
+            var response = ServerResponse.json(200, #"{"path":"\#(request.path)"}"#)
+            response.delayMilliseconds = 200
+            return response
+        }
+        let requests = (0..<16).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let started = Date()
+        let results = CurlTransport(maximumParallelTransfers: 8).sendAll(requests)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(results.count == 16)
+        for (index, result) in results.enumerated() {
+            let body = try result.get().body
+            #expect(String(decoding: body, as: UTF8.self) == #"{"path":"/r\#(index)"}"#)
+        }
+        // 16 requests of 200 ms, 8 at a time, take about 2 x 200 ms; one at a time would take 3.2 s.
+        #expect(elapsed < 3.0, "parallel transfers ran one at a time (\(elapsed) s)")
+    }
+
+    @Test func parallelFailuresAreReportedPerRequest() throws {
+        let server = try HTTPServer { request in
+            request.path == "/bad" ? ServerResponse(status: 200, body: []).hangingUp() : .json(200, "{}")
+        }
+        let results = CurlTransport().sendAll([
+            HTTPRequest(url: server.baseURL + "/good", timeouts: fast),
+            HTTPRequest(url: server.baseURL + "/bad", timeouts: fast),
+            HTTPRequest(url: "http://127.0.0.1:1/refused", timeouts: fast),
+        ])
+        #expect((try? results[0].get().status) == 200)
+        #expect((try? results[1].get()) == nil)
+        #expect((try? results[2].get()) == nil)
+    }
+}
+
+extension ServerResponse {
+    func hangingUp() -> ServerResponse {
+        var copy = self
+        copy.hangUp = true
+        return copy
+    }
+}

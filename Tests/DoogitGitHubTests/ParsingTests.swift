@@ -1,0 +1,153 @@
+@testable import DoogitGitHub
+import Testing
+
+struct RepositoryReferenceTests {
+    @Test(arguments: [
+        ("octocat/Hello-World", "octocat", "Hello-World"),
+        ("https://github.com/octocat/Hello-World", "octocat", "Hello-World"),
+        ("https://github.com/octocat/Hello-World.git", "octocat", "Hello-World"),
+        ("https://github.com/octocat/Hello-World/", "octocat", "Hello-World"),
+        ("https://github.com/octocat/Hello-World/issues/3", "octocat", "Hello-World"),
+        ("https://www.github.com/octocat/Hello-World", "octocat", "Hello-World"),
+        ("http://github.com/octocat/Hello-World", "octocat", "Hello-World"),
+        ("git@github.com:octocat/Hello-World.git", "octocat", "Hello-World"),
+        ("git@github.com:octocat/Hello-World", "octocat", "Hello-World"),
+        ("ssh://git@github.com/octocat/Hello-World.git", "octocat", "Hello-World"),
+        ("ssh://git@github.com:22/octocat/Hello-World.git", "octocat", "Hello-World"),
+        ("octo-org/repo.with_dots-and_underscores", "octo-org", "repo.with_dots-and_underscores"),
+    ])
+    func fullForms(text: String, owner: String, name: String) {
+        #expect(RepositoryReference.parse(text) == .full(owner: owner, name: name))
+    }
+
+    @Test func bareName() {
+        #expect(RepositoryReference.parse("Hello-World") == .bare(name: "Hello-World"))
+    }
+
+    @Test(arguments: ["", "/", "a/", "/b", "a/b/c", "a b/c", "a/b c", "a\u{1B}/b", "a\t/b", "a/b\n",
+                      "https://gitlab.com/a/b", "https://github.com/onlyowner", "git@gitlab.com:a/b.git",
+                      "ftp://github.com/a/b", "-owner/name", "owner/..", "..", "own_er/name", "a/b?c"])
+    func malformed(text: String) {
+        #expect(RepositoryReference.parse(text) == nil)
+    }
+
+    @Test func enterpriseHostsAreAcceptedWhenConfigured() {
+        let hosts: Set<String> = ["github.com", "github.example.com"]
+        #expect(RepositoryReference.parse("https://github.example.com/team/app", hosts: hosts) == .full(owner: "team", name: "app"))
+        #expect(RepositoryReference.parse("https://github.example.com/team/app") == nil)
+    }
+}
+
+struct LinkHeaderTests {
+    @Test func findsTheNextPage() {
+        let header = #"<https://api.github.com/user/repos?page=2>; rel="next", <https://api.github.com/user/repos?page=5>; rel="last""#
+        #expect(LinkHeader.url(for: "next", in: header) == "https://api.github.com/user/repos?page=2")
+        #expect(LinkHeader.url(for: "last", in: header) == "https://api.github.com/user/repos?page=5")
+        #expect(LinkHeader.url(for: "prev", in: header) == nil)
+    }
+
+    @Test func toleratesSpacingAndUnquotedRelations() {
+        #expect(LinkHeader.url(for: "next", in: "<https://x/a>;rel=next") == "https://x/a")
+        #expect(LinkHeader.url(for: "next", in: "<https://x/a> ; rel=\"prev next\"") == "https://x/a")
+        #expect(LinkHeader.url(for: "next", in: "garbage") == nil)
+        #expect(LinkHeader.url(for: "next", in: "") == nil)
+    }
+}
+
+struct APIEndpointTests {
+    @Test func defaultsAndEnterprise() throws {
+        #expect(APIEndpoint.github.url("/user") == "https://api.github.com/user")
+        #expect(try APIEndpoint.forHost("github.com") == .github)
+        #expect(try APIEndpoint.forHost("ghe.example.com").url("/user") == "https://ghe.example.com/api/v3/user")
+        #expect(try APIEndpoint("https://ghe.example.com/api/v3/").url("/user") == "https://ghe.example.com/api/v3/user")
+    }
+
+    @Test(arguments: ["http://127.0.0.1:8080", "http://localhost:1234", "http://[::1]:99", "http://127.1.2.3"])
+    func loopbackHTTPIsAllowed(url: String) throws {
+        _ = try APIEndpoint(url)
+    }
+
+    @Test(arguments: ["http://example.com", "http://10.0.0.1", "http://127.0.0.1.example.com", "ftp://x",
+                      "https://user:pass@host", "no scheme", "https://", "https://host:99999", "https://host?x=1"])
+    func refused(url: String) {
+        #expect(throws: GitHubError.self) { try APIEndpoint(url) }
+    }
+
+    @Test func sameOriginIsSchemeHostAndPort() throws {
+        let endpoint = try APIEndpoint("https://api.github.com")
+        #expect(endpoint.isSameOrigin("https://api.github.com/repositories/1"))
+        #expect(endpoint.isSameOrigin("https://API.github.com:443/x"))
+        #expect(!endpoint.isSameOrigin("https://api.github.com.evil.com/x"))
+        #expect(!endpoint.isSameOrigin("http://api.github.com/x"))
+        #expect(!endpoint.isSameOrigin("https://api.github.com:8443/x"))
+        #expect(!endpoint.isSameOrigin("https://codeload.github.com/x"))
+    }
+}
+
+struct StatusMappingTests {
+    func response(_ status: Int, _ body: String = "{}", _ headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+    }
+
+    @Test func successesAreNotErrors() {
+        for status in [200, 201, 204, 304] {
+            #expect(GitHubClient.error(for: response(status)) == nil)
+        }
+    }
+
+    @Test func eachStatusHasItsError() {
+        #expect(GitHubClient.error(for: response(401, #"{"message":"Bad credentials"}"#)) == .unauthorized(message: "Bad credentials"))
+        #expect(GitHubClient.error(for: response(404, #"{"message":"Not Found"}"#)) == .notFound(message: "Not Found"))
+        #expect(GitHubClient.error(for: response(410)) == .unavailable(status: 410, message: "HTTP 410"))
+        #expect(GitHubClient.error(for: response(451)) == .unavailable(status: 451, message: "HTTP 451"))
+        #expect(GitHubClient.error(for: response(502)) == .serverError(status: 502))
+        #expect(GitHubClient.error(for: response(418)) == .unexpectedStatus(418, message: "HTTP 418"))
+        let validation = #"{"message":"Validation Failed","errors":[{"resource":"Issue","code":"missing_field","field":"title"}]}"#
+        #expect(GitHubClient.error(for: response(422, validation)) == .validationFailed(message: "Validation Failed: title missing_field"))
+    }
+
+    @Test func rateLimitsAreToldFromOtherForbiddens() {
+        let limited = response(403, #"{"message":"API rate limit exceeded for user ID 1."}"#,
+                               [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000000")])
+        #expect(GitHubClient.error(for: limited) == .rateLimited(resetAt: .init(secondsSinceEpoch: 1_700_000_000)))
+        #expect(GitHubClient.error(for: response(429)) == .rateLimited(resetAt: nil))
+        if case .rateLimited(let reset)? = GitHubClient.error(for: response(403, "{}", [("retry-after", "30")])) {
+            #expect(reset != nil)
+        } else {
+            Issue.record("403 with Retry-After is a secondary rate limit")
+        }
+        let sso = response(403, #"{"message":"Resource protected by organization SAML enforcement."}"#,
+                           [("x-github-sso", "required; url=https://github.com/orgs/x/sso")])
+        #expect(GitHubClient.error(for: sso) == .forbidden(message: "Resource protected by organization SAML enforcement.",
+                                                          hint: "authorize the token for your organization's single sign-on"))
+        let scope = response(403, #"{"message":"Forbidden"}"#, [("x-accepted-oauth-scopes", "repo")])
+        #expect(GitHubClient.error(for: scope) == .forbidden(message: "Forbidden", hint: "the token needs the scope(s): repo"))
+    }
+
+    @Test func garbageBodiesStillMapByStatus() {
+        #expect(GitHubClient.error(for: response(404, "<html>nope")) == .notFound(message: "HTTP 404"))
+        #expect(GitHubClient.error(for: response(401, "")) == .unauthorized(message: "HTTP 401"))
+    }
+}
+
+struct RetryPolicyTests {
+    @Test func backoffGrowsWithJitterWithinBounds() {
+        let policy = RetryPolicy(baseDelayMilliseconds: 1000, maximumDelayMilliseconds: 8000)
+        var generator = SystemRandomNumberGenerator()
+        for attempt in 1...6 {
+            let ceiling = min(8000, 1000 << (attempt - 1))
+            for _ in 0..<50 {
+                let delay = policy.delay(afterAttempt: attempt, using: &generator)
+                #expect(delay >= ceiling / 2 && delay <= ceiling)
+            }
+        }
+    }
+}
+
+struct LinkHeaderCommaTests {
+    @Test func commasInsideURLsDoNotSplitLinks() {
+        let header = #"<https://api.github.com/user/repos?affiliation=owner,collaborator&page=2>; rel="next", <https://api.github.com/user/repos?affiliation=owner,collaborator&page=3>; rel="last""#
+        #expect(LinkHeader.url(for: "next", in: header) == "https://api.github.com/user/repos?affiliation=owner,collaborator&page=2")
+        #expect(LinkHeader.url(for: "last", in: header) == "https://api.github.com/user/repos?affiliation=owner,collaborator&page=3")
+    }
+}
