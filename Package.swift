@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport"]),
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
-        .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "TestSupport"]),
+        .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore"]),
     ],

@@ -25,8 +25,10 @@ enum ErrorReporter {
             return report(github)
         case let sync as SyncError:
             switch sync {
-            case .alreadyRunning:
-                return Report(code: .success, message: "another sync is running")
+            case .incomplete(let summary):
+                let first = summary.failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
+                let count = summary.failures.count
+                return Report(code: .failure, message: "sync finished, but \(count) repositor\(count == 1 ? "y" : "ies") could not be read (\(first)\(count > 1 ? "; and others" : "")); run 'doogit sync -v' for details")
             case .rateLimited(let resetAt, _):
                 return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
                     + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))

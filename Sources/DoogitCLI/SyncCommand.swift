@@ -41,11 +41,14 @@ enum SyncCommand {
             }
         } catch let error as SyncError {
             switch error {
-            case .rateLimited(_, let partial), .interrupted(_, let partial):
+            case .rateLimited(_, let partial), .interrupted(_, let partial), .incomplete(let partial):
                 if showProgress { runtime.console.errors.write("\r\u{1B}[K") }
                 report(partial, runtime, dryRun: invocation.flag("dry-run"))
-            case .alreadyRunning:
-                break
+                if runtime.global.verbose {
+                    for failure in partial.failures {
+                        runtime.note("\(TerminalText.sanitize(failure.fullName)): \(TerminalText.sanitize(failure.error))")
+                    }
+                }
             }
             throw error
         }

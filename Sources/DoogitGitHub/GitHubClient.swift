@@ -12,6 +12,12 @@ public enum Conditional<Value: Sendable>: Sendable {
     case modified(Value, etag: String?)
 }
 
+/// One page of a repository listing and the URL of the next one.
+public struct RepositoryPage: Equatable, Sendable {
+    public var repositories: [GitHubRepository]
+    public var nextURL: String?
+}
+
 /// The rate-limit budget GitHub last reported.
 public struct RateLimitStatus: Equatable, Sendable {
     public var remaining: Int
@@ -65,7 +71,15 @@ public final class GitHubClient {
     // MARK: Endpoints
 
     public func repository(owner: String, name: String) throws(GitHubError) -> GitHubRepository {
-        try decode(try get("/repos/\(owner)/\(name)"), as: GitHubRepository.init(json:))
+        try repositoryWithETag(owner: owner, name: name).repository
+    }
+
+    /// The repository and the ETag of its representation, for later conditional requests.
+    public func repositoryWithETag(owner: String, name: String) throws(GitHubError)
+        -> (repository: GitHubRepository, etag: String?)
+    {
+        let response = try get("/repos/\(owner)/\(name)")
+        return (try decode(response, as: GitHubRepository.init(json:)), response.header("etag"))
     }
 
     public func repository(id: Int64) throws(GitHubError) -> GitHubRepository {
@@ -89,11 +103,104 @@ public final class GitHubClient {
         return user
     }
 
+    static let userRepositoriesPath = "/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name"
+
     /// Every repository the signed-in user owns, collaborates on or reaches through an
     /// organization: all pages.
     public func userRepositories() throws(GitHubError) -> [GitHubRepository] {
-        try getAllPages("/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name",
-                        as: GitHubRepository.init(json:))
+        try getAllPages(Self.userRepositoriesPath, as: GitHubRepository.init(json:))
+    }
+
+    /// The URL of the first page of the signed-in user's repositories.
+    public var userRepositoriesURL: String { configuration.endpoint.url(Self.userRepositoriesPath) }
+
+    /// One page of a repository listing, unless unchanged since `etag`.
+    public func repositoryPage(_ url: String, ifNoneMatch etag: String?) throws(GitHubError)
+        -> Conditional<RepositoryPage>
+    {
+        guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
+        let response = try get(url, ifNoneMatch: etag)
+        if response.status == 304 { return .notModified }
+        guard case .array(let elements) = try parse(response) else { throw .unexpectedResponse("expected a list") }
+        var repositories: [GitHubRepository] = []
+        for element in elements {
+            do { repositories.append(try GitHubRepository(json: element)) } catch { throw Self.decodingError(error) }
+        }
+        let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
+        if let next, !configuration.endpoint.isSameOrigin(next) { throw .unexpectedResponse("a next page outside the API") }
+        return .modified(RepositoryPage(repositories: repositories, nextURL: next), etag: response.header("etag"))
+    }
+
+    /// Fetches many repositories by id at once (in parallel where the transport can), each
+    /// conditional on its ETag. Transient failures are retried as a group within the deadline;
+    /// results come back in the order asked.
+    public func repositories(_ wanted: [(id: Int64, etag: String?)])
+        -> [Result<Conditional<GitHubRepository>, GitHubError>]
+    {
+        var results = [Result<Conditional<GitHubRepository>, GitHubError>?](repeating: nil, count: wanted.count)
+        var pending = Array(wanted.indices)
+        var attempt = 0
+        let policy = configuration.retry
+        while !pending.isEmpty {
+            attempt += 1
+            let remaining = remainingMilliseconds
+            guard remaining > 0 else {
+                for index in pending { results[index] = .failure(.network(.timeout)) }
+                break
+            }
+            var timeouts = configuration.timeouts
+            timeouts.totalMilliseconds = min(timeouts.totalMilliseconds, remaining)
+            timeouts.connectMilliseconds = min(timeouts.connectMilliseconds, remaining)
+            let requests = pending.map { index in
+                let url = configuration.endpoint.url("/repositories/\(wanted[index].id)")
+                return HTTPRequest(url: url, headers: headers(for: url, etag: wanted[index].etag), timeouts: timeouts)
+            }
+            requestCount += requests.count
+            let started = Monotonic.milliseconds()
+            let responses = transport.sendAll(requests)
+            log("GET \(requests.count) repositories in parallel (\(Monotonic.milliseconds() - started) ms)")
+            var retry: [Int] = []
+            for (index, outcome) in zip(pending, responses) {
+                switch outcome {
+                case .failure(let error):
+                    if case .unavailable = error {
+                        results[index] = .failure(.network(error))
+                    } else if case .tooLarge = error {
+                        results[index] = .failure(.unexpectedResponse("the response was too large"))
+                    } else if attempt < policy.maximumAttempts {
+                        retry.append(index)
+                    } else {
+                        results[index] = .failure(.network(error))
+                    }
+                case .success(let response):
+                    recordRateLimit(response)
+                    if response.status < 500 { deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds) }
+                    if [502, 503, 504].contains(response.status) && attempt < policy.maximumAttempts {
+                        retry.append(index)
+                    } else if [301, 302, 307, 308].contains(response.status) {
+                        // A moved repository: rare, so followed one at a time.
+                        results[index] = Result { () throws(GitHubError) in
+                            .modified(try decode(try get("/repositories/\(wanted[index].id)"),
+                                                 as: GitHubRepository.init(json:)), etag: nil)
+                        }
+                    } else if response.status == 304 {
+                        results[index] = .success(.notModified)
+                    } else if let error = Self.error(for: response) {
+                        results[index] = .failure(error)
+                    } else {
+                        results[index] = Result { () throws(GitHubError) in
+                            .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+                        }
+                    }
+                }
+            }
+            if !retry.isEmpty && !pause(policy.delay(afterAttempt: attempt, using: &random)) {
+                for index in retry { results[index] = .failure(.network(.timeout)) }
+                retry = []
+            }
+            pending = retry
+        }
+        return results.map { $0 ?? .failure(.network(.timeout)) }
     }
 
     // MARK: Requests
@@ -199,6 +306,8 @@ public final class GitHubClient {
     private func recordRateLimit(_ response: HTTPResponse) {
         guard let remaining = response.header("x-ratelimit-remaining").flatMap({ Int($0) }) else { return }
         let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+        // Parallel answers arrive in any order: within one window the lowest count is the latest.
+        if let current = rateLimit, current.resetAt == reset, current.remaining < remaining { return }
         rateLimit = RateLimitStatus(remaining: remaining, resetAt: reset)
     }
 

@@ -8,7 +8,7 @@ import Darwin
 
 /// One connection to a doogit database. Opening applies the connection settings every command
 /// relies on: extended result codes, a busy timeout (cron's sync meets the user's shell),
-/// foreign keys, WAL and synchronous=NORMAL.
+/// foreign keys and synchronous=NORMAL; `enableWriteAheadLog` adds WAL.
 public final class Database {
     let handle: OpaquePointer
     public let path: String
@@ -31,14 +31,19 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
-        if path != ":memory:" {
-            let mode = try scalarString("PRAGMA journal_mode = WAL")
-            guard mode?.lowercased() == "wal" else {
-                throw .sqlite(code: SQLITE_ERROR, message: "cannot use WAL (journal mode is \(mode ?? "unknown"))",
-                              sql: "PRAGMA journal_mode = WAL")
-            }
-        }
         try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Switches the file to write-ahead logging, so readers and one writer (a sync from cron and
+    /// the user's shell) do not block each other. This writes to the file's header, so the Store
+    /// does it only once it knows the schema is one it may touch.
+    public func enableWriteAheadLog() throws(StoreError) {
+        guard path != ":memory:" else { return }
+        let mode = try scalarString("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw .sqlite(code: SQLITE_ERROR, message: "cannot use WAL (journal mode is \(mode ?? "unknown"))",
+                          sql: "PRAGMA journal_mode = WAL")
+        }
     }
 
     deinit {

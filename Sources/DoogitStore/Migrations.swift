@@ -10,6 +10,8 @@ public enum Migrations {
     /// moved binary needs nothing on disk. A test checks this list against that folder.
     public static let all: [Migration] = [
         Migration(version: 1, name: "m0001_init", sql: String(decoding: PackageResources.m0001_init_sql, as: UTF8.self)),
+        Migration(version: 2, name: "m0002_listing_cache",
+                  sql: String(decoding: PackageResources.m0002_listing_cache_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

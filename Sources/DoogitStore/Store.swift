@@ -11,8 +11,15 @@ import Darwin
 public final class Store {
     public let database: Database
 
+    /// Refuses a database from a newer doogit before anything is written to it; otherwise turns
+    /// on WAL and brings the schema up to date.
     public init(database: Database) throws {
         self.database = database
+        let found = try Migrator.currentVersion(of: database)
+        guard found <= Migrations.latestVersion else {
+            throw StoreError.newerSchema(found: found, known: Migrations.latestVersion)
+        }
+        try database.enableWriteAheadLog()
         try Migrator.migrate(database)
     }
 

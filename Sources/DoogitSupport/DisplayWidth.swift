@@ -2,10 +2,12 @@
 /// and format characters, two for East Asian wide characters and emoji, one otherwise.
 public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.count > 1, character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) {
-            return 2  // emoji presentation
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F }) {
+            return 2  // text made an emoji by the variation selector
         }
+        if (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }  // a flag (a pair of regional indicators)
         return of(first)
     }
 
@@ -16,6 +18,7 @@ public enum DisplayWidth {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
         }
+        if scalar.properties.isEmojiPresentation { return 2 }
         switch value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
              0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,

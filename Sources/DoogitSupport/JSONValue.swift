@@ -56,6 +56,7 @@ extension JSONValue {
 
     /// A string that may be `null` or absent (GitHub sends `"description": null`).
     public func optionalString(_ key: String) throws(JSONError) -> String? {
+        guard case .object = self else { throw .wrongType(field: key, expected: "object") }
         switch self[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
@@ -69,6 +70,7 @@ extension JSONValue {
     }
 
     public func optionalBool(_ key: String) throws(JSONError) -> Bool? {
+        guard case .object = self else { throw .wrongType(field: key, expected: "object") }
         switch self[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value

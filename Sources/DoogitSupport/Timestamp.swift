@@ -53,7 +53,8 @@ public struct Timestamp: Comparable, Hashable, Sendable {
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), (1...Self.daysInMonth(year, month)).contains(day),
+              hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var millis: Int64 = 0
@@ -75,7 +76,8 @@ public struct Timestamp: Comparable, Hashable, Sendable {
             guard index + 1 == bytes.count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6)
+                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6),
+                  hours < 24, minutes < 60
             else { return nil }
             offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
         default:
@@ -84,6 +86,14 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         let days = Self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         self.millisecondsSinceEpoch = seconds * 1000 + millis
+    }
+
+    static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     // Howard Hinnant's days-from-civil algorithms, valid far beyond any date doogit meets.

@@ -28,9 +28,9 @@ public struct RepositoryTracker {
                 if login == nil { login = try github.currentUser().login }
                 owner = login ?? ""
             }
-            let remote = try github.repository(owner: owner, name: reference.name)
+            let (remote, etag) = try github.repositoryWithETag(owner: owner, name: reference.name)
             let existing = try store.repository(id: remote.id)
-            records.append(Self.record(for: remote, etag: nil, existing: existing, at: now))
+            records.append(Self.record(for: remote, etag: etag, existing: existing, at: now))
         }
         try store.saveRepositories(records)
         return records

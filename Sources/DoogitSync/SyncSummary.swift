@@ -12,9 +12,10 @@ public enum SyncChange: Equatable, Sendable {
     case back(fullName: String)
 }
 
-/// What a sync did, for the summary line and `sync --json`.
+/// What a sync did, for the summary lines and `sync --json`.
 public struct SyncSummary: Equatable, Sendable {
     public var repositories = 0
+    /// Repositories whose name, description or flags changed (gone ones counted in `gone`).
     public var updated = 0
     public var renamed = 0
     public var gone = 0
@@ -22,16 +23,24 @@ public struct SyncSummary: Equatable, Sendable {
     public var requests = 0
     public var rateLimitRemaining: Int?
     public var changes: [SyncChange] = []
+    /// Repositories GitHub refused to show for a reason other than their absence (say, a
+    /// missing SSO authorization); they were left as they were.
+    public var failures: [SyncFailure] = []
 
     public init() {}
 }
 
+public struct SyncFailure: Equatable, Sendable {
+    public var fullName: String
+    public var error: String
+}
+
 /// Why a sync stopped early. What it did before that is kept (and reported in `summary`).
 public enum SyncError: Error, Sendable {
-    /// Another sync holds the lock on this database.
-    case alreadyRunning
     /// GitHub's rate limit ran out (or is about to); try again after `resetAt`.
     case rateLimited(resetAt: Timestamp?, summary: SyncSummary)
     /// GitHub could not be reached or kept failing; the sync stopped rather than trying every repository.
     case interrupted(underlying: Error, summary: SyncSummary)
+    /// The sync went through, but some repositories could not be read (see `summary.failures`).
+    case incomplete(summary: SyncSummary)
 }

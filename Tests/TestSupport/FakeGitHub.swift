@@ -14,15 +14,18 @@ public final class FakeGitHub: @unchecked Sendable {
         public var description: String?
         public var isPrivate = false
         public var archived = false
+        /// Whether `GET /user/repos` lists it (the signed-in user's own, or one they collaborate on).
+        public var listed: Bool
 
         public init(id: Int64, owner: String, name: String, description: String?, isPrivate: Bool = false,
-                    archived: Bool = false) {
+                    archived: Bool = false, listed: Bool = true) {
             self.id = id
             self.owner = owner
             self.name = name
             self.description = description
             self.isPrivate = isPrivate
             self.archived = archived
+            self.listed = listed
         }
 
         public var fullName: String { "\(owner)/\(name)" }
@@ -80,9 +83,9 @@ public final class FakeGitHub: @unchecked Sendable {
 
     @discardableResult
     public func addRepository(id: Int64, owner: String? = nil, name: String, description: String? = nil,
-                              isPrivate: Bool = false, archived: Bool = false) -> Repository {
+                              isPrivate: Bool = false, archived: Bool = false, listed: Bool? = nil) -> Repository {
         let repository = Repository(id: id, owner: owner ?? login, name: name, description: description,
-                                    isPrivate: isPrivate, archived: archived)
+                                    isPrivate: isPrivate, archived: archived, listed: listed ?? ((owner ?? login) == login))
         add(repository)
         return repository
     }
@@ -114,8 +117,16 @@ public final class FakeGitHub: @unchecked Sendable {
 
     // MARK: Answers
 
-    public static func json(for repository: Repository, apiURL: String) -> JSONValue {
-        let template = Fixtures.json("repo-full.json")
+    private static let fullTemplate = Fixtures.json("repo-full.json")
+    private static let listTemplate: JSONValue = {
+        guard case .array(let items) = Fixtures.json("user-repos.json"), let first = items.first else { return .null }
+        return first
+    }()
+
+    /// A repository as GitHub shows it: the full form (`GET /repos/...`), or the shorter one of
+    /// listings (`GET /user/repos`).
+    public static func json(for repository: Repository, apiURL: String, listing: Bool = false) -> JSONValue {
+        let template = listing ? listTemplate : fullTemplate
         let owner = (template["owner"] ?? .null).replacing(["login": .string(repository.owner)])
         return template.replacing([
             "id": .int(repository.id),
@@ -209,16 +220,18 @@ public final class FakeGitHub: @unchecked Sendable {
     private func userRepositories(_ request: ReceivedRequest) -> ServerResponse {
         let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
         let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
-        let all = repositories.values.filter { !deleted.contains($0.id) }
+        let all = repositories.values.filter { !deleted.contains($0.id) && $0.listed }
             .sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
         let pages = max(1, (all.count + perPage - 1) / perPage)
         let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL) }))
+        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, listing: true) }))
         var links: [String] = []
         let base = "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
         if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
         if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
         if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }
-        return .json(200, body, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+        let tag = Self.etag(body + links.joined())
+        if request.headers["if-none-match"] == tag { return ServerResponse(status: 304, headers: [("ETag", tag)]) }
+        return .json(200, body, headers: [("ETag", tag)] + (links.isEmpty ? [] : [("Link", links.joined(separator: ", "))]))
     }
 }

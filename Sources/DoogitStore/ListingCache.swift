@@ -1,0 +1,50 @@
+import DoogitSupport
+
+/// A page of a listing as sync last read it: its ETag, the next page's URL, and its content in
+/// a form of the caller's choosing (the store does not read it).
+public struct CachedPage: Equatable, Sendable {
+    public var url: String
+    public var etag: String
+    public var nextURL: String?
+    public var content: String
+
+    public init(url: String, etag: String, nextURL: String?, content: String) {
+        self.url = url
+        self.etag = etag
+        self.nextURL = nextURL
+        self.content = content
+    }
+}
+
+extension Store {
+    public func cachedPage(url: String) throws -> CachedPage? {
+        try database.query("SELECT url, etag, next_url, repositories FROM listing_pages WHERE url = ?", [.text(url)]) {
+            row throws(StoreError) in
+            CachedPage(url: try row.string(0), etag: try row.string(1), nextURL: row.optionalString(2),
+                       content: try row.string(3))
+        }.first
+    }
+
+    /// Replaces the cached pages with these, in one transaction.
+    public func saveCachedPages(_ pages: [CachedPage], at now: Timestamp) throws {
+        try database.transaction { () throws(StoreError) in
+            for page in pages {
+                try database.run("""
+                    INSERT OR REPLACE INTO listing_pages (url, etag, next_url, repositories, fetched_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, .text(page.url), .text(page.etag), .optional(page.nextURL), .text(page.content),
+                    .text(now.rfc3339))
+            }
+        }
+    }
+
+    /// Records that GitHub confirmed these repositories unchanged, in one transaction.
+    public func markSynced(ids: [Int64], at now: Timestamp) throws {
+        guard !ids.isEmpty else { return }
+        try database.transaction { () throws(StoreError) in
+            for id in ids {
+                try database.run("UPDATE repositories SET synced_at = ? WHERE id = ?", .text(now.rfc3339), .integer(id))
+            }
+        }
+    }
+}
