@@ -19,7 +19,7 @@ struct ArgumentParser {
     }
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
-        let (words, given, unknown) = try split(arguments)
+        let (words, given, unknown, problems) = try split(arguments)
 
         // The command path: `help` names a topic; otherwise descend through the groups.
         var remaining = words[...]
@@ -39,19 +39,27 @@ struct ArgumentParser {
             remaining = remaining.dropFirst()
         }
 
+        if helpTopic, let extra = remaining.first {
+            throw UsageError(message: "unknown help topic '\(extra)' of '\(commandName(path))'", topic: path)
+        }
+
+        // Help and version win over every other mistake on the line, wherever they stand.
+        let wantsHelp = helpTopic || given.contains { $0.spec.long == "help" }
         var global = GlobalOptions()
         var options: [String: [String]] = [:]
         for option in given {
             if GlobalOptions.specs.contains(option.spec) {
+                if wantsHelp, option.spec.long != "help" { continue }
                 try apply(option, to: &global, path: path)
             } else if node.option(named: option.spec.long) != nil {
                 options[option.spec.long, default: []].append(option.value ?? "")
-            } else if !global.help && !helpTopic {
+            } else if !wantsHelp {
                 throw unknownOption(option.spelling, for: node, path: path)
             }
         }
         if global.version { return .version(global) }
-        if helpTopic || global.help { return .help(path, global) }
+        if wantsHelp { return .help(path, global) }
+        if let problem = problems.first { throw UsageError(message: problem, topic: path) }
         if let spelling = unknown.first { throw unknownOption(spelling, for: node, path: path) }
         if node.run == nil { return .help(path, global) }
 
@@ -82,13 +90,16 @@ struct ArgumentParser {
         return all
     }
 
+    /// Splits argv into words (the command path and arguments), options, unknown options, and
+    /// problems that are reported once the command, and so the help topic, is known.
     private func split(_ arguments: [String]) throws(UsageError)
-        -> (words: [String], given: [GivenOption], unknown: [String])
+        -> (words: [String], given: [GivenOption], unknown: [String], problems: [String])
     {
         let known = knownOptions
         var words: [String] = []
         var given: [GivenOption] = []
         var unknown: [String] = []
+        var problems: [String] = []
         var index = 0
         var endOfOptions = false
         func nextValue(for spelling: String) throws(UsageError) -> String {
@@ -118,7 +129,7 @@ struct ArgumentParser {
                     if let inline { value = inline } else { value = try nextValue(for: "--" + name) }
                     given.append(GivenOption(spec: spec, value: value, spelling: "--" + name))
                 } else if inline != nil {
-                    throw UsageError(message: "option '--\(name)' does not take a value", topic: topicGuess(words))
+                    problems.append("option '--\(name)' does not take a value")
                 } else {
                     given.append(GivenOption(spec: spec, value: nil, spelling: "--" + name))
                 }
@@ -133,9 +144,19 @@ struct ArgumentParser {
                     }
                     if spec.takesValue {
                         var attached = String(cluster)
-                        if attached.hasPrefix("=") { attached.removeFirst() }
                         let value: String
-                        if attached.isEmpty { value = try nextValue(for: "-" + String(letter)) } else { value = attached }
+                        if attached.hasPrefix("=") {
+                            attached.removeFirst()
+                            guard !attached.isEmpty else {
+                                problems.append("option '-\(letter)' needs a value")
+                                break
+                            }
+                            value = attached
+                        } else if attached.isEmpty {
+                            value = try nextValue(for: "-" + String(letter))
+                        } else {
+                            value = attached
+                        }
                         given.append(GivenOption(spec: spec, value: value, spelling: "-" + String(letter)))
                         break
                     }
@@ -143,7 +164,7 @@ struct ArgumentParser {
                 }
             }
         }
-        return (words, given, unknown)
+        return (words, given, unknown, problems)
     }
 
     static func isNegativeNumber(_ argument: String) -> Bool {

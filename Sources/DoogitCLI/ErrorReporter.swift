@@ -16,7 +16,8 @@ enum ErrorReporter {
         switch error {
         case let usage as UsageError:
             let topic = (["help"] + usage.topic).joined(separator: " ")
-            return Report(code: .usage, message: "\(usage.message). Run 'doogit \(topic)'.")
+            let stop = usage.message.hasSuffix(".") ? "" : "."
+            return Report(code: .usage, message: "\(usage.message)\(stop) Run 'doogit \(topic)'.")
         case let failure as CommandFailure:
             return Report(code: failure.exitCode, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
         case let store as StoreError:

@@ -67,7 +67,7 @@ struct HelpFormatter {
         out += table(rows)
         out += "\nGlobal options (before or after the command):\n"
         out += table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
-        out += "\nExit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.\n"
+        out += "\n" + paragraph("Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.")
         out += "Run 'doogit help COMMAND' for more about a command.\n"
         return out
     }

@@ -1,0 +1,264 @@
+import DoogitSupport
+import Testing
+@testable import DoogitCLI
+
+/// The help text, pinned at the default width of 80 columns (stdout not a terminal).
+@Suite struct HelpTextTests {
+    static let globalOptions = """
+        Global options:
+              --db PATH     the database file (default: $DOOGIT_DB, else
+                            $XDG_DATA_HOME/doogit/doogit.sqlite3)
+              --json        machine-readable output on stdout
+              --color WHEN  colour: auto (default), always or never
+          -q, --quiet       print less on stderr
+          -v, --verbose     print more on stderr (requests to GitHub, timings)
+          -h, --help        show help for the command
+              --version     print doogit's version
+        """
+
+    /// The exit-code sentence is wrapped like every other paragraph: the top-level help, too,
+    /// fits 80 columns.
+    static let topLevel = """
+        doogit: a todo list for each of your GitHub repositories
+
+        Usage: doogit [OPTIONS] COMMAND [SUBCOMMAND] [ARGS]
+
+        Commands:
+          todo add TEXT...      Add a todo
+          todo list [REPO]      Show todos, one section per repository
+          todo done ID...       Mark todos done
+          todo undo ID...       Mark todos open again
+          todo edit ID TEXT...  Change a todo's text
+          todo rm ID...         Delete todos
+          repo add REPO...      Fetch repositories from GitHub and track them
+          repo list             List tracked repositories with their todo counts
+          repo remove REPO...   Stop tracking repositories
+          repo search [QUERY]   Search your repositories on GitHub
+          sync                  Bring tracked repositories up to date with GitHub
+          auth status           Show which token is used and whether GitHub accepts it
+          auth login            Save a token for doogit to use
+          auth logout           Forget the token saved by 'doogit auth login'
+          help [COMMAND...]     Show help for a command
+
+        Global options (before or after the command):
+              --db PATH     the database file (default: $DOOGIT_DB, else
+                            $XDG_DATA_HOME/doogit/doogit.sqlite3)
+              --json        machine-readable output on stdout
+              --color WHEN  colour: auto (default), always or never
+          -q, --quiet       print less on stderr
+          -v, --verbose     print more on stderr (requests to GitHub, timings)
+          -h, --help        show help for the command
+              --version     print doogit's version
+
+        Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try
+        again later.
+        Run 'doogit help COMMAND' for more about a command.
+        """
+
+    static let todoGroup = """
+        doogit todo: Add, list, complete, edit and remove todos
+
+        Usage: doogit todo COMMAND [ARGS] [OPTIONS]
+
+        Todos live under tracked repositories. IDs are small numbers, stable for the
+        life of a todo and never reused.
+
+        Commands:
+          add TEXT...      Add a todo
+          list [REPO]      Show todos, one section per repository (also: ls)
+          done ID...       Mark todos done
+          undo ID...       Mark todos open again
+          edit ID TEXT...  Change a todo's text
+          rm ID...         Delete todos (also: remove)
+
+        Run 'doogit help todo COMMAND' for more about a command.
+        """
+
+    static let todoAdd = """
+        doogit todo add: Add a todo
+
+        Usage: doogit todo add TEXT... [OPTIONS]
+
+        The words of TEXT are joined with spaces, so quotes are optional. The repository
+        is -R/--repo, else GH_REPO, else the one the current directory's git checkout
+        points at (its 'origin' remote first, then any GitHub remote). It must be
+        tracked: see 'doogit repo add'.
+
+        Options:
+          -R, --repo REPO  the repository (default: $GH_REPO, else the current
+                           checkout's GitHub remote)
+
+        \(globalOptions)
+
+        Examples:
+          doogit todo add write the release notes
+          doogit todo add -R octocat/Hello-World "fix CI"
+        """
+
+    static let repoRemove = """
+        doogit repo remove: Stop tracking repositories
+
+        Usage: doogit repo remove REPO... [OPTIONS]
+        Also: doogit repo rm
+
+        Refuses while a repository has open todos, unless --force, which removes the
+        repository and all its todos. Every REPO is checked first; nothing changes
+        unless all can go.
+
+        Options:
+          -f, --force  also remove the repository's open todos
+
+        \(globalOptions)
+
+        Examples:
+          doogit repo remove octocat/Hello-World
+          doogit repo remove Hello-World --force
+        """
+
+    static let sync = """
+        doogit sync: Bring tracked repositories up to date with GitHub
+
+        Usage: doogit sync [OPTIONS]
+
+        Renames and transfers are followed (todos stay with the repository),
+        descriptions and flags are refreshed, and a repository GitHub no longer returns
+        is flagged [gone] with its todos kept. Prints nothing unless something changed,
+        so cron mails only news. Only one sync runs at a time per database: a second one
+        exits 0 at once (or waits with --wait). Exit 75 means try again later (network,
+        GitHub down, rate limit); what was done is kept.
+
+        Options:
+              --wait     wait for a sync already running instead of exiting
+          -n, --dry-run  show what would change without changing anything
+
+        \(globalOptions)
+
+        Examples:
+          doogit sync
+          */15 * * * * doogit sync --quiet   # crontab
+        """
+
+    func help(_ arguments: String...) -> RunResult {
+        CLIHarness().run(arguments)
+    }
+
+    /// Compares line by line first, so a failure names the line that differs.
+    func expectText(_ actual: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let expectedLines = (expected + "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, (got, want)) in zip(actualLines, expectedLines).enumerated() where got != want {
+            Issue.record("line \(index + 1): got \(got.debugDescription), expected \(want.debugDescription)",
+                         sourceLocation: sourceLocation)
+            break
+        }
+        #expect(actual == expected + "\n", sourceLocation: sourceLocation)
+    }
+
+    @Test func topLevelHelp() {
+        let result = help("help")
+        #expect(result.code == 0)
+        expectText(result.stdout, Self.topLevel)
+    }
+
+    @Test func topLevelHelpIsTheSameEveryWay() {
+        let reference = help("help").stdout
+        #expect(help().stdout == reference)
+        #expect(help("-h").stdout == reference)
+        #expect(help("--help").stdout == reference)
+    }
+
+    @Test func todoGroupHelp() {
+        let result = help("help", "todo")
+        #expect(result.code == 0)
+        expectText(result.stdout, Self.todoGroup)
+        #expect(help("todo").stdout == result.stdout)
+        #expect(help("todo", "-h").stdout == result.stdout)
+    }
+
+    @Test func todoAddHelp() {
+        let result = help("help", "todo", "add")
+        #expect(result.code == 0)
+        expectText(result.stdout, Self.todoAdd)
+        #expect(help("todo", "add", "--help").stdout == result.stdout)
+        #expect(help("todo", "add", "some", "words", "-h").stdout == result.stdout)
+    }
+
+    @Test func repoRemoveHelp() {
+        let result = help("help", "repo", "remove")
+        #expect(result.code == 0)
+        expectText(result.stdout, Self.repoRemove)
+        #expect(help("help", "repo", "rm").stdout == result.stdout)
+        #expect(help("repo", "rm", "-h").stdout == result.stdout)
+    }
+
+    @Test func syncHelp() {
+        let result = help("help", "sync")
+        #expect(result.code == 0)
+        expectText(result.stdout, Self.sync)
+        #expect(help("sync", "--help").stdout == result.stdout)
+    }
+
+    /// Every node of the command tree, the top level included.
+    static let allPaths: [[String]] = {
+        var paths: [[String]] = [[]]
+        func walk(_ node: CommandSpec, _ path: [String]) {
+            for sub in node.subcommands {
+                paths.append(path + [sub.name])
+                walk(sub, path + [sub.name])
+            }
+        }
+        walk(Doogit.tree, [])
+        return paths
+    }()
+
+    @Test func theTreeHasEveryCommandOfTheContract() {
+        for path in [["todo", "add"], ["todo", "list"], ["todo", "done"], ["todo", "undo"], ["todo", "edit"],
+                     ["todo", "rm"], ["repo", "add"], ["repo", "list"], ["repo", "remove"], ["repo", "search"],
+                     ["sync"], ["auth", "status"]] {
+            #expect(Self.allPaths.contains(path), "missing \(path)")
+        }
+    }
+
+    @Test(arguments: allPaths)
+    func everyCommandHasHelpWithAUsageLine(path: [String]) {
+        let result = CLIHarness().run(["help"] + path)
+        #expect(result.code == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let name = (["doogit"] + path).joined(separator: " ")
+        #expect(lines.contains { $0.hasPrefix("Usage: \(name)") }, "no usage line for \(name)")
+        #expect(lines.first?.hasPrefix(path.isEmpty ? "doogit: " : "\(name): ") == true)
+        // -h after the command gives the same text.
+        #expect(CLIHarness().run(path + ["-h"]).stdout == result.stdout)
+    }
+
+    @Test(arguments: allPaths)
+    func everyHelpFitsEightyColumns(path: [String]) {
+        let result = CLIHarness().run(["help"] + path)
+        for line in result.stdout.split(separator: "\n") {
+            #expect(DisplayWidth.of(line) <= 80, "\(line.count) columns in help \(path): \(line)")
+            #expect(!line.hasSuffix(" "), "trailing space in help \(path): \(line.debugDescription)")
+        }
+    }
+
+    @Test func everyCommandOfTheTreeIsListedInTheTopLevelHelp() {
+        let text = help("help").stdout
+        for path in Self.allPaths where path.count == 2 || (path.count == 1 && path != ["todo"] && path != ["repo"] && path != ["auth"]) {
+            #expect(text.contains("  " + path.joined(separator: " ")), "\(path) is not in 'doogit help'")
+        }
+    }
+
+    @Test func everyGlobalOptionIsInEveryCommandsHelp() {
+        for path in Self.allPaths where !path.isEmpty {
+            let node = path.reduce(Doogit.tree) { $0.subcommand(named: $1)! }
+            guard node.subcommands.isEmpty else { continue }
+            let text = CLIHarness().run(["help"] + path).stdout
+            for option in GlobalOptions.specs {
+                #expect(text.contains("--" + option.long), "help \(path) lacks --\(option.long)")
+            }
+            for option in node.options {
+                #expect(text.contains("--" + option.long), "help \(path) lacks --\(option.long)")
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import DoogitSupport
+import Testing
+@testable import DoogitCLI
+@testable import DoogitStore
+
+/// `--json` output through Doogit.run on a prepared store: exact text, so key order is pinned.
+@Suite struct JSONOutputTests {
+    static let widgets = Fixture.repository(id: 42, owner: "acme", name: "widgets", description: nil, archived: true,
+                                            gone: true, isPrivate: true)
+
+    /// Two repositories: acme/widgets (no description, archived, gone, private) with one open todo,
+    /// octocat/Hello-World with an open todo holding control characters and a done one.
+    func preparedHarness() throws -> CLIHarness {
+        let harness = CLIHarness()
+        let store = try harness.openStore()
+        try store.saveRepositories([Fixture.helloWorld, Self.widgets])
+        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "write docs", at: Fixture.t0)
+        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id,
+                              text: "ring\u{07}bell \u{1B}[31mred\u{9B} \"quoted\" back\\slash\ttab", at: Fixture.t1)
+        _ = try store.addTodo(repositoryID: Self.widgets.id, text: "ship it", at: Fixture.t2)
+        _ = try store.setDone([1], done: true, at: Fixture.t3)
+        return harness
+    }
+
+    static let todoListJSON = #"""
+        [
+          {
+            "repository": {
+              "id": 42,
+              "fullName": "acme/widgets",
+              "description": null,
+              "archived": true,
+              "gone": true
+            },
+            "todos": [
+              {
+                "id": 3,
+                "text": "ship it",
+                "done": false,
+                "createdAt": "2023-11-14T22:15:20.000Z",
+                "doneAt": null
+              }
+            ]
+          },
+          {
+            "repository": {
+              "id": 1296269,
+              "fullName": "octocat/Hello-World",
+              "description": "My first repository on GitHub!",
+              "archived": false,
+              "gone": false
+            },
+            "todos": [
+              {
+                "id": 2,
+                "text": "ring\u0007bell \u001b[31mred\u009b \"quoted\" back\\slash\ttab",
+                "done": false,
+                "createdAt": "2023-11-14T22:14:20.000Z",
+                "doneAt": null
+              },
+              {
+                "id": 1,
+                "text": "write docs",
+                "done": true,
+                "createdAt": "2023-11-14T22:13:20.000Z",
+                "doneAt": "2023-11-14T23:13:20.000Z"
+              }
+            ]
+          }
+        ]
+
+        """#
+
+    static let repoListJSON = #"""
+        [
+          {
+            "id": 42,
+            "fullName": "acme/widgets",
+            "owner": "acme",
+            "name": "widgets",
+            "description": null,
+            "url": "https://github.com/acme/widgets",
+            "private": true,
+            "archived": true,
+            "gone": true,
+            "open": 1,
+            "done": 0,
+            "syncedAt": "2023-11-14T22:13:20.000Z"
+          },
+          {
+            "id": 1296269,
+            "fullName": "octocat/Hello-World",
+            "owner": "octocat",
+            "name": "Hello-World",
+            "description": "My first repository on GitHub!",
+            "url": "https://github.com/octocat/Hello-World",
+            "private": false,
+            "archived": false,
+            "gone": false,
+            "open": 1,
+            "done": 1,
+            "syncedAt": "2023-11-14T22:13:20.000Z"
+          }
+        ]
+
+        """#
+
+    @Test func todoListJSON() throws {
+        let harness = try preparedHarness()
+        let result = harness.run("todo", "list", "--json")
+        #expect(result.code == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == Self.todoListJSON)
+        #expect(harness.transportsMade == 0)
+    }
+
+    @Test func globalJSONOptionBeforeOrAfterTheCommandGivesTheSameOutput() throws {
+        let harness = try preparedHarness()
+        let after = harness.run("todo", "list", "--json")
+        #expect(harness.run("--json", "todo", "list").stdout == after.stdout)
+        #expect(harness.run("todo", "--json", "ls").stdout == after.stdout)
+        #expect(harness.run("--json", "repo", "list").stdout == harness.run("repo", "list", "--json").stdout)
+    }
+
+    @Test func jsonIsNeverWrappedOrColouredOnATerminal() throws {
+        let harness = try preparedHarness()
+        let result = harness.run(["todo", "list", "--json", "--color=always"], terminal: true, width: 20)
+        #expect(result.stdout == Self.todoListJSON)
+    }
+
+    @Test func todoListJSONFilteredByRepository() throws {
+        let harness = try preparedHarness()
+        let result = harness.run("todo", "list", "widgets", "--json")
+        #expect(result.code == 0)
+        #expect(result.stdout.hasPrefix("[\n  {\n    \"repository\": {\n      \"id\": 42,"))
+        #expect(!result.stdout.contains("Hello-World"))
+        let open = harness.run("todo", "list", "--open", "--json", "octocat/Hello-World").stdout
+        #expect(open.contains("\"id\": 2,"))
+        #expect(!open.contains("\"id\": 1,"))
+    }
+
+    @Test func repoListJSON() throws {
+        let harness = try preparedHarness()
+        let result = harness.run("repo", "list", "--json")
+        #expect(result.code == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == Self.repoListJSON)
+    }
+
+    @Test func repositoryFieldsFromGitHubAreEscapedNotStripped() throws {
+        let harness = CLIHarness()
+        let store = try harness.openStore()
+        try store.saveRepository(Fixture.repository(id: 7, owner: "evil", name: "repo",
+                                                    description: "\u{1B}]0;pwned\u{07}evil\u{202E}"))
+        let result = harness.run("repo", "list", "--json")
+        #expect(result.stdout.contains(#""description": "\u001b]0;pwned\u0007evil\u202e","#))
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(!result.stdout.contains("\u{07}"))
+    }
+
+    @Test func todoCommandsPrintTheAffectedTodos() throws {
+        let harness = try preparedHarness()
+        let done = harness.run("todo", "done", "3", "--json")
+        #expect(done.stdout == #"""
+            [
+              {
+                "id": 3,
+                "repository": "acme/widgets",
+                "text": "ship it",
+                "done": true,
+                "createdAt": "2023-11-14T22:15:20.000Z",
+                "doneAt": "2023-11-14T22:13:20.000Z"
+              }
+            ]
+
+            """#)
+        let added = harness.run("todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees")
+        #expect(added.code == 0)
+        #expect(added.stdout == #"""
+            {
+              "id": 4,
+              "repository": "acme/widgets",
+              "text": "-1 degrees",
+              "done": false,
+              "createdAt": "2023-11-14T22:13:20.000Z",
+              "doneAt": null
+            }
+
+            """#)
+    }
+}

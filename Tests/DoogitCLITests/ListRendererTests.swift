@@ -1,0 +1,346 @@
+import DoogitSupport
+import Testing
+@testable import DoogitCLI
+@testable import DoogitStore
+
+@Suite struct TextLayoutTests {
+    @Test func shortTextIsOneLine() {
+        #expect(TextLayout.wrap("a b c", width: 80) == ["a b c"])
+        #expect(TextLayout.wrap("", width: 10) == [""])
+    }
+
+    @Test func wrapsAtWordBoundaries() {
+        #expect(TextLayout.wrap("the quick brown fox jumps over the lazy dog", width: 10)
+            == ["the quick", "brown fox", "jumps over", "the lazy", "dog"])
+        #expect(TextLayout.wrap("the quick brown fox jumps over the lazy dog again and again", width: 23)
+            == ["the quick brown fox", "jumps over the lazy dog", "again and again"])
+    }
+
+    @Test func runsOfSpacesCollapse() {
+        #expect(TextLayout.wrap("  a   b  ", width: 10) == ["a b"])
+    }
+
+    @Test func aWordLongerThanALineIsBroken() {
+        #expect(TextLayout.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(TextLayout.wrap("fix supercalifragilisticexpialidocious now", width: 13)
+            == ["fix", "supercalifrag", "ilisticexpial", "idocious now"])
+    }
+
+    @Test func wideCharactersCountTwoColumns() {
+        #expect(TextLayout.wrap("漢字漢字漢字", width: 5) == ["漢字", "漢字", "漢字"])
+        #expect(TextLayout.wrap("漢字 漢字 漢字", width: 9) == ["漢字 漢字", "漢字"])
+        #expect(TextLayout.wrap("漢", width: 1) == ["漢"])  // cannot be split further; no endless loop
+    }
+
+    @Test func widthBelowOneIsTreatedAsOne() {
+        #expect(TextLayout.wrap("ab", width: 0) == ["a", "b"])
+    }
+
+    @Test(arguments: 8...40)
+    func everyLineFitsAndNoWordIsLost(width: Int) {
+        let text = "Rewrite the 漢字 renderer so that continuation lines indent under the text, 🎉 and check café"
+        let lines = TextLayout.wrap(text, width: width)
+        for line in lines {
+            #expect(DisplayWidth.of(line) <= width, "\(line) is wider than \(width)")
+            #expect(!line.hasPrefix(" ") && !line.hasSuffix(" "))
+        }
+        // Words are kept whole where they fit; a word wider than a line is split, never dropped.
+        #expect(lines.joined().filter { $0 != " " } == text.filter { $0 != " " })
+        if width >= 12 { #expect(lines.joined(separator: " ").split(separator: " ") == text.split(separator: " ")) }
+    }
+
+    @Test func truncate() {
+        #expect(TextLayout.truncate("hello world", width: 11, ellipsis: "…") == "hello world")
+        #expect(TextLayout.truncate("hello world", width: 8, ellipsis: "…") == "hello w…")
+        #expect(TextLayout.truncate("hello world", width: 7, ellipsis: "…") == "hello…")  // no space before …
+        #expect(TextLayout.truncate("hello world", width: 8, ellipsis: "...") == "hello...")
+        #expect(TextLayout.truncate("hello world", width: 1, ellipsis: "…") == "")
+        #expect(TextLayout.truncate("hello world", width: 0, ellipsis: "…") == "")
+        #expect(TextLayout.truncate("hello world", width: -5, ellipsis: "…") == "")
+        #expect(TextLayout.truncate("漢字漢字", width: 6, ellipsis: "…") == "漢字…")
+        #expect(DisplayWidth.of(TextLayout.truncate("漢字漢字", width: 6, ellipsis: "…")) <= 6)
+    }
+
+    @Test func padding() {
+        #expect(TextLayout.padLeft("7", to: 3) == "  7")
+        #expect(TextLayout.padRight("漢", to: 4) == "漢  ")
+        #expect(TextLayout.padLeft("long", to: 2) == "long")
+    }
+}
+
+@Suite struct ListRendererTests {
+    let plain = Style(color: false, unicode: true)
+
+    @Test func headerWithoutWidthShowsEverything() {
+        let renderer = ListRenderer(style: plain, width: nil)
+        #expect(renderer.header(Fixture.helloWorld) == "octocat/Hello-World  My first repository on GitHub!")
+    }
+
+    @Test func headerFlags() {
+        let renderer = ListRenderer(style: plain, width: nil)
+        let archived = Fixture.repository(id: 1, owner: "acme", name: "old", description: nil, archived: true)
+        let gone = Fixture.repository(id: 2, owner: "acme", name: "lost", description: "was here", gone: true)
+        let both = Fixture.repository(id: 3, owner: "acme", name: "both", description: nil, archived: true, gone: true)
+        #expect(renderer.header(archived) == "acme/old [archived]")
+        #expect(renderer.header(gone) == "acme/lost [gone]  was here")
+        #expect(renderer.header(both) == "acme/both [gone] [archived]")
+        #expect(renderer.flags(Fixture.helloWorld) == "")
+    }
+
+    @Test func headerDescriptionIsShortenedWithAnEllipsisToFitTheWidth() {
+        let renderer = ListRenderer(style: plain, width: 40)
+        let header = renderer.header(Fixture.helloWorld)
+        #expect(header == "octocat/Hello-World  My first repositor…")
+        #expect(DisplayWidth.of(header) == 40)
+        let ascii = ListRenderer(style: Style(color: false, unicode: false), width: 40).header(Fixture.helloWorld)
+        #expect(ascii == "octocat/Hello-World  My first reposit...")
+    }
+
+    @Test func headerWithFlagsAndColourStillFits() {
+        let repository = Fixture.repository(id: 9, owner: "acme", name: "widgets",
+                                            description: "Widgets for every occasion, in every colour", archived: true)
+        for width in [30, 40, 50] {
+            let header = ListRenderer(style: Style(color: true, unicode: true), width: width).header(repository)
+            #expect(DisplayWidth.of(visible(header)) <= width, "\(visible(header))")
+            #expect(visible(header).hasPrefix("acme/widgets [archived]  Widg"))
+            #expect(visible(header).hasSuffix("…"))
+            #expect(header.contains("\u{1B}[2m"))  // the description is dimmed
+        }
+    }
+
+    @Test func aDescriptionWithNoRoomIsLeftOut() {
+        let header = ListRenderer(style: plain, width: 22).header(Fixture.helloWorld)
+        #expect(header == "octocat/Hello-World")
+    }
+
+    @Test func wideDescriptionIsShortenedByColumns() {
+        let repository = Fixture.repository(id: 5, owner: "o", name: "n", description: "漢字漢字漢字漢字漢字漢字")
+        let header = ListRenderer(style: plain, width: 16).header(repository)
+        #expect(header == "o/n  漢字漢字漢…")
+        #expect(DisplayWidth.of(header) <= 16)
+    }
+
+    @Test func todoLineWrapsUnderTheTextAtThirtyColumns() {
+        let renderer = ListRenderer(style: plain, width: 30)
+        let todo = Fixture.todo(id: 1, text: "the quick brown fox jumps over the lazy dog again and again")
+        #expect(renderer.todoLines(todo, idWidth: 1) == [
+            "  ○ 1  the quick brown fox",
+            "       jumps over the lazy dog",
+            "       again and again",
+        ])
+    }
+
+    @Test func todoLineWrapsAtFortyColumnsWithAlignedIDs() {
+        let renderer = ListRenderer(style: plain, width: 40)
+        let todo = Fixture.todo(id: 7, text: "write the release notes for the next version and post them", done: true)
+        #expect(renderer.todoLines(todo, idWidth: 3) == [
+            "  ●   7  write the release notes for the",
+            "         next version and post them",
+        ])
+    }
+
+    @Test func aLongWordIsBrokenInsideTheTextColumn() {
+        let renderer = ListRenderer(style: plain, width: 20)
+        let todo = Fixture.todo(id: 2, text: "fix supercalifragilisticexpialidocious")
+        #expect(renderer.todoLines(todo, idWidth: 1) == [
+            "  ○ 2  fix",
+            "       supercalifrag",
+            "       ilisticexpial",
+            "       idocious",
+        ])
+    }
+
+    @Test func wideCharactersWrapByColumns() {
+        let renderer = ListRenderer(style: plain, width: 20)
+        let lines = renderer.todoLines(Fixture.todo(id: 3, text: "漢字漢字漢字漢字漢字漢字"), idWidth: 1)
+        #expect(lines == ["  ○ 3  漢字漢字漢字", "       漢字漢字漢字"])
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 20 })
+    }
+
+    @Test func withoutAWidthNothingIsWrapped() {
+        let renderer = ListRenderer(style: plain, width: nil)
+        let text = String(repeating: "word ", count: 40).trimmingCharacters()
+        #expect(renderer.todoLines(Fixture.todo(id: 1, text: text), idWidth: 1) == ["  ○ 1  " + text])
+    }
+
+    @Test func escapeSequencesInTodoTextAreRemoved() {
+        let renderer = ListRenderer(style: plain, width: nil)
+        let lines = renderer.todoLines(Fixture.todo(id: 1, text: "a\u{1B}[2Jb\u{1B}]0;x\u{07}c\td"), idWidth: 1)
+        #expect(lines == ["  ○ 1  abc d"])
+    }
+
+    @Test func doneTodosAreDimmedWithColour() {
+        let renderer = ListRenderer(style: Style(color: true, unicode: true), width: nil)
+        #expect(renderer.todoLines(Fixture.todo(id: 1, text: "x", done: true), idWidth: 1) == ["\u{1B}[2m  ● 1  x\u{1B}[0m"])
+        #expect(renderer.todoLines(Fixture.todo(id: 1, text: "x"), idWidth: 1) == ["  ○ 1  x"])
+    }
+
+    @Test func todoListSectionsAreSeparatedByABlankLine() {
+        let widgets = Fixture.repository(id: 42, owner: "acme", name: "widgets", description: nil, archived: true, gone: true)
+        let sections = [
+            TodoSection(repository: widgets, todos: [Fixture.todo(id: 12, text: "ship it", repository: widgets)]),
+            TodoSection(repository: Fixture.helloWorld,
+                        todos: [Fixture.todo(id: 2, text: "open one"), Fixture.todo(id: 1, text: "done one", done: true)]),
+        ]
+        #expect(ListRenderer(style: plain, width: nil).todoList(sections) == """
+            acme/widgets [gone] [archived]
+              ○ 12  ship it
+
+            octocat/Hello-World  My first repository on GitHub!
+              ○  2  open one
+              ●  1  done one
+
+            """)
+        #expect(ListRenderer(style: plain, width: nil).todoList([]) == "")
+    }
+
+    @Test func repositoryList() {
+        let widgets = Fixture.repository(id: 42, owner: "acme", name: "widgets", description: "Widgets", archived: true)
+        let summaries = [
+            RepositorySummary(repository: widgets, open: 1, done: 0),
+            RepositorySummary(repository: Fixture.helloWorld, open: 2, done: 10),
+        ]
+        #expect(ListRenderer(style: plain, width: nil).repositoryList(summaries) == """
+            acme/widgets         1 open, 0 done  [archived]  Widgets
+            octocat/Hello-World  2 open, 10 done  My first repository on GitHub!
+
+            """)
+        let narrow = ListRenderer(style: Style(color: true, unicode: true), width: 50).repositoryList(summaries)
+        for line in narrow.split(separator: "\n") {
+            #expect(DisplayWidth.of(visible(String(line))) <= 50, "\(visible(String(line)))")
+        }
+        #expect(visible(narrow).contains("octocat/Hello-World  2 open, 10 done  My first re…"))
+    }
+
+    @Test func hostileRemoteTextNeverReachesTheOutput() {
+        let evil = Fixture.repository(id: 66, owner: "evil", name: "repo\u{1B}[2J",
+                                      description: "\u{1B}]0;pwned\u{07}evil \u{1B}[31mred")
+        for width in [nil, 80] as [Int?] {
+            let renderer = ListRenderer(style: plain, width: width)
+            #expect(renderer.header(evil) == "evil/repo  evil red")
+            let list = renderer.repositoryList([RepositorySummary(repository: evil, open: 0, done: 0)])
+            #expect(list == "evil/repo  0 open, 0 done  evil red\n")
+        }
+    }
+}
+
+/// The list through Doogit.run: terminal width, wrapping, colour and hostile text.
+@Suite struct ListOutputTests {
+    func harness(_ repositories: [RepositoryRecord], todos: [(Int64, String)], environment: [String: String] = ["LANG": "C.UTF-8"]) throws -> CLIHarness {
+        let harness = CLIHarness(environment: environment)
+        let store = try harness.openStore()
+        try store.saveRepositories(repositories)
+        for (repository, text) in todos { _ = try store.addTodo(repositoryID: repository, text: text, at: Fixture.t0) }
+        return harness
+    }
+
+    @Test func wrapsAtTheTerminalWidth() throws {
+        let harness = try harness([Fixture.helloWorld], todos: [
+            (Fixture.helloWorld.id, "the quick brown fox jumps over the lazy dog again and again"),
+            (Fixture.helloWorld.id, "short"),
+        ])
+        let result = harness.run(["todo", "list", "--color=never"], terminal: true, width: 30)
+        #expect(result.code == 0)
+        #expect(result.stdout == """
+            octocat/Hello-World  My first…
+              ○ 1  the quick brown fox
+                   jumps over the lazy dog
+                   again and again
+              ○ 2  short
+
+            """)
+        for line in result.stdout.split(separator: "\n") { #expect(DisplayWidth.of(line) <= 30) }
+    }
+
+    @Test func colouredOutputStillFitsTheWidth() throws {
+        let harness = try harness([Fixture.helloWorld], todos: [
+            (Fixture.helloWorld.id, "漢字漢字漢字漢字漢字漢字漢字漢字 and some more words to wrap around"),
+        ])
+        let result = harness.run(["todo", "list"], terminal: true, width: 40)
+        #expect(result.stdout.contains("\u{1B}["))
+        for line in result.stdout.split(separator: "\n") {
+            #expect(DisplayWidth.of(visible(String(line))) <= 40, "\(visible(String(line)))")
+        }
+    }
+
+    @Test func notATerminalMeansNoWrappingAndNoColour() throws {
+        let text = String(repeating: "lorem ipsum ", count: 20).trimmingCharacters()
+        let harness = try harness([Fixture.helloWorld], todos: [(Fixture.helloWorld.id, text)])
+        let result = harness.run("todo", "list")
+        #expect(result.stdout == "octocat/Hello-World  My first repository on GitHub!\n  ○ 1  \(text)\n")
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
+    @Test func hostileDescriptionsAndNamesArePrintedClean() throws {
+        let evil = Fixture.repository(id: 66, owner: "evil", name: "repo",
+                                      description: "\u{1B}]0;pwned\u{07}evil \u{1B}[31mred")
+        var renamed = Fixture.repository(id: 67, owner: "bad", name: "name", description: "\u{9B}2Jdesc\u{202E}")
+        renamed.fullName = "bad/na\u{1B}[1Ame"
+        let harness = try harness([evil, renamed], todos: [(66, "todo \u{1B}[5mblink\u{1B}[0m"), (67, "x")])
+        for (terminal, width) in [(false, nil), (true, 80)] as [(Bool, Int?)] {
+            let list = harness.run(["todo", "list", "--color=never"], terminal: terminal, width: width)
+            #expect(list.stdout == """
+                bad/name  desc
+                  ○ 2  x
+
+                evil/repo  evil red
+                  ○ 1  todo blink
+
+                """)
+            let repos = harness.run(["repo", "list", "--color=never"], terminal: terminal, width: width)
+            #expect(repos.stdout == """
+                bad/name   1 open, 0 done  desc
+                evil/repo  1 open, 0 done  evil red
+
+                """)
+            for output in [list.stdout, repos.stdout] {
+                #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+                #expect(!output.contains("pwned"))
+            }
+        }
+    }
+
+    @Test func flaggedRepositoriesInTheList() throws {
+        let archived = Fixture.repository(id: 5, owner: "acme", name: "old", description: "Old stuff", archived: true)
+        let gone = Fixture.repository(id: 6, owner: "acme", name: "lost", description: nil, gone: true)
+        let harness = try harness([archived, gone], todos: [(5, "a"), (6, "b")])
+        let result = harness.run("todo", "list")
+        #expect(result.stdout == """
+            acme/lost [gone]
+              ○ 2  b
+
+            acme/old [archived]  Old stuff
+              ○ 1  a
+
+            """)
+    }
+
+    @Test func allReposAndFilters() throws {
+        let empty = Fixture.repository(id: 5, owner: "acme", name: "empty", description: nil)
+        let harness = try harness([Fixture.helloWorld, empty], todos: [(Fixture.helloWorld.id, "first"), (Fixture.helloWorld.id, "second")])
+        #expect(harness.run("todo", "done", "1").code == 0)
+        #expect(harness.run("todo", "list").stdout == """
+            octocat/Hello-World  My first repository on GitHub!
+              ○ 2  second
+              ● 1  first
+
+            """)
+        #expect(harness.run("todo", "ls", "--open").stdout == """
+            octocat/Hello-World  My first repository on GitHub!
+              ○ 2  second
+
+            """)
+        #expect(harness.run("todo", "ls", "--done").stdout == """
+            octocat/Hello-World  My first repository on GitHub!
+              ● 1  first
+
+            """)
+        #expect(harness.run("todo", "list", "--all-repos").stdout.hasPrefix("acme/empty\n\noctocat/Hello-World"))
+        #expect(harness.run("todo", "list", "empty").stdout == "acme/empty\n")
+        #expect(harness.run("todo", "list", "OCTOCAT/hello-world", "--done").stdout == """
+            octocat/Hello-World  My first repository on GitHub!
+              ● 1  first
+
+            """)
+    }
+}
