@@ -35,6 +35,8 @@ let package = Package(
 
         // Shared by the test targets: a GitHub API server on 127.0.0.1 and temp-directory helpers.
         .target(name: "TestSupport", dependencies: ["DoogitSupport"], path: "Tests/TestSupport"),
+        // The same fake GitHub as a process, for bench/.
+        .executableTarget(name: "fake-github", dependencies: ["TestSupport", "DoogitSupport"], path: "bench/fake-github"),
         .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport"]),
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),

@@ -43,17 +43,16 @@ struct ListRenderer {
     /// One todo: indent, marker, ID (right-aligned to `idWidth`), text wrapped under itself.
     func todoLines(_ todo: TodoRecord, idWidth: Int) -> [String] {
         let marker = todo.done ? style.doneMarker : style.openMarker
-        let prefix = "  \(marker) \(TextLayout.padLeft(String(todo.id), to: idWidth))  "
+        let id = String(todo.id)
+        let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  "
         let text = TerminalText.sanitize(todo.text)
-        let prefixWidth = DisplayWidth.of(prefix)
-        let lines: [String]
-        if let width, width - prefixWidth >= 10 {
-            lines = TextLayout.wrap(text, width: width - prefixWidth)
-        } else {
-            lines = [text]
+        guard let width, width - DisplayWidth.of(prefix) >= 10 else {
+            let line = prefix + text
+            return [todo.done ? style.dim(line) : line]
         }
+        let prefixWidth = DisplayWidth.of(prefix)
         let indent = String(repeating: " ", count: prefixWidth)
-        return lines.enumerated().map { index, part in
+        return TextLayout.wrap(text, width: width - prefixWidth).enumerated().map { index, part in
             let line = (index == 0 ? prefix : indent) + part
             return todo.done ? style.dim(line) : line
         }

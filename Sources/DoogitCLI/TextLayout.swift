@@ -63,11 +63,6 @@ enum TextLayout {
         return out + ellipsis
     }
 
-    static func padLeft(_ text: String, to width: Int) -> String {
-        let missing = width - DisplayWidth.of(text)
-        return missing > 0 ? String(repeating: " ", count: missing) + text : text
-    }
-
     static func padRight(_ text: String, to width: Int) -> String {
         let missing = width - DisplayWidth.of(text)
         return missing > 0 ? text + String(repeating: " ", count: missing) : text

@@ -31,6 +31,8 @@ public enum DisplayWidth {
     }
 
     public static func of(_ text: some StringProtocol) -> Int {
+        // Printable ASCII, the usual case: one column a byte.
+        if TerminalText.isPrintableASCII(String(text)) { return text.utf8.count }
         var width = 0
         for character in text { width += of(character) }
         return width

@@ -12,10 +12,21 @@ public enum TerminalText {
         }
     }
 
+    /// Whether every byte is printable ASCII (space to tilde): such text needs no cleaning and
+    /// takes one column a byte.
+    public static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
+    }
+
     /// The text with escape sequences and unsafe characters removed; tabs and line breaks
     /// become single spaces, since every caller prints the text on one line.
     public static func sanitize(_ text: String) -> String {
-        // Fast path: most text has nothing to remove.
+        // Fast paths: most text is printable ASCII, or at least has nothing to remove.
+        if isPrintableASCII(text) { return text }
         if !text.unicodeScalars.contains(where: isUnsafe) { return text }
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()

@@ -31,14 +31,38 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         let (seconds, millis) = millisecondsSinceEpoch.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-            + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-            + ".\(pad(millis, 3))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+                + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+                + ".\(pad(millis, 3))Z"
+        }
+        // The usual case, written as bytes: this runs for every todo of a `--json` list.
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int64, _ digits: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(0x30 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, 4, at: 0); bytes[4] = 0x2D
+        put(month, 2, at: 5); bytes[7] = 0x2D
+        put(day, 2, at: 8); bytes[10] = 0x54
+        put(secondOfDay / 3600, 2, at: 11); bytes[13] = 0x3A
+        put(secondOfDay / 60 % 60, 2, at: 14); bytes[16] = 0x3A
+        put(secondOfDay % 60, 2, at: 17); bytes[19] = 0x2E
+        put(millis, 3, at: 20); bytes[23] = 0x5A
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` or with a `±HH:MM` offset; nil for anything else.
     public init?(rfc3339 text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -85,7 +109,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         }
         let days = Self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        self.millisecondsSinceEpoch = seconds * 1000 + millis
+        return Timestamp(millisecondsSinceEpoch: seconds * 1000 + millis)
     }
 
     static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {

@@ -62,9 +62,8 @@ import Testing
     }
 
     @Test func padding() {
-        #expect(TextLayout.padLeft("7", to: 3) == "  7")
         #expect(TextLayout.padRight("漢", to: 4) == "漢  ")
-        #expect(TextLayout.padLeft("long", to: 2) == "long")
+        #expect(TextLayout.padRight("long", to: 2) == "long")
     }
 }
 

@@ -1,0 +1,59 @@
+// A GitHub API on 127.0.0.1 for benchmarks: the same fake the tests use (Tests/TestSupport),
+// as a process. Prints its base URL, then serves until stdin closes.
+//
+//   fake-github --own N --others M [--delay MS]
+//
+// Extra endpoints: GET /_stats -> {"requests", "rateLimitUsed"}; GET /_delay?ms=N sets the delay
+// added to every answer; GET /_touch?count=N changes the description of the first N repositories.
+import DoogitSupport
+import Foundation
+import TestSupport
+
+var own = 0
+var others = 0
+var delay = 0
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--own": own = Int(arguments.next() ?? "") ?? 0
+    case "--others": others = Int(arguments.next() ?? "") ?? 0
+    case "--delay": delay = Int(arguments.next() ?? "") ?? 0
+    default:
+        FileHandle.standardError.write(Data("usage: fake-github --own N --others M [--delay MS]\n".utf8))
+        exit(2)
+    }
+}
+
+let github = try FakeGitHub()
+for index in 0..<own {
+    github.addRepository(id: Int64(1_000_000 + index), name: String(format: "own-%04d", index), description: "own \(index)")
+}
+for index in 0..<others {
+    github.addRepository(id: Int64(2_000_000 + index), owner: "other\(index % 10)", name: String(format: "lib-%04d", index),
+                         description: "lib \(index)")
+}
+github.setDelay(milliseconds: delay)
+let ids = (0..<own).map { Int64(1_000_000 + $0) } + (0..<others).map { Int64(2_000_000 + $0) }
+github.script { request in
+    switch request.path {
+    case "/_stats":
+        let stats = JSONValue.object([JSONMember("requests", .int(github.requests.count - 1)),
+                                      JSONMember("rateLimitUsed", .int(github.rateLimitUsed))])
+        return .json(200, JSONWriter.write(stats))
+    case "/_reset":
+        github.resetCounters()
+        return .json(200, "{}")
+    case "/_delay":
+        github.setDelay(milliseconds: Int(request.query["ms"] ?? "0") ?? 0)
+        return .json(200, "{}")
+    case "/_touch":
+        let count = Int(request.query["count"] ?? "0") ?? 0
+        for id in ids.prefix(count) { github.update(id) { $0.description = ($0.description ?? "") + "!" } }
+        return .json(200, "{}")
+    default:
+        return nil
+    }
+}
+FileHandle.standardOutput.write(Data((github.apiURL + "\n").utf8))
+while readLine() != nil {}
+github.stop()

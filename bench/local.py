@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Local operations of doogit side by side with Taskwarrior and todo.txt-cli, on the same data:
+10,000 todos over 100 repositories (projects), a fifth of them done. Every timing is a hyperfine
+median over repeated runs in this one session; the ratios compare tools measured together.
+
+Run through bench/run (which installs the peers and builds doogit), or:
+    bench/local.py --doogit .build/release/doogit
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+REPOSITORIES = 100
+PER_REPOSITORY = 100
+
+
+def sh(*args, env=None, stdin=None):
+    return subprocess.run(args, env=env, input=stdin, capture_output=True, text=True, check=True).stdout
+
+
+def build_doogit(doogit, root):
+    home = os.path.join(root, "doogit")
+    os.makedirs(home)
+    env = {"HOME": home, "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    sh(doogit, "todo", "list", env=env)  # creates the database and its schema
+    db = os.path.join(home, ".local/share/doogit/doogit.sqlite3")
+    # The bulk path: rows written straight into doogit's schema (see docs/architecture.md).
+    statements = ["BEGIN;"]
+    for r in range(REPOSITORIES):
+        statements.append(
+            f"INSERT INTO repositories (id, owner, name, full_name, description, html_url, added_at, synced_at) "
+            f"VALUES ({r + 1}, 'bench', 'repo-{r:03d}', 'bench/repo-{r:03d}', 'Repository number {r}', "
+            f"'https://github.com/bench/repo-{r:03d}', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');")
+    n = 0
+    for r in range(REPOSITORIES):
+        for t in range(PER_REPOSITORY):
+            n += 1
+            done = n % 5 == 0
+            statements.append(
+                "INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at) "
+                f"VALUES (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || "
+                f"substr(lower(hex(randomblob(2))),2) || '-a' || substr(lower(hex(randomblob(2))),2) || '-' || "
+                f"lower(hex(randomblob(6))), {r + 1}, 'todo number {n} of repository {r} with a few more words', "
+                f"{1 if done else 0}, {t + 1}, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', "
+                f"{repr('2026-01-02T00:00:00.000Z') if done else 'NULL'});")
+    statements.append("COMMIT;")
+    sh("sqlite3", db, stdin="\n".join(statements))
+    return env, db
+
+
+def build_task(root):
+    home = os.path.join(root, "task")
+    os.makedirs(home)
+    rc = os.path.join(home, ".taskrc")
+    with open(rc, "w") as f:
+        f.write(f"data.location={home}/data\nconfirmation=off\n")
+    env = {"HOME": home, "PATH": os.environ["PATH"], "TASKRC": rc, "LANG": "C.UTF-8"}
+    tasks = []
+    n = 0
+    for r in range(REPOSITORIES):
+        for _ in range(PER_REPOSITORY):
+            n += 1
+            task = {"description": f"todo number {n} of repository {r} with a few more words",
+                    "project": f"p{r:03d}", "status": "pending", "entry": "20260101T000000Z"}
+            if n % 5 == 0:
+                task.update(status="completed", end="20260102T000000Z")
+            tasks.append(task)
+    sh("task", "import", "-", env=env, stdin=json.dumps(tasks))
+    uuid = sh("task", "rc.verbose=nothing", "_get", "5001.uuid", env=env).strip()
+    return env, uuid
+
+
+def build_todotxt(root):
+    home = os.path.join(root, "todotxt")
+    os.makedirs(home)
+    config = os.path.join(home, "config")
+    with open(config, "w") as f:
+        f.write(f'export TODO_DIR="{home}"\nexport TODO_FILE="$TODO_DIR/todo.txt"\n'
+                'export DONE_FILE="$TODO_DIR/done.txt"\nexport REPORT_FILE="$TODO_DIR/report.txt"\n')
+    lines = []
+    n = 0
+    for r in range(REPOSITORIES):
+        for _ in range(PER_REPOSITORY):
+            n += 1
+            text = f"2026-01-01 todo number {n} of repository {r} with a few more words +p{r:03d}"
+            lines.append(("x 2026-01-02 " if n % 5 == 0 else "") + text)
+    with open(os.path.join(home, "todo.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    open(os.path.join(home, "done.txt"), "w").close()
+    env = {"HOME": home, "PATH": os.environ["PATH"], "TODOTXT_CFG_FILE": config, "LANG": "C.UTF-8"}
+    return env, os.path.join(home, "todo.txt")
+
+
+def hyperfine(name, command, env, prepare=None, runs=(5, 40)):
+    export = tempfile.mktemp(suffix=".json")
+    args = ["hyperfine", "-N", "--warmup", "3", "--min-runs", str(runs[0]), "--max-runs", str(runs[1]),
+            "--export-json", export, "--style", "none", "--command-name", name]
+    if command.endswith(" -V"):
+        args.append("--ignore-failure")  # todo.txt-cli prints its version and exits 1
+    if prepare:
+        args += ["--prepare", prepare]
+    subprocess.run(args + [command], env=env, check=True, capture_output=True)
+    with open(export) as f:
+        result = json.load(f)["results"][0]
+    os.unlink(export)
+    return result["median"] * 1000
+
+
+def quote(*words):
+    return " ".join("'" + w.replace("'", "'\\''") + "'" if any(c in w for c in " *+:'") else w for w in words)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--doogit", required=True)
+    args = parser.parse_args()
+    doogit = os.path.abspath(args.doogit)
+    root = tempfile.mkdtemp(prefix="doogit-bench-")
+    try:
+        d_env, d_db = build_doogit(doogit, root)
+        t_env, t_uuid = build_task(root)
+        x_env, x_file = build_todotxt(root)
+        todo_sh = shutil.which("todo.sh") or "/usr/bin/todo-txt"
+        # Peer commands with the same meaning; None where a tool has no such operation.
+        ops = [
+            ("start-up", quote(doogit, "--version"), "task --version", f"{todo_sh} -V", None),
+            ("add", quote(doogit, "todo", "add", "-R", "bench/repo-050", "bench", "todo"),
+             "task add project:p050 bench todo", quote(todo_sh, "add", "bench todo +p050"), None),
+            ("list one repository", quote(doogit, "todo", "list", "bench/repo-050"),
+             "task project:p050 list", quote(todo_sh, "ls", "+p050"), None),
+            ("list all", quote(doogit, "todo", "list"), "task list", quote(todo_sh, "ls"),
+             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text FROM todos t JOIN repositories r "
+                   "ON r.id = t.repository_id ORDER BY r.full_name, t.done, t.position")),
+            ("done", quote(doogit, "todo", "done", "5001"), f"task {t_uuid} done",
+             quote(todo_sh, "-a", "-f", "do", "5001"), None),
+            ("list --json", quote(doogit, "todo", "list", "--json"), "task export", None, None),
+        ]
+        prepares = {
+            "done": (quote(doogit, "todo", "undo", "5001"), f"task {t_uuid} modify status:pending",
+                     quote("sed", "-i", "5001s/^x [0-9-]* //", x_file)),
+        }
+        table = []
+        for name, d_cmd, t_cmd, x_cmd, sql_cmd in ops:
+            prep = prepares.get(name, (None, None, None))
+            slow = (3, 15) if name.startswith("list") else (5, 40)
+            d = hyperfine("doogit", d_cmd, d_env, prep[0], slow)
+            t = hyperfine("task", t_cmd, t_env, prep[1], slow) if t_cmd else None
+            x = hyperfine("todo.txt", x_cmd, x_env, prep[2], slow) if x_cmd else None
+            s = hyperfine("sqlite3", sql_cmd, d_env, None, slow) if sql_cmd else None
+            table.append((name, d, t, x, s))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+    def cell(value):
+        return f"{value:9.1f}" if value is not None else f"{'-':>9}"
+
+    def ratio(peer, mine):
+        return f"{peer / mine:8.1f}x" if peer is not None else f"{'-':>9}"
+
+    print(f"\nmedian ms, {REPOSITORIES * PER_REPOSITORY:,} todos over {REPOSITORIES} repositories "
+          "(ratios: peer time / doogit time, higher is better for doogit)\n")
+    print(f"{'operation':<22}{'doogit':>9}{'task':>9}{'todo.txt':>9}{'sqlite3':>9}"
+          f"{'vs task':>10}{'vs todo':>10}{'vs sqlite':>10}")
+    for name, d, t, x, s in table:
+        vs_sqlite = f"{d / s:9.1f}x" if s else f"{'-':>10}"
+        print(f"{name:<22}{cell(d)}{cell(t)}{cell(x)}{cell(s)} {ratio(t, d)} {ratio(x, d)} {vs_sqlite}")
+    print("\n'vs sqlite' is doogit's time over the sqlite3 shell reading the same rows (lower is better).")
+
+
+if __name__ == "__main__":
+    main()
