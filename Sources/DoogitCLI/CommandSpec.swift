@@ -84,7 +84,7 @@ struct GlobalOptions: Equatable {
         OptionSpec("db", value: "PATH", help: "the database file (default: $DOOGIT_DB, else $XDG_DATA_HOME/doogit/doogit.sqlite3)"),
         OptionSpec("json", help: "machine-readable output on stdout"),
         OptionSpec("color", value: "WHEN", help: "colour: auto (default), always or never"),
-        OptionSpec("quiet", short: "q", help: "print less on stderr"),
+        OptionSpec("quiet", short: "q", help: "print nothing but errors and requested data"),
         OptionSpec("verbose", short: "v", help: "print more on stderr (requests to GitHub, timings)"),
         OptionSpec("help", short: "h", help: "show help for the command"),
         OptionSpec("version", help: "print doogit's version"),

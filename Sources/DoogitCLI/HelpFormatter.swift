@@ -67,6 +67,15 @@ struct HelpFormatter {
         out += table(rows)
         out += "\nGlobal options (before or after the command):\n"
         out += table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
+        out += "\nEnvironment:\n"
+        out += table([
+            ("GH_TOKEN, GITHUB_TOKEN", "the GitHub token (else the one saved by 'doogit auth login', else 'gh auth token')"),
+            ("GH_REPO", "the repository for 'todo add' without -R"),
+            ("GH_HOST", "a GitHub Enterprise Server host"),
+            ("DOOGIT_API_URL", "the REST API base URL (default https://api.github.com)"),
+            ("DOOGIT_DB", "the database file"),
+            ("NO_COLOR, CLICOLOR_FORCE", "never or always colour, unless --color says otherwise"),
+        ])
         out += "\n" + paragraph("Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.")
         out += "Run 'doogit help COMMAND' for more about a command.\n"
         return out

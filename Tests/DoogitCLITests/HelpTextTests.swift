@@ -10,7 +10,7 @@ import Testing
                             $XDG_DATA_HOME/doogit/doogit.sqlite3)
               --json        machine-readable output on stdout
               --color WHEN  colour: auto (default), always or never
-          -q, --quiet       print less on stderr
+          -q, --quiet       print nothing but errors and requested data
           -v, --verbose     print more on stderr (requests to GitHub, timings)
           -h, --help        show help for the command
               --version     print doogit's version
@@ -45,10 +45,21 @@ import Testing
                             $XDG_DATA_HOME/doogit/doogit.sqlite3)
               --json        machine-readable output on stdout
               --color WHEN  colour: auto (default), always or never
-          -q, --quiet       print less on stderr
+          -q, --quiet       print nothing but errors and requested data
           -v, --verbose     print more on stderr (requests to GitHub, timings)
           -h, --help        show help for the command
               --version     print doogit's version
+
+        Environment:
+          GH_TOKEN, GITHUB_TOKEN    the GitHub token (else the one saved by 'doogit auth
+                                    login', else 'gh auth token')
+          GH_REPO                   the repository for 'todo add' without -R
+          GH_HOST                   a GitHub Enterprise Server host
+          DOOGIT_API_URL            the REST API base URL (default
+                                    https://api.github.com)
+          DOOGIT_DB                 the database file
+          NO_COLOR, CLICOLOR_FORCE  never or always colour, unless --color says
+                                    otherwise
 
         Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try
         again later.
