@@ -1,57 +1,62 @@
 import DoogitStore
 import DoogitSupport
 
-/// The `--json` shapes of the contract. Fields are only ever added, never renamed or removed.
+/// The `--json` shapes of the contract, written straight from the records (a list of 10,000
+/// todos builds no intermediate tree). Fields are only ever added, never renamed or removed.
 enum JSONOutput {
-    static func repository(_ summary: RepositorySummary) -> JSONValue {
+    static func repository(_ summary: RepositorySummary, into json: inout JSONStream) {
         let r = summary.repository
-        return .object([
-            JSONMember("id", .int(r.id)),
-            JSONMember("fullName", .string(r.fullName)),
-            JSONMember("owner", .string(r.owner)),
-            JSONMember("name", .string(r.name)),
-            JSONMember("description", .optional(r.description)),
-            JSONMember("url", .string(r.url)),
-            JSONMember("private", .bool(r.isPrivate)),
-            JSONMember("archived", .bool(r.archived)),
-            JSONMember("gone", .bool(r.gone)),
-            JSONMember("open", .int(summary.open)),
-            JSONMember("done", .int(summary.done)),
-            JSONMember("syncedAt", .string(r.syncedAt.rfc3339)),
-        ])
+        json.beginObject()
+        json.key("id"); json.int(r.id)
+        json.key("fullName"); json.string(r.fullName)
+        json.key("owner"); json.string(r.owner)
+        json.key("name"); json.string(r.name)
+        json.key("description"); json.string(r.description)
+        json.key("url"); json.string(r.url)
+        json.key("private"); json.bool(r.isPrivate)
+        json.key("archived"); json.bool(r.archived)
+        json.key("gone"); json.bool(r.gone)
+        json.key("open"); json.int(Int64(summary.open))
+        json.key("done"); json.int(Int64(summary.done))
+        json.key("syncedAt"); json.string(r.syncedAt.rfc3339)
+        json.endObject()
     }
 
     /// A todo as `todo add|done|undo|edit|rm --json` print it.
-    static func todo(_ todo: TodoRecord) -> JSONValue {
-        .object([
-            JSONMember("id", .int(todo.id)),
-            JSONMember("repository", .string(todo.repositoryFullName)),
-            JSONMember("text", .string(todo.text)),
-            JSONMember("done", .bool(todo.done)),
-            JSONMember("createdAt", .string(todo.createdAt.rfc3339)),
-            JSONMember("doneAt", .optional(todo.doneAt?.rfc3339)),
-        ])
+    static func todo(_ todo: TodoRecord, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("id"); json.int(todo.id)
+        json.key("repository"); json.string(todo.repositoryFullName)
+        json.key("text"); json.string(todo.text)
+        json.key("done"); json.bool(todo.done)
+        json.key("createdAt"); json.string(todo.createdAt.rfc3339)
+        json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.endObject()
     }
 
-    static func section(_ section: TodoSection) -> JSONValue {
+    static func section(_ section: TodoSection, into json: inout JSONStream) {
         let r = section.repository
-        return .object([
-            JSONMember("repository", .object([
-                JSONMember("id", .int(r.id)),
-                JSONMember("fullName", .string(r.fullName)),
-                JSONMember("description", .optional(r.description)),
-                JSONMember("archived", .bool(r.archived)),
-                JSONMember("gone", .bool(r.gone)),
-            ])),
-            JSONMember("todos", .array(section.todos.map { todo in
-                .object([
-                    JSONMember("id", .int(todo.id)),
-                    JSONMember("text", .string(todo.text)),
-                    JSONMember("done", .bool(todo.done)),
-                    JSONMember("createdAt", .string(todo.createdAt.rfc3339)),
-                    JSONMember("doneAt", .optional(todo.doneAt?.rfc3339)),
-                ])
-            })),
-        ])
+        json.beginObject()
+        json.key("repository")
+        json.beginObject()
+        json.key("id"); json.int(r.id)
+        json.key("fullName"); json.string(r.fullName)
+        json.key("description"); json.string(r.description)
+        json.key("archived"); json.bool(r.archived)
+        json.key("gone"); json.bool(r.gone)
+        json.endObject()
+        json.key("todos")
+        json.beginArray()
+        for todo in section.todos {
+            json.beginObject()
+            json.key("id"); json.int(todo.id)
+            json.key("text"); json.string(todo.text)
+            json.key("done"); json.bool(todo.done)
+            json.key("createdAt"); json.string(todo.createdAt.rfc3339)
+            json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
     }
 }

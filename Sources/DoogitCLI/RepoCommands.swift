@@ -63,8 +63,8 @@ enum RepoCommands {
         let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now())
         if runtime.global.json {
             let ids = Set(added.map(\.id))
-            runtime.printJSON(.array(try store.repositorySummaries().filter { ids.contains($0.repository.id) }
-                .map(JSONOutput.repository)))
+            runtime.printJSONArray(try store.repositorySummaries().filter { ids.contains($0.repository.id) },
+                                   JSONOutput.repository)
             return
         }
         for repository in added {
@@ -75,7 +75,7 @@ enum RepoCommands {
     static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {
         let summaries = try runtime.store().repositorySummaries()
         if runtime.global.json {
-            runtime.printJSON(.array(summaries.map(JSONOutput.repository)))
+            runtime.printJSONArray(summaries, JSONOutput.repository)
             return
         }
         if summaries.isEmpty && runtime.console.outputIsTerminal {
@@ -102,7 +102,7 @@ enum RepoCommands {
         }
         let removed = before.filter { summary in repositories.contains { $0.id == summary.repository.id } }
         if runtime.global.json {
-            runtime.printJSON(.array(removed.map(JSONOutput.repository)))
+            runtime.printJSONArray(removed, JSONOutput.repository)
             return
         }
         for summary in removed {

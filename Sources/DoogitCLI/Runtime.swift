@@ -101,4 +101,20 @@ final class Runtime {
     func printJSON(_ value: JSONValue) {
         console.output.write(JSONWriter.write(value))
     }
+
+    /// Writes the JSON document that `write` streams to stdout.
+    func printJSON(_ write: (inout JSONStream) -> Void) {
+        var json = JSONStream()
+        write(&json)
+        console.output.write(json.text)
+    }
+
+    /// Writes a JSON array of `items`, each written by `write`, to stdout.
+    func printJSONArray<Item>(_ items: [Item], _ write: (Item, inout JSONStream) -> Void) {
+        printJSON { json in
+            json.beginArray()
+            for item in items { write(item, &json) }
+            json.endArray()
+        }
+    }
 }

@@ -78,7 +78,7 @@ enum TodoCommands {
         let repository = try targetRepository(invocation, runtime)
         let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, at: runtime.now())
         if runtime.global.json {
-            runtime.printJSON(JSONOutput.todo(todo))
+            runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
         } else {
             runtime.say("Added \(todo.id) to \(TerminalText.sanitize(repository.fullName))")
         }
@@ -115,7 +115,7 @@ enum TodoCommands {
         let sections = try runtime.store().sections(repositoryID: repository?.id, filter: filter,
                                                     includeEmpty: invocation.flag("all-repos") || repository != nil)
         if runtime.global.json {
-            runtime.printJSON(.array(sections.map(JSONOutput.section)))
+            runtime.printJSONArray(sections, JSONOutput.section)
             return
         }
         var style = runtime.style
@@ -140,7 +140,7 @@ enum TodoCommands {
         let ids = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)
         let removed = try runtime.store().removeTodos(ids, at: runtime.now())
         if runtime.global.json {
-            runtime.printJSON(.array(removed.map(JSONOutput.todo)))
+            runtime.printJSONArray(removed, JSONOutput.todo)
         } else {
             for todo in removed { runtime.say("Removed \(todo.id)  \(TerminalText.sanitize(todo.text))") }
         }
@@ -149,7 +149,7 @@ enum TodoCommands {
     /// The todos a command changed: JSON, or one list line each.
     static func printAffected(_ todos: [TodoRecord], _ runtime: Runtime) {
         if runtime.global.json {
-            runtime.printJSON(.array(todos.map(JSONOutput.todo)))
+            runtime.printJSONArray(todos, JSONOutput.todo)
             return
         }
         let renderer = ListRenderer(style: runtime.style, width: runtime.console.width)

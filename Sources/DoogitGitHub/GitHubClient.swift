@@ -283,8 +283,11 @@ public final class GitHubClient {
                 if wait <= policy.longestWaitMilliseconds && pause(wait) { continue }
             }
             if case .rateLimited(let resetAt)? = Self.error(for: response), attempt < policy.maximumAttempts {
-                let wait = retryAfterMilliseconds(response)
-                    ?? resetAt.map { Int($0.millisecondsSinceEpoch - Timestamp.now().millisecondsSinceEpoch) + 1000 }
+                let wait = retryAfterMilliseconds(response) ?? resetAt.map { reset in
+                    let now = Timestamp.now().millisecondsSinceEpoch
+                    // reset > now >= 0 cannot overflow; a day is as long as doogit would ever wait.
+                    return Int(reset.millisecondsSinceEpoch > now ? min(reset.millisecondsSinceEpoch - now, 86_400_000) : 0) + 1000
+                }
                 if let wait, wait <= policy.longestWaitMilliseconds, pause(max(0, wait)) { continue }
             }
             return response
@@ -299,8 +302,14 @@ public final class GitHubClient {
     }
 
     private func retryAfterMilliseconds(_ response: HTTPResponse) -> Int? {
-        guard let value = response.header("retry-after"), let seconds = Int(value), seconds >= 0 else { return nil }
-        return seconds * 1000
+        Self.retryAfterSeconds(response).map { Int($0) * 1000 }
+    }
+
+    /// `Retry-After` in seconds, when it is a number; capped at a day, so no arithmetic on it
+    /// can overflow whatever a server sends.
+    static func retryAfterSeconds(_ response: HTTPResponse) -> Int64? {
+        guard let value = response.header("retry-after"), let seconds = Int64(value), seconds >= 0 else { return nil }
+        return min(seconds, 86_400)
     }
 
     private func recordRateLimit(_ response: HTTPResponse) {
@@ -373,7 +382,7 @@ public final class GitHubClient {
                 let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }
                 return .rateLimited(resetAt: reset.map { Timestamp(secondsSinceEpoch: $0) })
             }
-            if let seconds = response.header("retry-after").flatMap({ Int64($0) }) {
+            if let seconds = retryAfterSeconds(response) {
                 return .rateLimited(resetAt: Timestamp(millisecondsSinceEpoch:
                     Timestamp.now().millisecondsSinceEpoch + seconds * 1000))
             }

@@ -13,8 +13,10 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         self.millisecondsSinceEpoch = millisecondsSinceEpoch
     }
 
+    /// Saturates instead of overflowing: a server may send any number.
     public init(secondsSinceEpoch: Int64) {
-        self.millisecondsSinceEpoch = secondsSinceEpoch * 1000
+        let (product, overflow) = secondsSinceEpoch.multipliedReportingOverflow(by: 1000)
+        self.millisecondsSinceEpoch = overflow ? (secondsSinceEpoch < 0 ? .min : .max) : product
     }
 
     public static func now() -> Timestamp {

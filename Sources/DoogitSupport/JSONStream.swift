@@ -1,0 +1,165 @@
+/// Writes a JSON document piece by piece into UTF-8 bytes: two-space indentation, members in the
+/// order written, and every control, C1 and bidirectional-override character escaped so that no
+/// text from GitHub can act on a terminal that displays the output. Large lists (10,000 todos)
+/// are written straight from their records, without building a JSONValue tree first.
+public struct JSONStream {
+    public private(set) var bytes: [UInt8] = []
+    /// For each open array or object: whether it has an element yet.
+    private var open: [Bool] = []
+
+    public init() {
+        bytes.reserveCapacity(4096)
+    }
+
+    /// The document so far as text, with a final newline.
+    public var text: String { String(decoding: bytes, as: UTF8.self) + "\n" }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: open.count * 2))
+    }
+
+    /// Separates and indents an element of the innermost array (keys do this for objects).
+    private mutating func beginElement() {
+        guard let hasElements = open.last else { return }
+        if hasElements { bytes.append(UInt8(ascii: ",")) }
+        open[open.count - 1] = true
+        newline()
+    }
+
+    // MARK: Containers
+
+    public mutating func beginArray() {
+        beginValue()
+        bytes.append(UInt8(ascii: "["))
+        open.append(false)
+    }
+
+    public mutating func endArray() {
+        let hadElements = open.popLast() ?? false
+        if hadElements { newline() }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func beginObject() {
+        beginValue()
+        bytes.append(UInt8(ascii: "{"))
+        open.append(false)
+    }
+
+    public mutating func endObject() {
+        let hadElements = open.popLast() ?? false
+        if hadElements { newline() }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A member name; the member's value comes next, on the same line.
+    public mutating func key(_ name: String) {
+        beginElement()
+        writeString(name)
+        append(": ")
+        valueFollowsKey = true
+    }
+
+    private var valueFollowsKey = false
+
+    private mutating func beginValue() {
+        if valueFollowsKey {
+            valueFollowsKey = false
+        } else {
+            beginElement()
+        }
+    }
+
+    // MARK: Values
+
+    public mutating func null() {
+        beginValue()
+        append("null")
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beginValue()
+        value ? append("true") : append("false")
+    }
+
+    public mutating func number(_ literal: String) {
+        beginValue()
+        bytes.append(contentsOf: literal.utf8)
+    }
+
+    public mutating func int(_ value: Int64) {
+        number(String(value))
+    }
+
+    public mutating func string(_ value: String) {
+        beginValue()
+        writeString(value)
+    }
+
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let literal): number(literal)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for member in members {
+                key(member.key)
+                self.value(member.value)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Strings
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        // Plain ASCII without quotes, backslashes or controls, the usual case, is copied whole.
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !copied {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": append("\\\"")
+                case "\\": append("\\\\")
+                case "\n": append("\\n")
+                case "\r": append("\\r")
+                case "\t": append("\\t")
+                default:
+                    if TerminalText.isUnsafe(scalar) {
+                        append("\\u")
+                        for shift in stride(from: 12, through: 0, by: -4) {
+                            bytes.append(Self.hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
+                        }
+                    } else {
+                        UTF8.encode(scalar) { bytes.append($0) }
+                    }
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
