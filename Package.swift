@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DoogitSupport"], path: "Tests/TestSupport"),
         // The same fake GitHub as a process, for bench/.
         .executableTarget(name: "fake-github", dependencies: ["TestSupport", "DoogitSupport"], path: "bench/fake-github"),
-        .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport"]),
+        .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitSupport", "TestSupport"]),

@@ -10,6 +10,10 @@ enum FileSystem {
         String(cString: strerror(code))
     }
 
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// Creates the missing folders above `path`, each with `mode`; existing ones are left alone.
     static func createParentDirectories(of path: String, mode: mode_t) throws(StoreError) {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

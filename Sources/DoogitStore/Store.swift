@@ -26,7 +26,7 @@ public final class Store {
     /// Opens (creating if needed) the database at `path`: missing parent folders are made with
     /// mode 0700 and a new file with mode 0600, before SQLite writes anything to it.
     public static func open(path: String) throws -> Store {
-        if path != ":memory:" {
+        if path != ":memory:" && !FileSystem.exists(path) {
             try FileSystem.createParentDirectories(of: path, mode: 0o700)
             try FileSystem.createFileIfMissing(path, mode: 0o600)
         }
@@ -220,17 +220,24 @@ public final class Store {
         case .done: conditions.append("t.done = 1")
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        // Repositories are read once each, not once for every todo row.
+        var repositories: [Int64: RepositoryRecord] = [:]
+        for repository in try database.query("SELECT \(Self.repositoryColumns) FROM repositories r", [], {
+            row throws(StoreError) in try Self.readRepository(row)
+        }) {
+            repositories[repository.id] = repository
+        }
         var sections: [TodoSection] = []
         _ = try database.query("""
-            SELECT \(Self.todoColumns), \(Self.repositoryColumns)
+            SELECT \(Self.todoColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
             let todo = try Self.readTodo(row)
             if sections.last?.repository.id == todo.repositoryID {
                 sections[sections.count - 1].todos.append(todo)
-            } else {
-                sections.append(TodoSection(repository: try Self.readRepository(row, from: 10), todos: [todo]))
+            } else if let repository = repositories[todo.repositoryID] {
+                sections.append(TodoSection(repository: repository, todos: [todo]))
             }
         }
         guard includeEmpty else { return sections }

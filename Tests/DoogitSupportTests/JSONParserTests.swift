@@ -1,5 +1,6 @@
 import DoogitSupport
 import Testing
+import TestSupport
 
 /// The offset of the syntax error `JSONParser` reports for `bytes`, or nil when it reports
 /// something else (or nothing).
@@ -17,18 +18,6 @@ private func syntaxError(_ text: String) -> (offset: Int, reason: String)? {
     syntaxError(Array(text.utf8))
 }
 
-/// A small deterministic generator, so that the fuzz tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("JSONParser: valid documents")
 struct JSONParserValidTests {
@@ -225,7 +214,7 @@ struct JSONParserInvalidUTF8Tests {
 
     @Test("random bytes never trap")
     func randomBytes() {
-        var generator = SplitMix64(state: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let alphabet = Array(#"{}[]":,\u0123456789abcdefABCDEF-+.eEtrunlfs "#.utf8) + [0xFF, 0xC3, 0xA9, 0xED, 0xA0, 0x00, 0x1F]
         var parsed = 0
         for _ in 0..<3000 {
@@ -245,7 +234,7 @@ struct JSONParserInvalidUTF8Tests {
     func mutatedDocuments() throws {
         let base = Array(#"{"a": [1, -2.5e+3, "x\u00e9\uD83D\uDE00", true, null], "b": {"c": false}}"#.utf8)
         _ = try JSONParser.parse(base)
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<3000 {
             var bytes = base
             for _ in 0..<Int.random(in: 1...3, using: &generator) {

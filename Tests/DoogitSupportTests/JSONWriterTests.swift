@@ -1,5 +1,6 @@
 import DoogitSupport
 import Testing
+import TestSupport
 
 /// The JSON text `JSONWriter` makes for one string, without the trailing newline.
 private func written(_ text: String) -> String {
@@ -151,7 +152,7 @@ struct JSONWriterTests {
 
     @Test("round trip of random documents")
     func roundTripRandom() throws {
-        var generator = SplitMix64(state: 7)
+        var generator = SplitMix64(seed: 7)
         let pool: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{7F}",
                                       "\u{85}", "\u{9B}", "\u{202E}", "\u{2067}", "é", "中", "😀", "\u{301}", "\u{FEFF}"]
         func randomString() -> String {

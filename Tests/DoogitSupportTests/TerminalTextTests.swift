@@ -1,5 +1,6 @@
 import DoogitSupport
 import Testing
+import TestSupport
 
 @Suite("TerminalText")
 struct TerminalTextTests {
@@ -100,7 +101,7 @@ struct TerminalTextTests {
 
     @Test("the output never holds an unsafe character")
     func neverUnsafe() {
-        var generator = SplitMix64(state: 99)
+        var generator = SplitMix64(seed: 99)
         let pool: [Unicode.Scalar] = ["a", "[", "]", ";", "0", "m", "\\", "\u{1B}", "\u{07}", "\u{9B}", "\u{9C}",
                                       "\u{9D}", "\u{202E}", "\t", "\n", "\r", "中", "\u{7F}", "\u{85}", "P"]
         for _ in 0..<2000 {

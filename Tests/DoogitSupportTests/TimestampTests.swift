@@ -1,5 +1,6 @@
 import DoogitSupport
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -112,7 +113,7 @@ struct TimestampTests {
 
     @Test("round trip and agreement with the C library over a range of instants, before and after 1970")
     func roundTrip() throws {
-        var generator = SplitMix64(state: 2024)
+        var generator = SplitMix64(seed: 2024)
         var values: [Int64] = [0, -1, 1, -86_400_000, 86_400_000 - 1, Int64(Int32.max) * 1000, Int64(Int32.min) * 1000]
         // Every day boundary (and the millisecond either side) from 1896 to 2104.
         let dayStart: Int64 = -2_335_219_200_000  // 1896-01-01
@@ -140,7 +141,7 @@ struct TimestampTests {
 
     @Test("text order matches time order for four-digit years")
     func sortsAsText() {
-        var generator = SplitMix64(state: 5)
+        var generator = SplitMix64(seed: 5)
         let stamps = (0..<2000).map { _ in
             Timestamp(millisecondsSinceEpoch: Int64.random(in: -30_000_000_000_000...253_402_300_799_999, using: &generator))
         }

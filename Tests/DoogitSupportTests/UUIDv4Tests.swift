@@ -1,5 +1,6 @@
 import DoogitSupport
 import Testing
+import TestSupport
 
 /// A generator that always returns the same word.
 private struct ConstantGenerator: RandomNumberGenerator {
@@ -53,9 +54,9 @@ struct UUIDv4Tests {
 
     @Test("the same seed gives the same UUIDs; different seeds differ")
     func deterministic() {
-        var first = SplitMix64(state: 1)
-        var second = SplitMix64(state: 1)
-        var third = SplitMix64(state: 2)
+        var first = SplitMix64(seed: 1)
+        var second = SplitMix64(seed: 1)
+        var third = SplitMix64(seed: 2)
         let a = (0..<10).map { _ in UUIDv4.make(using: &first) }
         let b = (0..<10).map { _ in UUIDv4.make(using: &second) }
         let c = (0..<10).map { _ in UUIDv4.make(using: &third) }

@@ -7,18 +7,6 @@ import TestSupport
 /// doogit processes killed at random moments, run side by side, and watched for the token.
 @Suite(.serialized)
 struct RobustnessTests {
-    /// Deterministic randomness, so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func todos(_ sandbox: Sandbox) throws -> [(id: Int64, text: String, done: Bool)] {
         let database = try Database(path: sandbox.databasePath)
         return try database.query("SELECT id, text, done FROM todos ORDER BY id") { row throws(StoreError) in
@@ -35,7 +23,7 @@ struct RobustnessTests {
         sandbox.github.addRepository(id: 1, name: "repo", description: nil)
         #expect(sandbox.run("repo", "add", "octocat/repo").status == 0)
         for index in 0..<40 { #expect(sandbox.run("todo", "add", "-R", "repo", "base \(index)").status == 0) }
-        var random = SplitMix(state: 20261129)
+        var random = SplitMix64(seed: 20261129)
         var completedAdds: Set<String> = []
         for round in 0..<30 {
             let text = "attempt \(round)"
@@ -72,7 +60,7 @@ struct RobustnessTests {
         #expect(sandbox.run(["repo", "add"] + (0..<40).map { "other/r\($0)" }).status == 0)
         for id in 0..<40 where id % 4 == 0 { #expect(sandbox.run("todo", "add", "-R", "other/r\(id)", "keep \(id)").status == 0) }
         sandbox.github.setDelay(milliseconds: 40)
-        var random = SplitMix(state: 7)
+        var random = SplitMix64(seed: 7)
         for round in 1...10 {
             for id in 0..<40 { sandbox.github.update(Int64(100 + id)) { $0.description = "v\(round)" } }
             if round == 5 { sandbox.github.rename(104, to: "renamed") }
