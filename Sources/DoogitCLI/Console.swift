@@ -14,7 +14,15 @@ private let systemWrite = Darwin.write
 /// costs a few write(2) calls rather than one per line.
 public protocol OutputSink: AnyObject {
     func write(_ text: String)
+    /// UTF-8 bytes, as a large `--json` document is made.
+    func write(bytes: [UInt8])
     func flush()
+}
+
+extension OutputSink {
+    public func write(bytes: [UInt8]) {
+        write(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// Writes to a file descriptor (stdout, stderr).
@@ -28,6 +36,11 @@ public final class FileDescriptorSink: OutputSink {
 
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 

@@ -106,7 +106,8 @@ final class Runtime {
     func printJSON(_ write: (inout JSONStream) -> Void) {
         var json = JSONStream()
         write(&json)
-        console.output.write(json.text)
+        console.output.write(bytes: json.bytes)
+        console.output.write("\n")
     }
 
     /// Writes a JSON array of `items`, each written by `write`, to stdout.

@@ -38,23 +38,25 @@ public struct Timestamp: Comparable, Hashable, Sendable {
                 + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
                 + ".\(pad(millis, 3))Z"
         }
-        // The usual case, written as bytes: this runs for every todo of a `--json` list.
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int64, _ digits: Int, at offset: Int) {
-            var value = value
-            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(0x30 + value % 10)
-                value /= 10
+        // The usual case, written straight into the string's storage: this runs for every todo
+        // of a `--json` list.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            func put(_ value: Int64, _ digits: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(0x30 + value % 10)
+                    value /= 10
+                }
             }
+            put(year, 4, at: 0); bytes[4] = 0x2D
+            put(month, 2, at: 5); bytes[7] = 0x2D
+            put(day, 2, at: 8); bytes[10] = 0x54
+            put(secondOfDay / 3600, 2, at: 11); bytes[13] = 0x3A
+            put(secondOfDay / 60 % 60, 2, at: 14); bytes[16] = 0x3A
+            put(secondOfDay % 60, 2, at: 17); bytes[19] = 0x2E
+            put(millis, 3, at: 20); bytes[23] = 0x5A
+            return 24
         }
-        put(year, 4, at: 0); bytes[4] = 0x2D
-        put(month, 2, at: 5); bytes[7] = 0x2D
-        put(day, 2, at: 8); bytes[10] = 0x54
-        put(secondOfDay / 3600, 2, at: 11); bytes[13] = 0x3A
-        put(secondOfDay / 60 % 60, 2, at: 14); bytes[16] = 0x3A
-        put(secondOfDay % 60, 2, at: 17); bytes[19] = 0x2E
-        put(millis, 3, at: 20); bytes[23] = 0x5A
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` or with a `±HH:MM` offset; nil for anything else.
