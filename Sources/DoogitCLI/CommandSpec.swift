@@ -47,10 +47,6 @@ struct CommandSpec: Sendable {
     func option(named long: String) -> OptionSpec? {
         options.first { $0.long == long }
     }
-
-    func option(short: Character) -> OptionSpec? {
-        options.first { $0.short == short }
-    }
 }
 
 /// A parsed command line, ready to run.

@@ -23,9 +23,7 @@ public enum Doogit {
                 console.output.write(HelpFormatter(root: tree, width: min(console.width ?? 80, 100)).help(for: path))
             case .run(let invocation):
                 databasePath = try? Paths(environment: context.environment).database(option: invocation.global.databasePath)
-                let runtime = Runtime(context: context, global: invocation.global)
-                guard let handler = invocation.command.run else { return ExitCode.usage.rawValue }
-                try handler(invocation, runtime)
+                try invocation.command.run?(invocation, Runtime(context: context, global: invocation.global))
             }
             return ExitCode.success.rawValue
         } catch {

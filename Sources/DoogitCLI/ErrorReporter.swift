@@ -38,6 +38,10 @@ enum ErrorReporter {
                 inner.message = "sync stopped: " + inner.message
                 if inner.code == .failure { inner.code = .temporaryFailure }
                 return inner
+            case .failed(let underlying, _):
+                var inner = report(underlying, databasePath: databasePath)
+                inner.message = "sync stopped: " + inner.message
+                return inner
             }
         case let lock as SyncLockError:
             return Report(code: .failure, message: "cannot use the lock file \(lock.path): \(lock.reason)")
@@ -57,7 +61,7 @@ enum ErrorReporter {
         case .ambiguousRepository(let name, let candidates):
             return Report(code: .failure, message: "'\(name)' names several tracked repositories (\(candidates.joined(separator: ", "))); use OWNER/NAME")
         case .repositoryHasOpenTodos(let fullName, let open):
-            return Report(code: .failure, message: "\(fullName) has \(open) open todos; use --force to remove it anyway")
+            return Report(code: .failure, message: "\(fullName) has \(open) open todo\(open == 1 ? "" : "s"); nothing was removed. Complete them first, or use 'doogit repo remove --force' to remove them too")
         case .newerSchema(let found, let known):
             return Report(code: .failure, message: "\(place) was written by a newer doogit (schema \(found); this doogit knows \(known)); it was left untouched. Upgrade doogit")
         case .cannotCreateDirectory(let path, let reason):

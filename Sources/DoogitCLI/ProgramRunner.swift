@@ -23,6 +23,13 @@ public enum StandardInput {
 /// are reset in the child so it behaves as if started from a shell; stderr is discarded.
 public enum ProgramRunner {
     public static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: String)? {
+        run(arguments, environment: environment, timeoutMilliseconds: 5000)
+    }
+
+    /// Nil when the program cannot be started, or did not finish within the timeout.
+    public static func run(_ arguments: [String], environment: [String: String], timeoutMilliseconds: Int)
+        -> (status: Int32, output: String)?
+    {
         guard let program = arguments.first, let path = find(program, in: environment["PATH"] ?? "/usr/bin:/bin") else {
             return nil
         }
@@ -60,16 +67,32 @@ public enum ProgramRunner {
         close(pipeEnds[1])
         guard spawned == 0 else { return nil }
 
+        // A helper that hangs (say, on a keyring prompt under cron) or talks without end is
+        // stopped: it must not hold up the command.
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
+        var finished = false
+        var waited = 0
+        while bytes.count < 1 << 20 && waited < timeoutMilliseconds {
+            var descriptor = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                waited += 100
+                continue
+            }
             let count = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, 4096) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard count > 0 else {
+                finished = true
+                break
+            }
             bytes.append(contentsOf: chunk[0..<count])
         }
+        if !finished { kill(pid, SIGKILL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard finished else { return nil }
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return (exitStatus, String(decoding: bytes, as: UTF8.self))
     }

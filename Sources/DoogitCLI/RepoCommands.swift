@@ -58,8 +58,8 @@ enum RepoCommands {
             let reference = try runtime.parseReference(argument, topic: invocation.path)
             if !references.contains(reference) { references.append(reference) }
         }
-        let store = try runtime.store()
         let github = try runtime.github()
+        let store = try runtime.store()
         let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now())
         if runtime.global.json {
             let ids = Set(added.map(\.id))
@@ -93,13 +93,7 @@ enum RepoCommands {
         }
         let store = try runtime.store()
         let before = try store.repositorySummaries()
-        do {
-            try store.removeRepositories(ids: repositories.map(\.id), force: invocation.flag("force"), at: runtime.now())
-        } catch StoreError.repositoryHasOpenTodos(let fullName, let open) {
-            throw CommandFailure(
-                message: "\(TerminalText.sanitize(fullName)) has \(open) open todo\(open == 1 ? "" : "s"); nothing was removed",
-                hint: "complete them first, or use 'doogit repo remove --force' to remove them too")
-        }
+        try store.removeRepositories(ids: repositories.map(\.id), force: invocation.flag("force"), at: runtime.now())
         let removed = before.filter { summary in repositories.contains { $0.id == summary.repository.id } }
         if runtime.global.json {
             runtime.printJSONArray(removed, JSONOutput.repository)
@@ -114,12 +108,11 @@ enum RepoCommands {
 
     static func runSearch(_ invocation: Invocation, _ runtime: Runtime) throws {
         let query = invocation.positionals.first?.lowercased() ?? ""
-        let store = try runtime.store()
         let found = try runtime.github().userRepositories().filter { repository in
             query.isEmpty || repository.name.lowercased().contains(query)
-                || repository.fullName.lowercased().contains(query)
                 || (repository.description?.lowercased().contains(query) ?? false)
         }
+        let store = try runtime.store()
         let tracked = Set(try store.repositorySummaries().map(\.repository.id))
         if runtime.global.json {
             runtime.printJSON(.array(found.map { repository in

@@ -78,7 +78,8 @@ final class Runtime {
         let verbose = global.verbose
         let console = console
         return GitHubClient(configuration: configuration, transport: context.makeTransport()) { line in
-            if verbose { console.printError("doogit: " + line) }
+            // Logged URLs may come from GitHub's Location and Link headers.
+            if verbose { console.printError("doogit: " + TerminalText.sanitize(line)) }
         }
     }
 

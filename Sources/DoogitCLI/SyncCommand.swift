@@ -31,28 +31,35 @@ enum SyncCommand {
         defer { withExtendedLifetime(lock) {} }
         let github = try runtime.github()
         let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
+        // However the sync ends, the progress line goes before anything else is printed.
+        func clearProgress() {
+            guard showProgress else { return }
+            runtime.console.errors.write("\r\u{1B}[K")
+            runtime.console.errors.flush()
+        }
         let syncer = Syncer(store: store, github: github, clock: runtime.context.clock)
-        let summary: SyncSummary
+        let dryRun = invocation.flag("dry-run")
         do {
-            summary = try syncer.run(dryRun: invocation.flag("dry-run")) { done, total in
-                guard showProgress else { return }
-                runtime.console.errors.write(done < total ? "\rsyncing \(done + 1)/\(total)\u{1B}[K" : "\r\u{1B}[K")
+            let summary = try syncer.run(dryRun: dryRun) { done, total in
+                guard showProgress, done < total else { return }
+                runtime.console.errors.write("\rsyncing \(done + 1)/\(total)\u{1B}[K")
                 runtime.console.errors.flush()
             }
+            clearProgress()
+            report(summary, runtime, dryRun: dryRun)
         } catch let error as SyncError {
-            switch error {
-            case .rateLimited(_, let partial), .interrupted(_, let partial), .incomplete(let partial):
-                if showProgress { runtime.console.errors.write("\r\u{1B}[K") }
-                report(partial, runtime, dryRun: invocation.flag("dry-run"))
-                if runtime.global.verbose {
-                    for failure in partial.failures {
-                        runtime.note("\(TerminalText.sanitize(failure.fullName)): \(TerminalText.sanitize(failure.error))")
-                    }
+            clearProgress()
+            report(error.summary, runtime, dryRun: dryRun)
+            if runtime.global.verbose {
+                for failure in error.summary.failures {
+                    runtime.note("\(TerminalText.sanitize(failure.fullName)): \(TerminalText.sanitize(failure.error))")
                 }
             }
             throw error
+        } catch {
+            clearProgress()
+            throw error
         }
-        report(summary, runtime, dryRun: invocation.flag("dry-run"))
     }
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {

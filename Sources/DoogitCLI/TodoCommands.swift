@@ -6,7 +6,6 @@ import DoogitSupport
 enum TodoCommands {
     static let repoOption = OptionSpec("repo", short: "R", value: "REPO",
                                        help: "the repository (default: $GH_REPO, else the current checkout's GitHub remote)")
-    static let jsonHint = OptionSpec("json", help: "print the todos as JSON")
 
     static let group = CommandSpec(
         name: "todo", abstract: "Add, list, complete, edit and remove todos",

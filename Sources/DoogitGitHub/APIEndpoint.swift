@@ -66,8 +66,9 @@ public struct APIEndpoint: Equatable, Sendable {
     private static func defaultPort(_ scheme: String) -> Int { scheme == "https" ? 443 : 80 }
 }
 
-/// The parts of an absolute http(s) URL that doogit needs. Rejects userinfo, whitespace and
-/// control characters, so nothing surprising reaches libcurl.
+/// The parts of an absolute http(s) URL that doogit needs. Accepts printable ASCII only (no
+/// whitespace, controls or raw Unicode) and no userinfo, so nothing surprising reaches libcurl or
+/// a log line.
 struct ParsedURL: Equatable {
     var scheme: String
     var host: String
@@ -76,7 +77,7 @@ struct ParsedURL: Equatable {
     var query: String?
 
     init?(_ text: String) {
-        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
               let separator = text.range(of: "://") else { return nil }
         scheme = text[..<separator.lowerBound].lowercased()
         var rest = text[separator.upperBound...]

@@ -65,12 +65,24 @@ private final class MultiTransfer {
                 let handle: EasyHandle
                 if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle() }
                 handle.prepare(requests[next], bodyLimit: bodyLimit)
-                ccurl_multi_add_handle(multi, handle.handle)
-                inFlight.append((handle, next))
+                if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
+                    inFlight.append((handle, next))
+                } else {
+                    results[next] = .failure(.connection("could not start the transfer"))
+                    idle.append(handle)
+                }
                 next += 1
             }
             var running: Int32 = 0
-            ccurl_multi_perform(multi, &running)
+            guard ccurl_multi_perform(multi, &running) == CURLM_OK else {
+                // The multi handle is broken: every transfer still open fails, none spins forever.
+                for (handle, index) in inFlight {
+                    ccurl_multi_remove_handle(multi, handle.handle)
+                    results[index] = .failure(.connection("the transfer was abandoned"))
+                }
+                inFlight = []
+                continue
+            }
             var done: UnsafeMutableRawPointer?
             var code = CURLE_OK
             while ccurl_multi_next_done(multi, &done, &code) != 0 {

@@ -5,7 +5,6 @@ internal import CCurl
 final class EasyHandle {
     let handle: UnsafeMutableRawPointer
     private var headerList: HeaderList?
-    private var requestBody: [CChar] = []
     fileprivate var status = 0
     fileprivate var headers: [(name: String, value: String)] = []
     fileprivate var body: [UInt8] = []
@@ -46,10 +45,11 @@ final class EasyHandle {
         _ = ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList?.pointer)
 
         if let payload = request.body {
-            requestBody = payload.map { CChar(bitPattern: $0) }
+            // COPYPOSTFIELDS: libcurl keeps its own copy, so no Swift buffer has to outlive this call.
+            var bytes = payload.map { CChar(bitPattern: $0) }
             _ = ccurl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, payload.count)
-            _ = requestBody.withUnsafeMutableBufferPointer { buffer in
-                ccurl_easy_setopt_pointer(handle, CURLOPT_POSTFIELDS, buffer.baseAddress)
+            _ = bytes.withUnsafeMutableBufferPointer { buffer in
+                ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, buffer.baseAddress)
             }
         } else {
             _ = ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)

@@ -132,69 +132,43 @@ public final class GitHubClient {
     }
 
     /// Fetches many repositories by id at once (in parallel where the transport can), each
-    /// conditional on its ETag. Transient failures are retried as a group within the deadline;
-    /// results come back in the order asked.
+    /// conditional on its ETag. Answers are retried and waited for by the same rules as single
+    /// requests (`disposition`), as a group, within the deadline; results come back in the order
+    /// asked.
     public func repositories(_ wanted: [(id: Int64, etag: String?)])
         -> [Result<Conditional<GitHubRepository>, GitHubError>]
     {
         var results = [Result<Conditional<GitHubRepository>, GitHubError>?](repeating: nil, count: wanted.count)
+        let urls = wanted.map { configuration.endpoint.url("/repositories/\($0.id)") }
         var pending = Array(wanted.indices)
         var attempt = 0
-        let policy = configuration.retry
         while !pending.isEmpty {
             attempt += 1
-            let remaining = remainingMilliseconds
-            guard remaining > 0 else {
+            guard let timeouts = attemptTimeouts() else {
                 for index in pending { results[index] = .failure(.network(.timeout)) }
                 break
             }
-            var timeouts = configuration.timeouts
-            timeouts.totalMilliseconds = min(timeouts.totalMilliseconds, remaining)
-            timeouts.connectMilliseconds = min(timeouts.connectMilliseconds, remaining)
             let requests = pending.map { index in
-                let url = configuration.endpoint.url("/repositories/\(wanted[index].id)")
-                return HTTPRequest(url: url, headers: headers(for: url, etag: wanted[index].etag), timeouts: timeouts)
+                HTTPRequest(url: urls[index], headers: headers(for: urls[index], etag: wanted[index].etag), timeouts: timeouts)
             }
             requestCount += requests.count
             let started = Monotonic.milliseconds()
             let responses = transport.sendAll(requests)
             log("GET \(requests.count) repositories in parallel (\(Monotonic.milliseconds() - started) ms)")
             var retry: [Int] = []
+            var wait = 0
             for (index, outcome) in zip(pending, responses) {
-                switch outcome {
-                case .failure(let error):
-                    if case .unavailable = error {
-                        results[index] = .failure(.network(error))
-                    } else if case .tooLarge = error {
-                        results[index] = .failure(.unexpectedResponse("the response was too large"))
-                    } else if attempt < policy.maximumAttempts {
-                        retry.append(index)
-                    } else {
-                        results[index] = .failure(.network(error))
-                    }
-                case .success(let response):
-                    recordRateLimit(response)
-                    if response.status < 500 { deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds) }
-                    if [502, 503, 504].contains(response.status) && attempt < policy.maximumAttempts {
-                        retry.append(index)
-                    } else if [301, 302, 307, 308].contains(response.status) {
-                        // A moved repository: rare, so followed one at a time.
-                        results[index] = Result { () throws(GitHubError) in
-                            .modified(try decode(try get("/repositories/\(wanted[index].id)"),
-                                                 as: GitHubRepository.init(json:)), etag: nil)
-                        }
-                    } else if response.status == 304 {
-                        results[index] = .success(.notModified)
-                    } else if let error = Self.error(for: response) {
-                        results[index] = .failure(error)
-                    } else {
-                        results[index] = Result { () throws(GitHubError) in
-                            .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
-                        }
-                    }
+                switch disposition(of: outcome, attempt: attempt) {
+                case .retry(let milliseconds):
+                    retry.append(index)
+                    wait = max(wait, milliseconds)
+                case .failed(let error):
+                    results[index] = .failure(error)
+                case .answered(let response):
+                    results[index] = Result { () throws(GitHubError) in try conditionalRepository(response, url: urls[index]) }
                 }
             }
-            if !retry.isEmpty && !pause(policy.delay(afterAttempt: attempt, using: &random)) {
+            if !retry.isEmpty && !pause(wait) {
                 for index in retry { results[index] = .failure(.network(.timeout)) }
                 retry = []
             }
@@ -203,7 +177,22 @@ public final class GitHubClient {
         return results.map { $0 ?? .failure(.network(.timeout)) }
     }
 
+    /// A repository answer as a Conditional; a redirect (a moved repository, rare) is followed.
+    private func conditionalRepository(_ response: HTTPResponse, url: String) throws(GitHubError)
+        -> Conditional<GitHubRepository>
+    {
+        var response = response
+        if Self.redirectStatuses.contains(response.status) {
+            response = try get(try redirectTarget(of: response, from: url))
+        }
+        if response.status == 304 { return .notModified }
+        if let error = Self.error(for: response) { throw error }
+        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+    }
+
     // MARK: Requests
+
+    static let redirectStatuses = [301, 302, 303, 307, 308]
 
     /// GETs an API path (or an absolute URL on the API origin); 2xx and 304 are returned, any
     /// other answer is thrown as a GitHubError.
@@ -211,19 +200,24 @@ public final class GitHubClient {
         var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
         for _ in 0...Self.maximumRedirects {
             let response = try sendWithRetries(url: url, etag: etag)
-            guard [301, 302, 303, 307, 308].contains(response.status) else {
+            guard Self.redirectStatuses.contains(response.status) else {
                 if let error = Self.error(for: response) { throw error }
                 return response
             }
-            guard let location = response.header("location"), let next = resolve(location, against: url) else {
-                throw .unexpectedResponse("redirect without a usable Location")
-            }
-            if let parsed = ParsedURL(next), parsed.scheme == "http", !APIEndpoint.isLoopback(parsed.host) {
-                throw .unexpectedResponse("redirect to an insecure http URL was refused")
-            }
-            url = next
+            url = try redirectTarget(of: response, from: url)
         }
         throw .tooManyRedirects
+    }
+
+    /// Where a redirect points; never to plain http off loopback.
+    private func redirectTarget(of response: HTTPResponse, from url: String) throws(GitHubError) -> String {
+        guard let location = response.header("location"), let next = resolve(location, against: url) else {
+            throw .unexpectedResponse("redirect without a usable Location")
+        }
+        if let parsed = ParsedURL(next), parsed.scheme == "http", !APIEndpoint.isLoopback(parsed.host) {
+            throw .unexpectedResponse("redirect to an insecure http URL was refused")
+        }
+        return next
     }
 
     private func resolve(_ location: String, against base: String) -> String? {
@@ -250,47 +244,92 @@ public final class GitHubClient {
 
     private var remainingMilliseconds: Int { Int(deadline - Monotonic.milliseconds()) }
 
-    private func sendWithRetries(url: String, etag: String?) throws(GitHubError) -> HTTPResponse {
+    /// This attempt's limits, clipped to what is left of the deadline; nil when nothing is.
+    private func attemptTimeouts() -> HTTPTimeouts? {
+        let remaining = remainingMilliseconds
+        guard remaining > 0 else { return nil }
+        var timeouts = configuration.timeouts
+        timeouts.totalMilliseconds = min(timeouts.totalMilliseconds, remaining)
+        timeouts.connectMilliseconds = min(timeouts.connectMilliseconds, remaining)
+        return timeouts
+    }
+
+    /// What to do with the outcome of one attempt.
+    private enum Disposition {
+        case answered(HTTPResponse)
+        case retry(afterMilliseconds: Int)
+        case failed(GitHubError)
+    }
+
+    static let retriedStatuses = [500, 502, 503, 504]
+
+    /// The one place that decides about an attempt: transient failures (no connection, timeout,
+    /// 500/502/503/504) are retried with backoff, a rate limit that lifts within
+    /// `longestWaitMilliseconds` is waited out, everything else is the answer. Only a definite
+    /// answer extends the deadline, so neither a stalled server nor one that keeps refusing can
+    /// hold a command beyond it.
+    private func disposition(of outcome: Result<HTTPResponse, TransportError>, attempt: Int) -> Disposition {
         let policy = configuration.retry
+        let response: HTTPResponse
+        switch outcome {
+        case .failure(.unavailable(let detail)):
+            return .failed(.network(.unavailable(detail)))
+        case .failure(.tooLarge):
+            return .failed(.unexpectedResponse("the response was too large"))
+        case .failure(let error):
+            guard attempt < policy.maximumAttempts else { return .failed(.network(error)) }
+            return .retry(afterMilliseconds: policy.delay(afterAttempt: attempt, using: &random))
+        case .success(let answer):
+            response = answer
+        }
+        recordRateLimit(response)
+        let limited: Timestamp??
+        if case .rateLimited(let resetAt)? = Self.error(for: response) { limited = .some(resetAt) } else { limited = nil }
+        if limited == nil && !Self.retriedStatuses.contains(response.status) {
+            deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds)
+        }
+        guard attempt < policy.maximumAttempts else { return .answered(response) }
+        if Self.retriedStatuses.contains(response.status) {
+            let wait = retryAfterMilliseconds(response) ?? policy.delay(afterAttempt: attempt, using: &random)
+            return wait <= policy.longestWaitMilliseconds ? .retry(afterMilliseconds: wait) : .answered(response)
+        }
+        if let resetAt = limited {
+            let wait = retryAfterMilliseconds(response) ?? resetAt.map { reset in
+                let now = Timestamp.now().millisecondsSinceEpoch
+                // reset > now >= 0 cannot overflow; a day is as long as doogit would ever wait.
+                return Int(reset.millisecondsSinceEpoch > now ? min(reset.millisecondsSinceEpoch - now, 86_400_000) : 0) + 1000
+            }
+            if let wait, wait <= policy.longestWaitMilliseconds { return .retry(afterMilliseconds: max(0, wait)) }
+        }
+        return .answered(response)
+    }
+
+    private func sendWithRetries(url: String, etag: String?) throws(GitHubError) -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1
-            let remaining = remainingMilliseconds
-            guard remaining > 0 else { throw .network(.timeout) }
-            var timeouts = configuration.timeouts
-            timeouts.totalMilliseconds = min(timeouts.totalMilliseconds, remaining)
-            timeouts.connectMilliseconds = min(timeouts.connectMilliseconds, remaining)
-            let request = HTTPRequest(url: url, headers: headers(for: url, etag: etag), timeouts: timeouts)
+            guard let timeouts = attemptTimeouts() else { throw .network(.timeout) }
             requestCount += 1
             let started = Monotonic.milliseconds()
-            let response: HTTPResponse
-            do {
-                response = try transport.send(request)
-            } catch {
-                log("GET \(url) failed: \(error) (\(Monotonic.milliseconds() - started) ms)")
-                if case .unavailable = error { throw .network(error) }
-                if case .tooLarge = error { throw .unexpectedResponse("the response was too large") }
-                if attempt < policy.maximumAttempts, pause(policy.delay(afterAttempt: attempt, using: &random)) {
-                    continue
+            let outcome = Result { () throws(TransportError) in
+                try transport.send(HTTPRequest(url: url, headers: headers(for: url, etag: etag), timeouts: timeouts))
+            }
+            let elapsed = Monotonic.milliseconds() - started
+            switch outcome {
+            case .success(let response): log("GET \(url) -> \(response.status) (\(elapsed) ms)")
+            case .failure(let error): log("GET \(url) failed: \(error) (\(elapsed) ms)")
+            }
+            switch disposition(of: outcome, attempt: attempt) {
+            case .answered(let response): return response
+            case .failed(let error): throw error
+            case .retry(let wait):
+                guard pause(wait) else {
+                    switch outcome {
+                    case .success(let response): return response
+                    case .failure(let error): throw .network(error)
+                    }
                 }
-                throw .network(error)
             }
-            log("GET \(url) -> \(response.status) (\(Monotonic.milliseconds() - started) ms)")
-            recordRateLimit(response)
-            if response.status < 500 { deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds) }
-            if [502, 503, 504].contains(response.status) && attempt < policy.maximumAttempts {
-                let wait = retryAfterMilliseconds(response) ?? policy.delay(afterAttempt: attempt, using: &random)
-                if wait <= policy.longestWaitMilliseconds && pause(wait) { continue }
-            }
-            if case .rateLimited(let resetAt)? = Self.error(for: response), attempt < policy.maximumAttempts {
-                let wait = retryAfterMilliseconds(response) ?? resetAt.map { reset in
-                    let now = Timestamp.now().millisecondsSinceEpoch
-                    // reset > now >= 0 cannot overflow; a day is as long as doogit would ever wait.
-                    return Int(reset.millisecondsSinceEpoch > now ? min(reset.millisecondsSinceEpoch - now, 86_400_000) : 0) + 1000
-                }
-                if let wait, wait <= policy.longestWaitMilliseconds, pause(max(0, wait)) { continue }
-            }
-            return response
         }
     }
 
@@ -388,10 +427,13 @@ public final class GitHubClient {
             }
             if status == 429 || text.lowercased().contains("rate limit") { return .rateLimited(resetAt: nil) }
             return .forbidden(message: text, hint: forbiddenHint(response))
-        case 404:
-            return .notFound(message: text)
-        case 410, 451:
-            return .unavailable(status: status, message: text)
+        case 404, 410, 451:
+            // Only GitHub's own JSON error says the resource is absent: an HTML 404 from a wrong
+            // API URL or a proxy must not flag every repository gone.
+            guard let message else {
+                return .unexpectedStatus(status, message: "not an answer of the GitHub API; check DOOGIT_API_URL or GH_HOST")
+            }
+            return status == 404 ? .notFound(message: message) : .unavailable(status: status, message: message)
         case 422:
             let details = ((try? body?.array("errors")) ?? []).compactMap { error -> String? in
                 if let message = (try? error.optionalString("message")) ?? nil { return message }

@@ -25,9 +25,11 @@ extension Store {
         }.first
     }
 
-    /// Replaces the cached pages with these, in one transaction.
-    public func saveCachedPages(_ pages: [CachedPage], at now: Timestamp) throws {
+    /// Saves these pages in one transaction; with `replacingAll` (the listing was read to its
+    /// end) pages no longer reached are forgotten.
+    public func saveCachedPages(_ pages: [CachedPage], replacingAll: Bool, at now: Timestamp) throws {
         try database.transaction { () throws(StoreError) in
+            if replacingAll { try database.run("DELETE FROM listing_pages") }
             for page in pages {
                 try database.run("""
                     INSERT OR REPLACE INTO listing_pages (url, etag, next_url, repositories, fetched_at)

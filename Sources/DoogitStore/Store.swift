@@ -242,9 +242,9 @@ public final class Store {
         }
         guard includeEmpty else { return sections }
         let shown = Set(sections.map(\.repository.id))
-        for summary in try repositorySummaries()
-        where !shown.contains(summary.repository.id) && (repositoryID == nil || summary.repository.id == repositoryID) {
-            sections.append(TodoSection(repository: summary.repository, todos: []))
+        for repository in repositories.values
+        where !shown.contains(repository.id) && (repositoryID == nil || repository.id == repositoryID) {
+            sections.append(TodoSection(repository: repository, todos: []))
         }
         return sections.sorted { lhs, rhs in
             let left = lhs.repository.fullName.lowercased(), right = rhs.repository.fullName.lowercased()

@@ -5,11 +5,4 @@ public enum JSONWriter {
         stream.value(value)
         return stream.text
     }
-
-    /// Appends the JSON text of one string.
-    public static func writeString(_ text: String, into out: inout String) {
-        var stream = JSONStream()
-        stream.string(text)
-        out.append(String(decoding: stream.bytes, as: UTF8.self))
-    }
 }

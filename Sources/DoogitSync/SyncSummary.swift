@@ -43,4 +43,15 @@ public enum SyncError: Error, Sendable {
     case interrupted(underlying: Error, summary: SyncSummary)
     /// The sync went through, but some repositories could not be read (see `summary.failures`).
     case incomplete(summary: SyncSummary)
+    /// Anything else that stopped it: a refused token, a database error.
+    case failed(underlying: Error, summary: SyncSummary)
+
+    /// What the sync did before it stopped.
+    public var summary: SyncSummary {
+        switch self {
+        case .rateLimited(_, let summary), .interrupted(_, let summary), .incomplete(let summary),
+             .failed(_, let summary):
+            return summary
+        }
+    }
 }

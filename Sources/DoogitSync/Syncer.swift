@@ -29,36 +29,70 @@ public final class Syncer {
         self.clock = clock
     }
 
+    /// Why the sync stops before the end.
+    private enum Stop: Error {
+        case rateLimited(resetAt: Timestamp?)
+        case interrupted(Error)
+        case failed(Error)
+
+        var isAuthentication: Bool {
+            if case .failed(GitHubError.unauthorized) = self { return true }
+            return false
+        }
+    }
+
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
-        let tracked = try store.repositorySummaries().map(\.repository)
         var summary = SyncSummary()
-        summary.repositories = tracked.count
         let requestsBefore = github.requestCount
         func finished() -> SyncSummary {
             summary.requests = github.requestCount - requestsBefore
             summary.rateLimitRemaining = github.rateLimit?.remaining
             return summary
         }
+        // Whatever stops the sync, what it did is reported with the error.
+        do {
+            try work(dryRun: dryRun, progress: progress, summary: &summary)
+        } catch let stop as Stop {
+            switch stop {
+            case .rateLimited(let resetAt): throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
+            case .interrupted(let error): throw SyncError.interrupted(underlying: error, summary: finished())
+            case .failed(let error): throw SyncError.failed(underlying: error, summary: finished())
+            }
+        } catch {
+            throw SyncError.failed(underlying: error, summary: finished())
+        }
+        if !summary.failures.isEmpty { throw SyncError.incomplete(summary: finished()) }
+        return finished()
+    }
+
+    /// The stop that a failed request means for the whole sync, or nil when it concerns only
+    /// its repository.
+    private static func stop(for error: GitHubError) -> Stop? {
+        switch error {
+        case .rateLimited(let resetAt): return .rateLimited(resetAt: resetAt)
+        case .network(.unavailable), .missingToken, .unauthorized, .invalidAPIURL: return .failed(error)
+        case .network, .serverError: return .interrupted(error)
+        default: return nil
+        }
+    }
+
+    private func work(dryRun: Bool, progress: (Int, Int) -> Void, summary: inout SyncSummary) throws {
+        let tracked = try store.repositorySummaries().map(\.repository)
+        summary.repositories = tracked.count
         var handled = 0
         progress(0, tracked.count)
 
         // 1. The user's own listing, for the repositories it covers.
         var remaining = tracked
         if tracked.count >= listingThreshold {
-            let listing: [Int64: GitHubRepository]
-            let pages: [CachedPage]
+            var listing: [Int64: GitHubRepository] = [:]
+            var pages: [CachedPage] = []
+            var complete = false
             do {
-                (listing, pages) = try readListing(maximumPages: max(1, tracked.count / 10))
-            } catch .rateLimited(let resetAt) {
-                throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
-            } catch .unauthorized(let message) {
-                throw GitHubError.unauthorized(message: message)
-            } catch .network(let error) {
-                throw SyncError.interrupted(underlying: GitHubError.network(error), summary: finished())
-            } catch .serverError(let status) {
-                throw SyncError.interrupted(underlying: GitHubError.serverError(status: status), summary: finished())
+                (listing, pages, complete) = try readListing(maximumPages: max(1, tracked.count / 10))
             } catch {
-                (listing, pages) = ([:], [])  // e.g. a token that may not list: fetch each by id instead
+                // A token that may not list (some fine-grained ones): every repository is fetched by id.
+                if let stop = Self.stop(for: error) { throw stop }
             }
             var unchanged: [Int64] = []
             remaining = []
@@ -79,7 +113,7 @@ public final class Syncer {
             }
             if !dryRun {
                 try store.markSynced(ids: unchanged, at: clock())
-                try store.saveCachedPages(pages, at: clock())
+                try store.saveCachedPages(pages, replacingAll: complete, at: clock())
             }
             progress(handled, tracked.count)
         }
@@ -88,14 +122,14 @@ public final class Syncer {
         var start = 0
         while start < remaining.count {
             if let budget = github.rateLimit, budget.remaining <= rateLimitReserve {
-                throw SyncError.rateLimited(resetAt: budget.resetAt, summary: finished())
+                throw Stop.rateLimited(resetAt: budget.resetAt)
             }
             let room = github.rateLimit.map { max(1, $0.remaining - rateLimitReserve) } ?? batchSize
             let batch = Array(remaining[start..<min(remaining.count, start + min(batchSize, room))])
             start += batch.count
             let results = github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) })
             var unchanged: [Int64] = []
-            var stop: Error?
+            var stop: Stop?
             for (stored, result) in zip(batch, results) {
                 switch result {
                 case .success(.notModified):
@@ -105,37 +139,28 @@ public final class Syncer {
                     try apply(outcome, to: stored, dryRun: dryRun, summary: &summary)
                 case .failure(.notFound), .failure(.unavailable):
                     try apply(nil, to: stored, dryRun: dryRun, summary: &summary)
-                case .failure(.rateLimited(let resetAt)):
-                    stop = stop ?? SyncError.rateLimited(resetAt: resetAt, summary: SyncSummary())
-                case .failure(.unauthorized(let message)):
-                    stop = GitHubError.unauthorized(message: message)
-                case .failure(let error) where Self.isTransient(error):
-                    stop = stop ?? SyncError.interrupted(underlying: error, summary: SyncSummary())
                 case .failure(let error):
-                    summary.failures.append(SyncFailure(fullName: stored.fullName, error: Self.describe(error)))
+                    if let reason = Self.stop(for: error) {
+                        // The first reason to stop wins, except that a refused token trumps all.
+                        if stop == nil || reason.isAuthentication { stop = reason }
+                    } else {
+                        summary.failures.append(SyncFailure(fullName: stored.fullName, error: Self.describe(error)))
+                    }
                 }
             }
             if !dryRun { try store.markSynced(ids: unchanged, at: clock()) }
             handled += batch.count
             progress(handled, tracked.count)
-            switch stop {
-            case SyncError.rateLimited(let resetAt, _)?:
-                throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
-            case SyncError.interrupted(let underlying, _)?:
-                throw SyncError.interrupted(underlying: underlying, summary: finished())
-            case let error?:
-                throw error
-            case nil:
-                break
-            }
+            if let stop { throw stop }
         }
-        if !summary.failures.isEmpty { throw SyncError.incomplete(summary: finished()) }
-        return finished()
     }
 
     /// Reads up to `maximumPages` pages of the user's listing, each conditional on its cached
     /// ETag (a 304 page comes from the cache). Returns the repositories by id and the pages to cache.
-    private func readListing(maximumPages: Int) throws(GitHubError) -> ([Int64: GitHubRepository], [CachedPage]) {
+    /// `complete` is true when the chain was read to its last page.
+    private func readListing(maximumPages: Int) throws(GitHubError)
+        -> (byID: [Int64: GitHubRepository], pages: [CachedPage], complete: Bool)
+    {
         var byID: [Int64: GitHubRepository] = [:]
         var pages: [CachedPage] = []
         var next: String? = github.userRepositoriesURL
@@ -145,7 +170,7 @@ public final class Syncer {
             let cachedRepositories = cached.flatMap { ListingCodec.decode($0.content) }
             switch try github.repositoryPage(url, ifNoneMatch: cachedRepositories == nil ? nil : cached?.etag) {
             case .notModified:
-                guard let cached, let repositories = cachedRepositories else { return (byID, pages) }
+                guard let cached, let repositories = cachedRepositories else { return (byID, pages, false) }
                 for repository in repositories { byID[repository.id] = repository }
                 pages.append(cached)
                 next = cached.nextURL
@@ -158,14 +183,7 @@ public final class Syncer {
                 next = page.nextURL
             }
         }
-        return (byID, pages)
-    }
-
-    static func isTransient(_ error: GitHubError) -> Bool {
-        switch error {
-        case .network, .serverError: return true
-        default: return false
-        }
+        return (byID, pages, next == nil)
     }
 
     static func describe(_ error: GitHubError) -> String {

@@ -68,7 +68,8 @@ struct APIEndpointTests {
     }
 
     @Test(arguments: ["http://example.com", "http://10.0.0.1", "http://127.0.0.1.example.com", "ftp://x",
-                      "https://user:pass@host", "no scheme", "https://", "https://host:99999", "https://host?x=1"])
+                      "https://user:pass@host", "no scheme", "https://", "https://host:99999", "https://host?x=1",
+                      "https://bücher.example", "https://host/\u{9B}2J", "https://host/\u{202E}"])
     func refused(url: String) {
         #expect(throws: GitHubError.self) { try APIEndpoint(url) }
     }
@@ -98,8 +99,10 @@ struct StatusMappingTests {
     @Test func eachStatusHasItsError() {
         #expect(GitHubClient.error(for: response(401, #"{"message":"Bad credentials"}"#)) == .unauthorized(message: "Bad credentials"))
         #expect(GitHubClient.error(for: response(404, #"{"message":"Not Found"}"#)) == .notFound(message: "Not Found"))
-        #expect(GitHubClient.error(for: response(410)) == .unavailable(status: 410, message: "HTTP 410"))
-        #expect(GitHubClient.error(for: response(451)) == .unavailable(status: 451, message: "HTTP 451"))
+        #expect(GitHubClient.error(for: response(410, #"{"message":"Repository access blocked"}"#))
+            == .unavailable(status: 410, message: "Repository access blocked"))
+        #expect(GitHubClient.error(for: response(451, #"{"message":"Unavailable for legal reasons"}"#))
+            == .unavailable(status: 451, message: "Unavailable for legal reasons"))
         #expect(GitHubClient.error(for: response(502)) == .serverError(status: 502))
         #expect(GitHubClient.error(for: response(418)) == .unexpectedStatus(418, message: "HTTP 418"))
         let validation = #"{"message":"Validation Failed","errors":[{"resource":"Issue","code":"missing_field","field":"title"}]}"#
@@ -125,8 +128,18 @@ struct StatusMappingTests {
     }
 
     @Test func garbageBodiesStillMapByStatus() {
-        #expect(GitHubClient.error(for: response(404, "<html>nope")) == .notFound(message: "HTTP 404"))
         #expect(GitHubClient.error(for: response(401, "")) == .unauthorized(message: "HTTP 401"))
+        #expect(GitHubClient.error(for: response(502, "<html>")) == .serverError(status: 502))
+    }
+
+    /// A 404 that is not GitHub's JSON (a wrong API URL, a proxy) is not "the repository is gone".
+    @Test func absenceNeedsGitHubsOwnAnswer() {
+        for status in [404, 410, 451] {
+            guard case .unexpectedStatus(status, _)? = GitHubClient.error(for: response(status, "<html>nope")) else {
+                Issue.record("HTTP \(status) with an HTML body")
+                continue
+            }
+        }
     }
 }
 

@@ -4,9 +4,7 @@ import TestSupport
 
 /// The JSON text `JSONWriter` makes for one string, without the trailing newline.
 private func written(_ text: String) -> String {
-    var out = ""
-    JSONWriter.writeString(text, into: &out)
-    return out
+    String(JSONWriter.write(.string(text)).dropLast())
 }
 
 @Suite("JSONWriter")
@@ -119,11 +117,24 @@ struct JSONWriterTests {
         #expect(!text.unicodeScalars.contains(where: TerminalText.isUnsafe))
     }
 
-    @Test("writeString appends to what is already there")
-    func appends() {
-        var out = "x="
-        JSONWriter.writeString("a\u{1}", into: &out)
-        #expect(out == #"x="a\u0001""#)
+    @Test("a stream writes members and elements with the same layout as a tree")
+    func streamMatchesTree() {
+        var stream = JSONStream()
+        stream.beginArray()
+        stream.beginObject()
+        stream.key("a"); stream.string("x\u{1}")
+        stream.key("b"); stream.beginArray(); stream.int(1); stream.null(); stream.endArray()
+        stream.key("c"); stream.beginObject(); stream.endObject()
+        stream.endObject()
+        stream.string(nil as String?)
+        stream.endArray()
+        let tree = JSONValue.array([
+            .object([JSONMember("a", .string("x\u{1}")), JSONMember("b", .array([.int(1), .null])),
+                     JSONMember("c", .object([]))]),
+            .null,
+        ])
+        #expect(stream.text == JSONWriter.write(tree))
+        #expect(stream.text.contains(#""x\u0001""#))
     }
 
     @Test("round trip of hand-picked documents", arguments: [

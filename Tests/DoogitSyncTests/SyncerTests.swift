@@ -219,12 +219,42 @@ struct SyncerTests {
         #expect(try world.store.cachedPage(url: world.client().userRepositoriesURL) == nil)
     }
 
+    @Test func aNotFoundThatIsNotGitHubsFlagsNothing() throws {
+        let world = try World()
+        world.github.addRepository(id: 1, owner: "other", name: "x", description: nil)
+        try world.track(["other/x"])
+        // A wrong API URL or a proxy: 404 pages that are not the API's JSON.
+        world.github.script { _ in ServerResponse(status: 404, headers: [("Content-Type", "text/html")], body: Array("<html>Not Found</html>".utf8)) }
+        #expect(throws: SyncError.self) { try world.syncer().run() }
+        #expect(try world.store.repository(id: 1)?.gone == false)
+    }
+
+    @Test func aShortRateLimitIsWaitedOutInTheParallelPath() throws {
+        let world = try World()
+        for id in 1...3 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: "v1") }
+        try world.track((1...3).map { "other/r\($0)" })
+        world.github.update(2) { $0.description = "v2" }
+        let first = Counter()
+        world.github.script { request in
+            request.path == "/repositories/2" && first.next() == 1
+                ? .json(429, #"{"message":"You have exceeded a secondary rate limit."}"#, headers: [("Retry-After", "0")])
+                : nil
+        }
+        let summary = try world.syncer(listingThreshold: 100).run()
+        #expect(summary.changes == [.descriptionChanged(fullName: "other/r2", description: "v2")])
+    }
+
     @Test func aRejectedTokenIsAnAuthenticationError() throws {
         let world = try World()
         world.github.addRepository(id: 1, name: "x", description: nil)
         try world.track(["octocat/x"])
         world.github.script { _ in .json(401, Fixtures.text("error-401.json")) }
-        #expect(throws: GitHubError.unauthorized(message: "Bad credentials")) { try world.syncer().run() }
+        do {
+            _ = try world.syncer().run()
+            Issue.record("a refused token must stop the sync")
+        } catch SyncError.failed(let underlying, _) {
+            #expect(underlying as? GitHubError == .unauthorized(message: "Bad credentials"))
+        }
     }
 }
 
@@ -233,5 +263,18 @@ extension ServerResponse {
         var copy = self
         copy.hangUp = true
         return copy
+    }
+}
+
+/// A thread-safe counter for scripted answers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
     }
 }

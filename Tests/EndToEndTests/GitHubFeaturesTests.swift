@@ -40,6 +40,8 @@ struct GitHubFeaturesTests {
                                          description: id == 250 ? "The Needle in the haystack" : "hay")
         }
         #expect(sandbox.run("repo", "add", "octocat/repo-001").status == 0)
+        #expect(sandbox.run("repo", "search", "octocat").stdout.isEmpty, "the owner is not searched, only names and descriptions")
+        sandbox.github.resetCounters()
         let found = sandbox.run("repo", "search", "NEEDLE")
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout == "  octocat/repo-250  The Needle in the haystack\n")
@@ -132,6 +134,20 @@ struct GitHubFeaturesTests {
         let status = sandbox.run("auth", "status")
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("gh auth token"))
+    }
+
+    @Test func aHangingGhIsStopped() throws {
+        let sandbox = try Sandbox()
+        let bin = sandbox.home.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nsleep 60\n".write(toFile: bin + "/gh", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/gh")
+        sandbox.environment["GH_TOKEN"] = nil
+        sandbox.environment["PATH"] = bin + ":/usr/bin:/bin"
+        let started = Date()
+        let result = sandbox.run("auth", "status")
+        #expect(result.status == 4)
+        #expect(Date().timeIntervalSince(started) < 30, "a hung gh must not hold doogit")
     }
 
     @Test func githubFailuresHaveTheirExitCodes() throws {
