@@ -69,11 +69,11 @@ enum AuthCommands {
         let endpoint = try runtime.endpoint()
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()
         let directory = try runtime.paths.configDirectory()
-        if let reason = FileReader.makeDirectories(directory, mode: 0o700) {
+        if let reason = Files.createDirectories(directory, mode: 0o700) {
             throw CommandFailure(message: "cannot create \(directory): \(reason)", hint: nil)
         }
         let path = directory + "/token"
-        if let reason = FileReader.writeAtomically(token + "\n", to: path, mode: 0o600) {
+        if let reason = Files.writeAtomically(token + "\n", to: path, mode: 0o600) {
             throw CommandFailure(message: "cannot save the token in \(path): \(reason)", hint: nil)
         }
         runtime.say("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login)); token saved in \(path)")
@@ -84,11 +84,11 @@ enum AuthCommands {
 
     static func runLogout(_ invocation: Invocation, _ runtime: Runtime) throws {
         let path = try runtime.paths.configDirectory() + "/token"
-        guard FileReader.exists(path) else {
+        guard Files.exists(path) else {
             runtime.say("No token is saved")
             return
         }
-        if let reason = FileReader.remove(path) {
+        if let reason = Files.remove(path) {
             throw CommandFailure(message: "cannot remove \(path): \(reason)", hint: nil)
         }
         runtime.say("Removed the saved token")

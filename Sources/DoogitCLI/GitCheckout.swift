@@ -1,3 +1,4 @@
+import DoogitSupport
 import DoogitGitHub
 
 /// Finds the GitHub repository that the current directory's git checkout points at, by reading
@@ -8,10 +9,10 @@ enum GitCheckout {
     static func remotes(from directory: String) -> [(name: String, url: String)] {
         guard let gitDirectory = findGitDirectory(from: directory) else { return [] }
         var configDirectory = gitDirectory
-        if let common = FileReader.read(gitDirectory + "/commondir")?.trimmingCharacters() , !common.isEmpty {
+        if let common = Files.read(gitDirectory + "/commondir")?.trimmingCharacters() , !common.isEmpty {
             configDirectory = common.hasPrefix("/") ? common : gitDirectory + "/" + common
         }
-        guard let config = FileReader.read(configDirectory + "/config") else { return [] }
+        guard let config = Files.read(configDirectory + "/config") else { return [] }
         return parseRemotes(config)
     }
 
@@ -31,8 +32,8 @@ enum GitCheckout {
         var current = directory
         while true {
             let candidate = current == "/" ? "/.git" : current + "/.git"
-            if FileReader.isDirectory(candidate) { return candidate }
-            if let file = FileReader.read(candidate), file.hasPrefix("gitdir:") {
+            if Files.isDirectory(candidate) { return candidate }
+            if let file = Files.read(candidate), file.hasPrefix("gitdir:") {
                 let target = String(file.dropFirst("gitdir:".count)).trimmingCharacters()
                 return target.hasPrefix("/") ? target : current + "/" + target
             }

@@ -74,7 +74,10 @@ struct HelpFormatter {
             ("GH_HOST", "a GitHub Enterprise Server host"),
             ("DOOGIT_API_URL", "the REST API base URL (default https://api.github.com)"),
             ("DOOGIT_DB", "the database file"),
+            ("XDG_DATA_HOME", "where the database lives (default ~/.local/share)"),
+            ("XDG_CONFIG_HOME", "where a saved token lives (default ~/.config)"),
             ("NO_COLOR, CLICOLOR_FORCE", "never or always colour, unless --color says otherwise"),
+            ("LC_ALL, LC_CTYPE, LANG", "the first one set decides between ○ ● and [ ] [x]"),
         ])
         out += "\n" + paragraph("Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.")
         out += "Run 'doogit help COMMAND' for more about a command.\n"

@@ -1,3 +1,4 @@
+import DoogitSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,15 +8,7 @@ import Darwin
 /// Reads all of standard input (for `auth login --with-token`).
 public enum StandardInput {
     public static func readAll(limit: Int = 1 << 20) -> String {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 4096) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: Files.readAll(descriptor: STDIN_FILENO, limit: limit) ?? [], as: UTF8.self)
     }
 }
 

@@ -1,3 +1,4 @@
+import DoogitSupport
 /// Where the GitHub token came from: shown by `auth status`, never the token itself.
 enum TokenSource: Equatable {
     case environment(String)
@@ -32,7 +33,7 @@ struct TokenResolver {
                 return try validated(ResolvedToken(source: .environment(name), value: value.trimmingCharacters()))
             }
         }
-        if let path = savedTokenPath, let saved = FileReader.read(path)?.trimmingCharacters(), !saved.isEmpty {
+        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingCharacters(), !saved.isEmpty {
             return try validated(ResolvedToken(source: .savedFile(path), value: saved))
         }
         var arguments = ["gh", "auth", "token"]

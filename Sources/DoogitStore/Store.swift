@@ -26,9 +26,14 @@ public final class Store {
     /// Opens (creating if needed) the database at `path`: missing parent folders are made with
     /// mode 0700 and a new file with mode 0600, before SQLite writes anything to it.
     public static func open(path: String) throws -> Store {
-        if path != ":memory:" && !FileSystem.exists(path) {
-            try FileSystem.createParentDirectories(of: path, mode: 0o700)
-            try FileSystem.createFileIfMissing(path, mode: 0o600)
+        if path != ":memory:" && !Files.exists(path) {
+            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : ""
+            if !folder.isEmpty, let reason = Files.createDirectories(folder, mode: 0o700) {
+                throw StoreError.cannotCreateDirectory(path: folder, reason: reason)
+            }
+            if let reason = Files.createFileIfMissing(path, mode: 0o600) {
+                throw StoreError.cannotCreateFile(path: path, reason: reason)
+            }
         }
         return try Store(database: try Database(path: path))
     }
