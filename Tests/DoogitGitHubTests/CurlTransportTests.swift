@@ -116,13 +116,6 @@ struct CurlTransportTests {
     }
 }
 
-extension ServerResponse {
-    func hangingUp() -> ServerResponse {
-        var copy = self
-        copy.hangUp = true
-        return copy
-    }
-}
 
 /// The most requests a test server was answering at the same moment.
 final class ConcurrencyGauge: @unchecked Sendable {

@@ -212,22 +212,3 @@ struct GitHubClientTests {
         #expect(user.scopes == ["repo", "read:org"])
     }
 }
-
-/// A thread-safe counter for scripted answers.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-}

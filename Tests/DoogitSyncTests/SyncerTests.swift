@@ -257,24 +257,3 @@ struct SyncerTests {
         }
     }
 }
-
-extension ServerResponse {
-    func hangingUp() -> ServerResponse {
-        var copy = self
-        copy.hangUp = true
-        return copy
-    }
-}
-
-/// A thread-safe counter for scripted answers.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
-    }
-}

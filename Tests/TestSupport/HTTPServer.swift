@@ -42,6 +42,13 @@ public struct ServerResponse: Sendable {
         self.body = body
     }
 
+    /// The same answer, except that the server closes the connection instead of sending it.
+    public func hangingUp() -> ServerResponse {
+        var copy = self
+        copy.hangUp = true
+        return copy
+    }
+
     public static func json(_ status: Int, _ text: String, headers: [(String, String)] = []) -> ServerResponse {
         ServerResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
                        body: Array(text.utf8))
@@ -239,5 +246,27 @@ public final class HTTPServer: @unchecked Sendable {
             if Array(haystack[index..<(index + needle.count)]) == needle { return index }
         }
         return nil
+    }
+}
+
+/// A thread-safe counter, for scripted answers that change after the first requests.
+public final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    public init() {}
+
+    /// Counts one more and returns the new count.
+    public func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+
+    public var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }
