@@ -108,7 +108,20 @@ public final class GitHubClient {
     /// Every repository the signed-in user owns, collaborates on or reaches through an
     /// organization: all pages.
     public func userRepositories() throws(GitHubError) -> [GitHubRepository] {
-        try getAllPages(Self.userRepositoriesPath, as: GitHubRepository.init(json:))
+        var repositories: [GitHubRepository] = []
+        var next: String? = userRepositoriesURL
+        var visited: Set<String> = []
+        while let url = next {
+            guard visited.count < Self.maximumPages, visited.insert(url).inserted else {
+                throw .unexpectedResponse("pagination did not end")
+            }
+            guard case .modified(let page, _) = try repositoryPage(url, ifNoneMatch: nil) else {
+                throw .unexpectedResponse("304 without a conditional request")
+            }
+            repositories += page.repositories
+            next = page.nextURL
+        }
+        return repositories
     }
 
     /// The URL of the first page of the signed-in user's repositories.
@@ -357,31 +370,6 @@ public final class GitHubClient {
         // Parallel answers arrive in any order: within one window the lowest count is the latest.
         if let current = rateLimit, current.resetAt == reset, current.remaining < remaining { return }
         rateLimit = RateLimitStatus(remaining: remaining, resetAt: reset)
-    }
-
-    /// Every page of a list endpoint, following `Link: rel="next"` on the API origin.
-    public func getAllPages<T>(_ path: String, as decodeItem: (JSONValue) throws(JSONError) -> T)
-        throws(GitHubError) -> [T]
-    {
-        var items: [T] = []
-        var next: String? = configuration.endpoint.url(path)
-        var visited: Set<String> = []
-        while let url = next {
-            guard visited.count < Self.maximumPages, visited.insert(url).inserted else {
-                throw .unexpectedResponse("pagination did not end")
-            }
-            let response = try get(url)
-            let page = try parse(response)
-            guard case .array(let elements) = page else { throw .unexpectedResponse("expected a list") }
-            for element in elements {
-                do { items.append(try decodeItem(element)) } catch { throw Self.decodingError(error) }
-            }
-            next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
-            if let link = next, !configuration.endpoint.isSameOrigin(link) {
-                throw .unexpectedResponse("a next page outside the API")
-            }
-        }
-        return items
     }
 
     private func parse(_ response: HTTPResponse) throws(GitHubError) -> JSONValue {
