@@ -24,9 +24,14 @@ enum JSONOutput {
 
     /// A todo as `todo add|done|undo|edit|rm --json` print it.
     static func todo(_ todo: TodoRecord, into json: inout JSONStream) {
+        todoObject(todo, withRepository: true, into: &json)
+    }
+
+    /// A todo's fields; inside a section the repository is the section's, so it is left out.
+    private static func todoObject(_ todo: TodoRecord, withRepository: Bool, into json: inout JSONStream) {
         json.beginObject()
         json.key("id"); json.int(todo.id)
-        json.key("repository"); json.string(todo.repositoryFullName)
+        if withRepository { json.key("repository"); json.string(todo.repositoryFullName) }
         json.key("text"); json.string(todo.text)
         json.key("done"); json.bool(todo.done)
         json.key("createdAt"); json.string(todo.createdAt.rfc3339)
@@ -47,15 +52,7 @@ enum JSONOutput {
         json.endObject()
         json.key("todos")
         json.beginArray()
-        for todo in section.todos {
-            json.beginObject()
-            json.key("id"); json.int(todo.id)
-            json.key("text"); json.string(todo.text)
-            json.key("done"); json.bool(todo.done)
-            json.key("createdAt"); json.string(todo.createdAt.rfc3339)
-            json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
-            json.endObject()
-        }
+        for todo in section.todos { todoObject(todo, withRepository: false, into: &json) }
         json.endArray()
         json.endObject()
     }

@@ -26,14 +26,39 @@ struct ListRenderer {
             line += " " + flagText
             plainWidth += 1 + DisplayWidth.of(plainFlags(repository))
         }
-        if let description = repository.description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty {
-            var shown = description
-            if let width {
-                shown = TextLayout.truncate(description, width: width - plainWidth - 2, ellipsis: style.ellipsis)
-            }
-            if !shown.isEmpty { line += "  " + style.dim(shown) }
-        }
+        appendDescription(repository.description, to: &line, used: plainWidth)
         return line
+    }
+
+    /// Adds `description` to a line whose visible part is `used` columns wide: sanitized, dimmed,
+    /// and on a terminal shortened with an ellipsis to fit.
+    private func appendDescription(_ description: String?, to line: inout String, used: Int) {
+        guard let description = description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty else {
+            return
+        }
+        let shown = width.map { TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis) } ?? description
+        if !shown.isEmpty { line += "  " + style.dim(shown) }
+    }
+
+    /// One line of a repository listing: `lead`, the full name padded to `nameWidth`, the
+    /// `columns` (each as shown and as plain text, for its width), then the description.
+    func repositoryLine(lead: String = "", leadWidth: Int = 0, fullName: String, nameWidth: Int,
+                        columns: [(shown: String, plain: String)], description: String?) -> String {
+        let name = TerminalText.sanitize(fullName)
+        let nameColumns = DisplayWidth.of(name)
+        var line = lead + style.bold(name) + String(repeating: " ", count: max(0, nameWidth - nameColumns))
+        var used = leadWidth + max(nameWidth, nameColumns)
+        for column in columns where !column.plain.isEmpty {
+            line += "  " + column.shown
+            used += 2 + DisplayWidth.of(column.plain)
+        }
+        appendDescription(description, to: &line, used: used)
+        return line
+    }
+
+    /// The width the name column of a repository listing takes (at most 40).
+    static func nameWidth(_ fullNames: [String]) -> Int {
+        min(40, fullNames.map { DisplayWidth.of(TerminalText.sanitize($0)) }.max() ?? 0)
     }
 
     private func plainFlags(_ repository: RepositoryRecord) -> String {
@@ -72,24 +97,13 @@ struct ListRenderer {
     }
 
     func repositoryList(_ summaries: [RepositorySummary]) -> String {
-        let nameWidth = min(40, summaries.map { DisplayWidth.of(TerminalText.sanitize($0.repository.fullName)) }.max() ?? 0)
+        let nameWidth = Self.nameWidth(summaries.map(\.repository.fullName))
         var out = ""
         for summary in summaries {
-            let repository = summary.repository
-            let name = TerminalText.sanitize(repository.fullName)
             let counts = "\(summary.open) open, \(summary.done) done"
-            var line = style.bold(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name))) + "  " + counts
-            var used = max(nameWidth, DisplayWidth.of(name)) + 2 + counts.count
-            let flagText = flags(repository)
-            if !flagText.isEmpty {
-                line += "  " + flagText
-                used += 2 + DisplayWidth.of(plainFlags(repository))
-            }
-            if let description = repository.description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty {
-                let shown = width.map { TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis) } ?? description
-                if !shown.isEmpty { line += "  " + style.dim(shown) }
-            }
-            out += line + "\n"
+            out += repositoryLine(fullName: summary.repository.fullName, nameWidth: nameWidth,
+                                  columns: [(counts, counts), (flags(summary.repository), plainFlags(summary.repository))],
+                                  description: summary.repository.description) + "\n"
         }
         return out
     }

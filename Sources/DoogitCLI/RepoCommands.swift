@@ -113,7 +113,7 @@ enum RepoCommands {
                 || (repository.description?.lowercased().contains(query) ?? false)
         }
         let store = try runtime.store()
-        let tracked = Set(try store.repositorySummaries().map(\.repository.id))
+        let tracked = Set(try store.repositories().map(\.id))
         if runtime.global.json {
             runtime.printJSON(.array(found.map { repository in
                 .object([
@@ -128,26 +128,15 @@ enum RepoCommands {
             return
         }
         let style = runtime.style
-        let nameWidth = min(40, found.map { DisplayWidth.of(TerminalText.sanitize($0.fullName)) }.max() ?? 0)
+        let renderer = ListRenderer(style: style, width: runtime.console.width)
+        let nameWidth = ListRenderer.nameWidth(found.map(\.fullName))
         for repository in found {
-            let name = TerminalText.sanitize(repository.fullName)
             let mark = tracked.contains(repository.id) ? style.green(style.unicode ? "✓" : "*") : " "
-            var line = "\(mark) " + style.bold(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name)))
-            var used = 2 + max(nameWidth, DisplayWidth.of(name))
-            var flags: [String] = []
-            if repository.isPrivate { flags.append("[private]") }
-            if repository.archived { flags.append("[archived]") }
-            if !flags.isEmpty {
-                line += "  " + style.yellow(flags.joined(separator: " "))
-                used += 2 + flags.joined(separator: " ").count
-            }
-            if let description = repository.description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty {
-                let shown = runtime.console.width.map {
-                    TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis)
-                } ?? description
-                if !shown.isEmpty { line += "  " + style.dim(shown) }
-            }
-            runtime.console.print(line)
+            let flags = [repository.isPrivate ? "[private]" : nil, repository.archived ? "[archived]" : nil]
+                .compactMap { $0 }.joined(separator: " ")
+            runtime.console.print(renderer.repositoryLine(
+                lead: mark + " ", leadWidth: 2, fullName: repository.fullName, nameWidth: nameWidth,
+                columns: [(style.yellow(flags), flags)], description: repository.description))
         }
         if found.isEmpty && runtime.console.outputIsTerminal {
             runtime.note(query.isEmpty ? "no repositories found" : "no repository matches '\(TerminalText.sanitize(query))'")

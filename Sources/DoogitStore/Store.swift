@@ -102,6 +102,13 @@ public final class Store {
         }.first
     }
 
+    /// Every tracked repository, by full name.
+    public func repositories() throws -> [RepositoryRecord] {
+        try database.query("SELECT \(Self.repositoryColumns) FROM repositories r ORDER BY r.full_name COLLATE NOCASE, r.id") {
+            row throws(StoreError) in try Self.readRepository(row)
+        }
+    }
+
     /// Every tracked repository with its open and done counts, by full name.
     public func repositorySummaries() throws -> [RepositorySummary] {
         try database.query("""
@@ -227,11 +234,7 @@ public final class Store {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         // Repositories are read once each, not once for every todo row.
         var repositories: [Int64: RepositoryRecord] = [:]
-        for repository in try database.query("SELECT \(Self.repositoryColumns) FROM repositories r", [], {
-            row throws(StoreError) in try Self.readRepository(row)
-        }) {
-            repositories[repository.id] = repository
-        }
+        for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
         _ = try database.query("""
             SELECT \(Self.todoColumns)

@@ -77,7 +77,7 @@ public final class Syncer {
     }
 
     private func work(dryRun: Bool, progress: (Int, Int) -> Void, summary: inout SyncSummary) throws {
-        let tracked = try store.repositorySummaries().map(\.repository)
+        let tracked = try store.repositories()
         summary.repositories = tracked.count
         var handled = 0
         progress(0, tracked.count)
