@@ -52,37 +52,57 @@ enum ErrorReporter {
 
     static func report(_ error: StoreError, databasePath: String?) -> Report {
         let place = databasePath ?? "the database"
+        func failure(_ message: String) -> Report { Report(code: .failure, message: message) }
         switch error {
         case .unknownTodos(let ids):
             let list = ids.map(String.init).joined(separator: ", ")
-            return Report(code: .failure, message: "no todo with ID\(ids.count == 1 ? "" : "s") \(list); nothing was changed. Run 'doogit todo list' to see the IDs")
+            return failure("no todo with ID\(ids.count == 1 ? "" : "s") \(list); nothing was changed. Run 'doogit todo list' to see the IDs")
+        case .unknownRepository(let name) where name.hasPrefix("id:"):
+            return failure("no tracked repository has \(name); run 'doogit repo list --json' to see their ids")
         case .unknownRepository(let name):
-            return Report(code: .failure, message: "repository '\(name)' is not tracked; run 'doogit repo list' to see tracked repositories, or 'doogit repo add \(name)'")
+            return failure("repository '\(name)' is not tracked; run 'doogit repo list' to see tracked repositories, or 'doogit repo add \(name)'")
         case .ambiguousRepository(let name, let candidates):
-            return Report(code: .failure, message: "'\(name)' names several tracked repositories (\(candidates.joined(separator: ", "))); use OWNER/NAME")
-        case .repositoryHasOpenTodos(let fullName, let open):
-            return Report(code: .failure, message: "\(fullName) has \(open) open todo\(open == 1 ? "" : "s"); nothing was removed. Complete them first, or use 'doogit repo remove --force' to remove them too")
+            let list = candidates.map { "\($0.fullName) (id:\($0.id)\($0.gone ? ", gone" : ""))" }.joined(separator: ", ")
+            return failure("'\(name)' names several tracked repositories: \(list); name one as OWNER/NAME, or as id:ID")
+        case .repositoryHasTodos(let fullName, let open, let done):
+            let count = open + done
+            return failure("\(fullName) has \(count) todo\(count == 1 ? "" : "s") (\(open) open, \(done) done); nothing was removed. Add --force to remove it with its todos")
+        case .busy:
+            return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
+        case .readOnlyFile(let path):
+            return failure("cannot write \(path): the file is read-only; make it writable (chmod u+w '\(path)') or use --db PATH")
+        case .readOnlyFolder(let folder):
+            return failure("cannot write in \(folder), where the database keeps its journal files; make the folder writable (chmod u+w '\(folder)') or use --db PATH")
+        case .diskFull:
+            return failure("the disk holding \(place) is full; nothing was changed. Free some space and try again")
+        case .ioError(let reason):
+            return failure("cannot read or write \(place): \(reason); check the disk it is on, or use --db PATH")
+        case .notADatabase:
+            return failure("\(place) is not a doogit database (it is not an SQLite file); use --db to choose another file")
+        case .corrupt:
+            return failure("\(place) is damaged; restore it from a backup, or move it aside (mv '\(place)' '\(place).damaged') and doogit starts a new one")
+        case .isDirectory(let path):
+            return failure("\(path) is a folder, not a database file; give --db or DOOGIT_DB a file path such as \(path)/doogit.sqlite3")
+        case .cannotOpen(let path, let reason):
+            return failure("cannot open the database \(path): \(reason); check the path and its permissions, or use --db PATH")
+        case .foreignDatabase:
+            return failure("\(place) is another program's SQLite database, so doogit left it untouched; use --db to choose another file")
         case .newerSchema(let found, let known):
-            return Report(code: .failure, message: "\(place) was written by a newer doogit (schema \(found); this doogit knows \(known)); it was left untouched. Upgrade doogit")
+            return failure("\(place) was written by a newer doogit (schema \(found); this doogit knows \(known)); it was left untouched. Upgrade doogit")
+        case .upgradeNeedsWriteAccess(let found, let known):
+            return failure("\(place) must be upgraded (schema \(found) to \(known)) but cannot be written; make it and its folder writable and run doogit again")
         case .cannotCreateDirectory(let path, let reason):
-            return Report(code: .failure, message: "cannot create the folder \(path): \(reason); check its permissions or use --db PATH")
+            return failure("cannot create the folder \(path): \(reason); check its permissions or use --db PATH")
         case .cannotCreateFile(let path, let reason):
-            return Report(code: .failure, message: "cannot create \(path): \(reason); check its permissions or use --db PATH")
+            return failure("cannot create \(path): \(reason); check its permissions or use --db PATH")
+        case .foreignKeyViolation(let table):
+            return failure("upgrading \(place) stopped: rows of '\(table)' would lose what they belong to; nothing was changed. Please report this to doogit's developers")
         case .unexpectedNull(let column):
-            return Report(code: .failure, message: "\(place) has a missing value in '\(column)'; the database may be damaged")
-        case .sqlite(let code, let message, _):
-            switch code & 0xFF {
-            case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
-                return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
-            case 26:  // SQLITE_NOTADB
-                return Report(code: .failure, message: "\(place) is not a doogit database; use --db to choose another file")
-            case 13:  // SQLITE_FULL
-                return Report(code: .failure, message: "the disk is full; nothing was changed")
-            case 14, 8:  // SQLITE_CANTOPEN, SQLITE_READONLY
-                return Report(code: .failure, message: "cannot write \(place): \(message); check its permissions or use --db PATH")
-            default:
-                return Report(code: .failure, message: "database error in \(place): \(message)")
-            }
+            return failure("\(place) has a missing value in '\(column)'; it may be damaged. Restore it from a backup")
+        case .unknownColumn, .bindMismatch:
+            return failure("internal error reading \(place) (\(error)); nothing was changed. Please report this to doogit's developers")
+        case .sqlite(_, let message, _):
+            return failure("database error in \(place): \(message)")
         }
     }
 

@@ -31,10 +31,12 @@ enum RepoCommands {
     static let remove = CommandSpec(
         name: "remove", aliases: ["rm"], abstract: "Stop tracking repositories",
         arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
-        options: [OptionSpec("force", short: "f", help: "also remove the repository's open todos")],
+        options: [OptionSpec("force", short: "f", help: "also remove the repository's todos, open and done")],
         discussion: """
-            Refuses while a repository has open todos, unless --force, which removes the repository \
-            and all its todos. Every REPO is checked first; nothing changes unless all can go.
+            Refuses while a repository has any todos, open or done, unless --force, which removes the \
+            repository and all its todos. Every REPO is checked first; nothing changes unless all can \
+            go. REPO may be id:ID (GitHub's numeric id, shown by 'doogit repo list --json'), which tells \
+            apart two tracked repositories with one name.
             """,
         examples: ["doogit repo remove octocat/Hello-World", "doogit repo remove Hello-World --force"],
         run: runRemove)
@@ -73,7 +75,7 @@ enum RepoCommands {
     }
 
     static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {
-        let summaries = try runtime.store().repositorySummaries()
+        let summaries = try runtime.readingStore().repositorySummaries()
         if runtime.global.json {
             runtime.printJSONArray(summaries, JSONOutput.repository)
             return

@@ -37,8 +37,18 @@ final class Runtime {
     }
 
     func store() throws -> Store {
+        try openStore(readOnlyFallback: false)
+    }
+
+    /// The store for a command that only reads: a database that cannot be written (or whose
+    /// folder cannot) is opened read-only rather than refused.
+    func readingStore() throws -> Store {
+        try openStore(readOnlyFallback: true)
+    }
+
+    private func openStore(readOnlyFallback: Bool) throws -> Store {
         if let openedStore { return openedStore }
-        let store = try Store.open(path: try paths.database(option: global.databasePath))
+        let store = try Store.open(path: try paths.database(option: global.databasePath), readOnlyFallback: readOnlyFallback)
         openedStore = store
         return store
     }
@@ -86,16 +96,28 @@ final class Runtime {
     /// Reads a repository argument; a malformed one is a usage error naming the forms.
     func parseReference(_ text: String, topic: [String]) throws(UsageError) -> RepositoryReference {
         guard let reference = RepositoryReference.parse(text, hosts: webHosts) else {
-            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a repository; use \(RepositoryReference.acceptedForms)",
+            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a repository; use \(RepositoryReference.acceptedForms), or id:ID for a tracked one",
                              topic: topic)
         }
         return reference
     }
 
-    /// A tracked repository named by a local argument (OWNER/NAME, or NAME when unique).
-    func trackedRepository(_ text: String, topic: [String]) throws -> RepositoryRecord {
+    /// A tracked repository named by a local argument: `id:ID` (GitHub's numeric id, which tells
+    /// apart repositories that share a name), OWNER/NAME, or NAME when unique.
+    func trackedRepository(_ text: String, topic: [String], reading: Bool = false) throws -> RepositoryRecord {
+        let store = reading ? try readingStore() : try store()
+        if let id = Self.repositoryID(text) {
+            guard let repository = try store.repository(id: id) else { throw StoreError.unknownRepository("id:\(id)") }
+            return repository
+        }
         let reference = try parseReference(text, topic: topic)
-        return try store().findRepository(owner: reference.owner, name: reference.name)
+        return try store.findRepository(owner: reference.owner, name: reference.name)
+    }
+
+    /// The id of an `id:ID` argument.
+    static func repositoryID(_ text: String) -> Int64? {
+        guard text.hasPrefix("id:"), let id = Int64(text.dropFirst(3)), id > 0 else { return nil }
+        return id
     }
 
     /// Writes a JSON document to stdout.

@@ -37,7 +37,8 @@ enum TodoCommands {
             Each section has a header with the repository's full name (flagged [archived] or [gone] \
             when GitHub says so) and its description, then one line per todo: a marker (○ open, \
             ● done; [ ] and [x] where the locale is not UTF-8 or with --ascii), the ID and the text. \
-            Open todos come first. REPO is OWNER/NAME, or NAME when one tracked repository has it.
+            Open todos come first. REPO is OWNER/NAME, NAME when one tracked repository has it, a name \
+            the repository had before, or id:ID (GitHub's numeric id).
             """,
         examples: ["doogit todo list", "doogit todo list Hello-World --open", "doogit todo list --json"],
         run: runList)
@@ -110,8 +111,10 @@ enum TodoCommands {
             throw UsageError(message: "--open and --done cannot be used together", topic: invocation.path)
         }
         let filter: TodoFilter = invocation.flag("open") ? .open : invocation.flag("done") ? .done : .all
-        let repository = try invocation.positionals.first.map { try runtime.trackedRepository($0, topic: invocation.path) }
-        let sections = try runtime.store().sections(repositoryID: repository?.id, filter: filter,
+        let repository = try invocation.positionals.first.map {
+            try runtime.trackedRepository($0, topic: invocation.path, reading: true)
+        }
+        let sections = try runtime.readingStore().sections(repositoryID: repository?.id, filter: filter,
                                                     includeEmpty: invocation.flag("all-repos") || repository != nil)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)

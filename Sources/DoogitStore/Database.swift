@@ -10,28 +10,67 @@ import Darwin
 /// relies on: extended result codes, a busy timeout (cron's sync meets the user's shell),
 /// foreign keys and synchronous=NORMAL; `enableWriteAheadLog` adds WAL.
 public final class Database {
+    /// How a connection may use the file.
+    public enum Access: Sendable {
+        case readWrite
+        /// Reads only; SQLite still needs to create the write-ahead log's index beside the file.
+        case readOnly
+        /// Reads only, promising SQLite that nobody changes the file meanwhile: works in a folder
+        /// where no file can be created.
+        case immutable
+    }
+
     let handle: OpaquePointer
     public let path: String
+    public let access: Access
     private var statements: [String: Statement] = [:]
 
     /// How long a write waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
-    public init(path: String) throws(StoreError) {
+    public init(path: String, access: Access = .readWrite) throws(StoreError) {
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX
+        let name: String
+        switch access {
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            name = path
+        case .readOnly, .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = Self.fileURI(path, immutable: access == .immutable)
+        }
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let systemCode = connection.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(connection)
-            throw .sqlite(code: code, message: message, sql: nil)
+            throw StoreError.classify(code: code, message: message, systemErrno: systemCode, sql: nil, path: path)
         }
         self.handle = connection
         self.path = path
+        self.access = access
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
-        try execute("PRAGMA synchronous = NORMAL")
+        if access == .readWrite { try execute("PRAGMA synchronous = NORMAL") }
+    }
+
+    /// A `file:` URI for `path`, with the characters that URIs reserve escaped.
+    static func fileURI(_ path: String, immutable: Bool) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0x80...0xFF, 0...0x20:
+                let hex = Array("0123456789ABCDEF".utf8)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                uri.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            default:
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return uri + (immutable ? "?immutable=1" : "?mode=ro")
     }
 
     /// Switches the file to write-ahead logging, so readers and one writer (a sync from cron and
@@ -53,7 +92,8 @@ public final class Database {
 
     func error(_ code: Int32, sql: String?) -> StoreError {
         let extended = sqlite3_extended_errcode(handle)
-        return .sqlite(code: extended != 0 ? extended : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return StoreError.classify(code: extended != 0 ? extended : code, message: String(cString: sqlite3_errmsg(handle)),
+                                   systemErrno: sqlite3_system_errno(handle), sql: sql, path: path)
     }
 
     /// Runs SQL text that may hold several statements and binds nothing (migrations, pragmas).
@@ -72,6 +112,11 @@ public final class Database {
     /// Runs one statement with bound values; returns the number of rows it changed.
     @discardableResult
     public func run(_ sql: String, _ values: SQLValue...) throws(StoreError) -> Int {
+        try run(sql, values)
+    }
+
+    @discardableResult
+    public func run(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> Int {
         let statement = try prepared(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -103,9 +148,30 @@ public final class Database {
 
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    private var savepointDepth = 0
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it
-    /// throws, so a failed command leaves the database exactly as it was.
+    /// throws, so a failed command leaves the database exactly as it was. Inside another
+    /// transaction it is a savepoint, so store operations compose: several of them in one outer
+    /// transaction commit or roll back together.
     public func transaction<T, E: Error>(_ body: () throws(E) -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = "doogit_\(savepointDepth)"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                _ = sqlite3_exec(handle, "ROLLBACK TO \(name); RELEASE \(name)", nil, nil, nil)
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -114,6 +180,38 @@ public final class Database {
         } catch {
             _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
             throw error
+        }
+    }
+}
+
+extension StoreError {
+    /// The meaningful case for an SQLite result code; what has no case of its own stays `.sqlite`.
+    /// A refused write or open is traced to its cause: the file, or the folder the journal goes in.
+    static func classify(code: Int32, message: String, systemErrno: Int32, sql: String?, path: String) -> StoreError {
+        switch code & 0xFF {
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
+            guard path != ":memory:" else { return .sqlite(code: code, message: message, sql: sql) }
+            if Files.exists(path) && access(path, R_OK) != 0 { return .cannotOpen(path: path, reason: Files.reason(EACCES)) }
+            let folder = Files.parentFolder(of: path)
+            if Files.exists(folder) && access(folder, W_OK) != 0 { return .readOnlyFolder(path: folder) }
+            if Files.exists(path) && access(path, W_OK) != 0 { return .readOnlyFile(path: path) }
+            if code & 0xFF == SQLITE_CANTOPEN {
+                return .cannotOpen(path: path, reason: systemErrno != 0 ? Files.reason(systemErrno) : message)
+            }
+            return .sqlite(code: code, message: message, sql: sql)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .busy
+        case SQLITE_FULL:
+            return .diskFull
+        case SQLITE_IOERR:
+            if systemErrno == ENOSPC || systemErrno == EDQUOT { return .diskFull }
+            return .ioError(reason: systemErrno != 0 ? Files.reason(systemErrno) : message)
+        case SQLITE_NOTADB:
+            return .notADatabase
+        case SQLITE_CORRUPT:
+            return .corrupt
+        default:
+            return .sqlite(code: code, message: message, sql: sql)
         }
     }
 }

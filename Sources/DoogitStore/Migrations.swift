@@ -12,6 +12,8 @@ public enum Migrations {
         Migration(version: 1, name: "m0001_init", sql: String(decoding: PackageResources.m0001_init_sql, as: UTF8.self)),
         Migration(version: 2, name: "m0002_listing_cache",
                   sql: String(decoding: PackageResources.m0002_listing_cache_sql, as: UTF8.self)),
+        Migration(version: 3, name: "m0003_repository_names",
+                  sql: String(decoding: PackageResources.m0003_repository_names_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

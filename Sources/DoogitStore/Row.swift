@@ -1,7 +1,8 @@
 internal import CSQLite
 
 /// The current row of a statement being stepped; valid only inside the closure it is given to.
-/// A NULL where a value is required is an error, never a trap.
+/// Columns are read by name (`"id"`, or the `AS` alias) or by position. A NULL where a value is
+/// required, or a name the statement does not have, is an error, never a trap.
 public struct Row {
     private let statement: Statement
 
@@ -13,8 +14,17 @@ public struct Row {
         sqlite3_column_name(statement.handle, column).map { String(cString: $0) } ?? "column \(column)"
     }
 
+    private func index(_ name: String) throws(StoreError) -> Int32 {
+        guard let index = statement.columns[name] else { throw .unknownColumn(name) }
+        return index
+    }
+
     public func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(statement.handle, column) == SQLITE_NULL
+    }
+
+    public func isNull(_ column: String) throws(StoreError) -> Bool {
+        isNull(try index(column))
     }
 
     public func int64(_ column: Int32) throws(StoreError) -> Int64 {
@@ -22,7 +32,15 @@ public struct Row {
         return sqlite3_column_int64(statement.handle, column)
     }
 
+    public func int64(_ column: String) throws(StoreError) -> Int64 {
+        try int64(try index(column))
+    }
+
     public func bool(_ column: Int32) throws(StoreError) -> Bool {
+        try int64(column) != 0
+    }
+
+    public func bool(_ column: String) throws(StoreError) -> Bool {
         try int64(column) != 0
     }
 
@@ -32,8 +50,16 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    public func optionalString(_ column: String) throws(StoreError) -> String? {
+        optionalString(try index(column))
+    }
+
     public func string(_ column: Int32) throws(StoreError) -> String {
         guard let value = optionalString(column) else { throw .unexpectedNull(column: name(column)) }
         return value
+    }
+
+    public func string(_ column: String) throws(StoreError) -> String {
+        try string(try index(column))
     }
 }

@@ -5,6 +5,14 @@ final class Statement {
     let handle: OpaquePointer
     let sql: String
     private unowned let database: Database
+    /// Column positions by name, so rows are read by name and a new column renumbers nothing.
+    private(set) lazy var columns: [String: Int32] = {
+        var columns: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            if let name = sqlite3_column_name(handle, index) { columns[String(cString: name)] = index }
+        }
+        return columns
+    }()
 
     init(database: Database, sql: String) throws(StoreError) {
         var statement: OpaquePointer?
@@ -25,6 +33,10 @@ final class Statement {
     func bind(_ values: [SQLValue]) throws(StoreError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw .bindMismatch(expected: expected, given: values.count, sql: sql)
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32

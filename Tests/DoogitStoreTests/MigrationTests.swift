@@ -193,4 +193,86 @@ struct MigrationTests {
         #expect(try Migrator.currentVersion(of: store.database) == Migrations.latestVersion)
         #expect(try store.count("SELECT count(*) FROM sqlite_master WHERE name = 'todos'") == 1)
     }
+
+    /// Rows as a database at `version` holds them, written with that version's own schema.
+    private func seed(_ database: Database, version: Int) throws {
+        try database.execute("""
+            INSERT INTO repositories (id, owner, name, full_name, description, html_url, private, archived, gone,
+                                      added_at, synced_at)
+            VALUES (1, 'octo', 'cat', 'octo/cat', 'meow', 'https://github.com/octo/cat', 0, 0, 0,
+                    '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z'),
+                   (2, 'octo', 'dog', 'octo/dog', NULL, 'https://github.com/octo/dog', 1, 1, 1,
+                    '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
+            INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+            VALUES ('00000000-0000-4000-8000-000000000001', 1, 'open one', 0, 1, '2026-01-03T00:00:00.000Z',
+                    '2026-01-03T00:00:00.000Z', NULL),
+                   ('00000000-0000-4000-8000-000000000002', 1, 'done one', 1, 2, '2026-01-03T00:00:00.000Z',
+                    '2026-01-04T00:00:00.000Z', '2026-01-04T00:00:00.000Z'),
+                   ('00000000-0000-4000-8000-000000000003', 2, 'in a gone repository', 0, 1,
+                    '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z', NULL);
+            INSERT INTO todo_tombstones (uuid, repository_id, removed_at)
+            VALUES ('00000000-0000-4000-8000-000000000009', 1, '2026-01-05T00:00:00.000Z');
+            """)
+        if version >= 2 {
+            try database.execute("""
+                INSERT INTO listing_pages (url, etag, next_url, repositories, fetched_at)
+                VALUES ('https://api.github.com/user/repos', '"e"', NULL, '[]', '2026-01-05T00:00:00.000Z')
+                """)
+        }
+    }
+
+    @Test("a database with data, at every older version, upgrades to the latest keeping every row")
+    func upgradeKeepsData() throws {
+        for version in 1..<Migrations.latestVersion {
+            let directory = try ScratchDirectory()
+            let path = directory.file("doogit.db")
+            do {
+                let database = try Database(path: path)
+                try Migrator.migrate(database, to: Array(Migrations.all.prefix(version)))
+                try seed(database, version: version)
+            }
+            let store = try Store.open(path: path)
+            #expect(try Migrator.currentVersion(of: store.database) == Migrations.latestVersion, "from \(version)")
+            #expect(try store.repositories().map(\.fullName) == ["octo/cat", "octo/dog"], "from \(version)")
+            #expect(try store.repositories().map(\.gone) == [false, true], "from \(version)")
+            let todos = try store.allTodos()
+            #expect(todos.map(\.text) == ["open one", "done one", "in a gone repository"], "from \(version)")
+            #expect(todos.map(\.done) == [false, true, false], "from \(version)")
+            #expect(try store.tombstones().count == 1, "from \(version)")
+            if version >= 2 { #expect(try store.cachedPage(url: "https://api.github.com/user/repos") != nil) }
+        }
+    }
+
+    @Test("a migration that rebuilds a table others point at does not cascade-delete their rows")
+    func rebuildingMigrationKeepsChildren() throws {
+        let database = try Database(path: ":memory:")
+        try Migrator.migrate(database, to: Array(Migrations.all.prefix(1)))
+        try seed(database, version: 1)
+        let rebuild = Migration(version: 2, name: "m0002_rebuild", sql: """
+            CREATE TABLE repositories_new (
+                id INTEGER PRIMARY KEY, owner TEXT, name TEXT, full_name TEXT, description TEXT, html_url TEXT,
+                private INTEGER, archived INTEGER, gone INTEGER, pushed_at TEXT, remote_updated_at TEXT, etag TEXT,
+                added_at TEXT, synced_at TEXT);
+            INSERT INTO repositories_new SELECT * FROM repositories;
+            DROP TABLE repositories;
+            ALTER TABLE repositories_new RENAME TO repositories;
+            """)
+        try Migrator.migrate(database, to: [Migrations.all[0], rebuild])
+        #expect(try database.scalarInt("SELECT count(*) FROM todos") == 3)
+        #expect(try database.scalarInt("PRAGMA foreign_keys") == 1)
+    }
+
+    @Test("a migration that would leave rows pointing nowhere is rolled back")
+    func danglingRowsRollBack() throws {
+        let database = try Database(path: ":memory:")
+        try Migrator.migrate(database, to: Array(Migrations.all.prefix(1)))
+        try seed(database, version: 1)
+        let losing = Migration(version: 2, name: "m0002_losing", sql: "DELETE FROM repositories WHERE id = 1;")
+        #expect(throws: StoreError.foreignKeyViolation(table: "todos")) {
+            try Migrator.migrate(database, to: [Migrations.all[0], losing])
+        }
+        #expect(try Migrator.currentVersion(of: database) == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM repositories") == 2)
+        #expect(try database.scalarInt("PRAGMA foreign_keys") == 1)
+    }
 }

@@ -56,7 +56,8 @@ struct SaveRepositoryTests {
         #expect(record.name == "new-name")
         #expect(record.addedAt == moment(1))
         #expect(try store.findRepository(owner: "newowner", name: "NEW-NAME").id == 10)
-        #expect(throws: StoreError.unknownRepository("octo/old")) { try store.findRepository(owner: "octo", name: "old") }
+        // The old name still reaches it: old checkouts and scripts keep using it.
+        #expect(try store.findRepository(owner: "octo", name: "old").id == 10)
         #expect(try store.tombstones().isEmpty)
     }
 
@@ -110,10 +111,12 @@ struct FindRepositoryTests {
     @Test("an ambiguous bare name names every candidate")
     func ambiguous() throws {
         let store = try makeStore()
-        #expect(throws: StoreError.ambiguousRepository("app", candidates: ["alice/app", "Bob/app"])) {
+        let candidates = [RepositoryMatch(id: 2, fullName: "alice/app", gone: false),
+                          RepositoryMatch(id: 3, fullName: "Bob/app", gone: false)]
+        #expect(throws: StoreError.ambiguousRepository("app", candidates: candidates)) {
             try store.findRepository(owner: nil, name: "app")
         }
-        #expect(throws: StoreError.ambiguousRepository("APP", candidates: ["alice/app", "Bob/app"])) {
+        #expect(throws: StoreError.ambiguousRepository("APP", candidates: candidates)) {
             try store.findRepository(owner: nil, name: "APP")
         }
     }
@@ -161,7 +164,7 @@ struct RemoveRepositoryTests {
     func refusedWithOpenTodos() throws {
         let (store, _) = try makeStore()
         let before = try store.snapshot()
-        #expect(throws: StoreError.repositoryHasOpenTodos(fullName: "octo/cat", open: 2)) {
+        #expect(throws: StoreError.repositoryHasTodos(fullName: "octo/cat", open: 2, done: 1)) {
             try store.removeRepositories(ids: [1], force: false, at: moment(3))
         }
         #expect(try store.snapshot() == before)
@@ -171,7 +174,7 @@ struct RemoveRepositoryTests {
     func refusalRollsBackEarlierOnes() throws {
         let (store, _) = try makeStore()
         let before = try store.snapshot()
-        #expect(throws: StoreError.repositoryHasOpenTodos(fullName: "octo/cat", open: 2)) {
+        #expect(throws: StoreError.repositoryHasTodos(fullName: "octo/dog", open: 0, done: 1)) {
             try store.removeRepositories(ids: [3, 2, 1], force: false, at: moment(3))
         }
         #expect(try store.snapshot() == before)
@@ -190,23 +193,36 @@ struct RemoveRepositoryTests {
         #expect(throws: StoreError.unknownRepository("cat")) { try store.findRepository(owner: nil, name: "cat") }
     }
 
-    @Test("without force, repositories with only done todos or none are removed")
+    @Test("without force, a repository with only done todos is refused: done history is not deleted unasked")
     func onlyDoneTodos() throws {
+        let (store, _) = try makeStore()
+        let before = try store.snapshot()
+        #expect(throws: StoreError.repositoryHasTodos(fullName: "octo/dog", open: 0, done: 1)) {
+            try store.removeRepositories(ids: [2], force: false, at: moment(4))
+        }
+        #expect(try store.snapshot() == before)
+    }
+
+    @Test("without force, a repository without todos is removed")
+    func emptyRepository() throws {
         let (store, todos) = try makeStore()
-        let removed = try store.removeRepositories(ids: [2, 3], force: false, at: moment(4))
-        #expect(removed == 1)
-        #expect(try store.repository(id: 2) == nil)
+        #expect(try store.removeRepositories(ids: [3], force: false, at: moment(4)) == 0)
         #expect(try store.repository(id: 3) == nil)
-        #expect(try store.repository(id: 1) != nil)
+        #expect(try store.allTodos().count == todos.count)
+    }
+
+    @Test("with force, done history goes with the repository and leaves tombstones")
+    func forceRemovesDoneHistory() throws {
+        let (store, todos) = try makeStore()
+        #expect(try store.removeRepositories(ids: [2], force: true, at: moment(4)) == 1)
         #expect(try store.tombstones() == [Tombstone(uuid: todos[3].uuid, repositoryID: 2, removedAt: moment(4).rfc3339)])
-        #expect(try store.allTodos().count == 3)
     }
 
     @Test("an unknown id is unknownRepository and nothing changes")
     func unknownID() throws {
         let (store, _) = try makeStore()
         let before = try store.snapshot()
-        #expect(throws: StoreError.unknownRepository("12345")) {
+        #expect(throws: StoreError.unknownRepository("id:12345")) {
             try store.removeRepositories(ids: [3, 12345], force: true, at: moment(3))
         }
         #expect(try store.snapshot() == before)

@@ -1,0 +1,170 @@
+import DoogitSupport
+
+extension Store {
+    static let repositoryColumns = """
+        r.id AS repository_id, r.owner, r.name, r.full_name, r.description, r.html_url, r.private, r.archived,
+        r.gone, r.pushed_at, r.remote_updated_at, r.etag, r.added_at, r.synced_at
+        """
+
+    static func readRepository(_ row: Row) throws(StoreError) -> RepositoryRecord {
+        RepositoryRecord(
+            id: try row.int64("repository_id"), owner: try row.string("owner"), name: try row.string("name"),
+            fullName: try row.string("full_name"), description: try row.optionalString("description"),
+            url: try row.string("html_url"), isPrivate: try row.bool("private"), archived: try row.bool("archived"),
+            gone: try row.bool("gone"), pushedAt: try row.optionalString("pushed_at"),
+            remoteUpdatedAt: try row.optionalString("remote_updated_at"), etag: try row.optionalString("etag"),
+            addedAt: try timestamp(row, "added_at"), syncedAt: try timestamp(row, "synced_at"))
+    }
+
+    /// Inserts the repository or updates the tracked one with the same GitHub id; the first
+    /// `addedAt` is kept. A changed name is remembered, so the repository stays reachable by it.
+    public func saveRepository(_ repository: RepositoryRecord) throws {
+        try database.transaction { () throws(StoreError) in try upsert(repository) }
+    }
+
+    /// Saves several repositories in one transaction: all or none.
+    public func saveRepositories(_ repositories: [RepositoryRecord]) throws {
+        try database.transaction { () throws(StoreError) in
+            for repository in repositories { try upsert(repository) }
+        }
+    }
+
+    func upsert(_ r: RepositoryRecord) throws(StoreError) {
+        let previousName = try database.scalarString("SELECT full_name FROM repositories WHERE id = ?", .integer(r.id))
+        try database.run("""
+            INSERT INTO repositories (id, owner, name, full_name, description, html_url, private, archived, gone,
+                                      pushed_at, remote_updated_at, etag, added_at, synced_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET
+                owner = excluded.owner, name = excluded.name, full_name = excluded.full_name,
+                description = excluded.description, html_url = excluded.html_url, private = excluded.private,
+                archived = excluded.archived, gone = excluded.gone, pushed_at = excluded.pushed_at,
+                remote_updated_at = excluded.remote_updated_at, etag = excluded.etag, synced_at = excluded.synced_at
+            """,
+            .integer(r.id), .text(r.owner), .text(r.name), .text(r.fullName), .optional(r.description),
+            .text(r.url), .bool(r.isPrivate), .bool(r.archived), .bool(r.gone), .optional(r.pushedAt),
+            .optional(r.remoteUpdatedAt), .optional(r.etag), .text(r.addedAt.rfc3339), .text(r.syncedAt.rfc3339))
+        // The current name is nobody's former name any more: this repository has it now.
+        try database.run("DELETE FROM repository_names WHERE full_name = ?", .text(r.fullName))
+        if let previousName, previousName.lowercased() != r.fullName.lowercased() {
+            try rememberName(previousName, forRepository: r.id, at: r.syncedAt)
+        }
+    }
+
+    /// Remembers another name of a tracked repository (a former name, or one GitHub redirected
+    /// to it), so that commands find it by that name too. Its current name needs no entry.
+    public func rememberName(_ fullName: String, forRepository id: Int64, at now: Timestamp) throws(StoreError) {
+        let current = try database.scalarString("SELECT full_name FROM repositories WHERE id = ?", .integer(id))
+        guard let current, current.lowercased() != fullName.lowercased() else { return }
+        try database.run("""
+            INSERT INTO repository_names (full_name, repository_id, seen_at) VALUES (?, ?, ?)
+            ON CONFLICT (full_name) DO UPDATE SET repository_id = excluded.repository_id, seen_at = excluded.seen_at
+            """, .text(fullName), .integer(id), .text(now.rfc3339))
+    }
+
+    /// The names a tracked repository had before, most recent first.
+    public func formerNames(ofRepository id: Int64) throws -> [String] {
+        try database.query("SELECT full_name FROM repository_names WHERE repository_id = ? ORDER BY seen_at DESC, full_name",
+                           [.integer(id)]) { row throws(StoreError) in try row.string("full_name") }
+    }
+
+    public func repository(id: Int64) throws -> RepositoryRecord? {
+        try database.query("SELECT \(Self.repositoryColumns) FROM repositories r WHERE r.id = ?", [.integer(id)]) {
+            row throws(StoreError) in try Self.readRepository(row)
+        }.first
+    }
+
+    /// Every tracked repository, by full name.
+    public func repositories() throws -> [RepositoryRecord] {
+        try database.query("SELECT \(Self.repositoryColumns) FROM repositories r ORDER BY r.full_name COLLATE NOCASE, r.id") {
+            row throws(StoreError) in try Self.readRepository(row)
+        }
+    }
+
+    /// Every tracked repository with its open and done counts, by full name.
+    public func repositorySummaries() throws -> [RepositorySummary] {
+        try database.query("""
+            SELECT \(Self.repositoryColumns),
+                   (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 0) AS open_count,
+                   (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 1) AS done_count
+            FROM repositories r ORDER BY r.full_name COLLATE NOCASE, r.id
+            """) { row throws(StoreError) in
+            RepositorySummary(repository: try Self.readRepository(row), open: Int(try row.int64("open_count")),
+                              done: Int(try row.int64("done_count")))
+        }
+    }
+
+    /// The tracked repository a user means by `owner/name`, or by `name` alone. Names compare
+    /// case-insensitively, as on GitHub. Current names come first, then names the repository had
+    /// before; where a live repository and a gone one share a name, the live one is meant. Any
+    /// other tie is an error listing the candidates (which `id:ID` tells apart).
+    public func findRepository(owner: String?, name: String) throws -> RepositoryRecord {
+        let asked = owner.map { "\($0)/\(name)" } ?? name
+        let current: [RepositoryRecord]
+        if let owner {
+            current = try database.query("""
+                SELECT \(Self.repositoryColumns) FROM repositories r WHERE r.full_name = ? COLLATE NOCASE ORDER BY r.id
+                """, [.text("\(owner)/\(name)")]) { row throws(StoreError) in try Self.readRepository(row) }
+        } else {
+            current = try database.query("""
+                SELECT \(Self.repositoryColumns) FROM repositories r WHERE r.name = ? COLLATE NOCASE
+                ORDER BY r.full_name COLLATE NOCASE, r.id
+                """, [.text(name)]) { row throws(StoreError) in try Self.readRepository(row) }
+        }
+        if let found = try Self.single(current, asked: asked) { return found }
+
+        let former: [RepositoryRecord]
+        if let owner {
+            former = try database.query("""
+                SELECT \(Self.repositoryColumns) FROM repository_names n JOIN repositories r ON r.id = n.repository_id
+                WHERE n.full_name = ? COLLATE NOCASE
+                """, [.text("\(owner)/\(name)")]) { row throws(StoreError) in try Self.readRepository(row) }
+        } else {
+            // The part after the slash; `like` would treat '_' and '%' in names as wildcards.
+            former = try database.query("""
+                SELECT DISTINCT \(Self.repositoryColumns) FROM repository_names n JOIN repositories r ON r.id = n.repository_id
+                WHERE substr(n.full_name, instr(n.full_name, '/') + 1) = ? COLLATE NOCASE
+                ORDER BY r.full_name COLLATE NOCASE, r.id
+                """, [.text(name)]) { row throws(StoreError) in try Self.readRepository(row) }
+        }
+        if let found = try Self.single(former, asked: asked) { return found }
+        throw StoreError.unknownRepository(asked)
+    }
+
+    /// The one repository of `matches` a name means: the only one, or the only live one among
+    /// copies of one name. Nil for none; an error for a real tie.
+    private static func single(_ matches: [RepositoryRecord], asked: String) throws(StoreError) -> RepositoryRecord? {
+        guard matches.count > 1 else { return matches.first }
+        let live = matches.filter { !$0.gone }
+        let oneName = Set(matches.map { $0.fullName.lowercased() }).count == 1
+        if oneName, live.count == 1 { return live[0] }
+        throw .ambiguousRepository(asked, candidates: matches.map { RepositoryMatch(id: $0.id, fullName: $0.fullName, gone: $0.gone) })
+    }
+
+    /// Stops tracking the repositories. Without `force`, refuses (changing nothing) while any of
+    /// them has todos, open or done; with it, their todos go too. Returns how many todos were removed.
+    @discardableResult
+    public func removeRepositories(ids: [Int64], force: Bool, at now: Timestamp) throws -> Int {
+        try database.transaction { () throws(StoreError) -> Int in
+            var removedTodos = 0
+            for id in ids {
+                guard let fullName = try database.scalarString("SELECT full_name FROM repositories WHERE id = ?",
+                                                               .integer(id))
+                else { throw StoreError.unknownRepository("id:\(id)") }
+                let open = Int(try database.scalarInt(
+                    "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 0", .integer(id)) ?? 0)
+                let done = Int(try database.scalarInt(
+                    "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 1", .integer(id)) ?? 0)
+                if open + done > 0 && !force { throw StoreError.repositoryHasTodos(fullName: fullName, open: open, done: done) }
+                try database.run("""
+                    INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at)
+                    SELECT uuid, repository_id, ? FROM todos WHERE repository_id = ?
+                    """, .text(now.rfc3339), .integer(id))
+                removedTodos += try database.run("DELETE FROM todos WHERE repository_id = ?", .integer(id))
+                try database.run("DELETE FROM repository_names WHERE repository_id = ?", .integer(id))
+                try database.run("DELETE FROM repositories WHERE id = ?", .integer(id))
+            }
+            return removedTodos
+        }
+    }
+}
