@@ -69,8 +69,10 @@ enum ErrorReporter {
             return failure("\(fullName) has \(count) todo\(count == 1 ? "" : "s") (\(open) open, \(done) done); nothing was removed. Add --force to remove it with its todos")
         case .busy:
             return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
-        case .readOnlyFile(let path):
-            return failure("cannot write \(path): the file is read-only; make it writable (chmod u+w '\(path)') or use --db PATH")
+        case .readOnlyFiles(let paths):
+            let files = paths.map { "'\($0)'" }.joined(separator: " ")
+            let what = paths.count == 1 ? "the file is read-only" : "its files are read-only"
+            return failure("cannot write \(paths.first ?? place): \(what); make \(paths.count == 1 ? "it" : "them") writable (chmod u+w \(files)) or use --db PATH")
         case .readOnlyFolder(let folder):
             return failure("cannot write in \(folder), where the database keeps its journal files; make the folder writable (chmod u+w '\(folder)') or use --db PATH")
         case .diskFull:

@@ -194,7 +194,8 @@ extension StoreError {
             if Files.exists(path) && access(path, R_OK) != 0 { return .cannotOpen(path: path, reason: Files.reason(EACCES)) }
             let folder = Files.parentFolder(of: path)
             if Files.exists(folder) && access(folder, W_OK) != 0 { return .readOnlyFolder(path: folder) }
-            if Files.exists(path) && access(path, W_OK) != 0 { return .readOnlyFile(path: path) }
+            let protected = [path, path + "-wal", path + "-shm"].filter { Files.exists($0) && access($0, W_OK) != 0 }
+            if !protected.isEmpty { return .readOnlyFiles(paths: protected) }
             if code & 0xFF == SQLITE_CANTOPEN {
                 return .cannotOpen(path: path, reason: systemErrno != 0 ? Files.reason(systemErrno) : message)
             }

@@ -67,7 +67,7 @@ public final class Store {
         } catch let error as StoreError {
             guard readOnlyFallback else { throw error }
             switch error {
-            case .readOnlyFile, .readOnlyFolder: break
+            case .readOnlyFiles, .readOnlyFolder: break
             default: throw error
             }
             // Reading needs the write-ahead log's index file; where it cannot be made, the file is

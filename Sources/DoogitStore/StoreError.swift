@@ -5,8 +5,9 @@ public enum StoreError: Error, Equatable, Sendable {
 
     /// Another process holds a lock for longer than the busy timeout.
     case busy
-    /// The database file itself is write-protected.
-    case readOnlyFile(path: String)
+    /// The database file, or a file SQLite keeps beside it (`-wal`, `-shm`, created with the
+    /// database's own mode), is write-protected: every such file, in that order.
+    case readOnlyFiles(paths: [String])
     /// The folder holding the database does not let doogit create the files SQLite keeps beside
     /// it (the write-ahead log and its index).
     case readOnlyFolder(path: String)
