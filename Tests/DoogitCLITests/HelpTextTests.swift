@@ -115,12 +115,14 @@ import Testing
         Usage: doogit repo remove REPO... [OPTIONS]
         Also: doogit repo rm
 
-        Refuses while a repository has open todos, unless --force, which removes the
-        repository and all its todos. Every REPO is checked first; nothing changes
-        unless all can go.
+        Refuses while a repository has any todos, open or done, unless --force, which
+        removes the repository and all its todos. Every REPO is checked first; nothing
+        changes unless all can go. REPO may be id:ID (GitHub's numeric id, shown by
+        'doogit repo list --json'), which tells apart two tracked repositories with one
+        name.
 
         Options:
-          -f, --force  also remove the repository's open todos
+          -f, --force  also remove the repository's todos, open and done
 
         \(globalOptions)
 

@@ -76,7 +76,7 @@ struct ErrorPathTests {
         try expectFailure(sandbox, ["todo", "edit", "5", "new text"], status: 1, mentioning: "no todo with ID 5")
         try expectFailure(sandbox, ["todo", "add", "-R", "octocat/other", "x"], status: 1, mentioning: "repo add octocat/other")
         try expectFailure(sandbox, ["todo", "list", "nope"], status: 1, mentioning: "'nope' is not tracked")
-        try expectFailure(sandbox, ["repo", "remove", "Hello-World"], status: 1, mentioning: "open todo")
+        try expectFailure(sandbox, ["repo", "remove", "Hello-World"], status: 1, mentioning: "2 todos (1 open, 1 done)")
         try expectFailure(sandbox, ["repo", "remove", "octocat/Hello-World", "ghost/repo", "--force"], status: 1,
                           mentioning: "'ghost/repo' is not tracked")
         try expectFailure(sandbox, ["repo", "add", "octocat/missing"], status: 1, mentioning: "not found")
@@ -88,7 +88,7 @@ struct ErrorPathTests {
         sandbox.github.addRepository(id: 1, owner: "octocat", name: "tools", description: nil)
         sandbox.github.addRepository(id: 2, owner: "hubot", name: "tools", description: nil)
         #expect(sandbox.run("repo", "add", "octocat/tools", "hubot/tools").status == 0)
-        try expectFailure(sandbox, ["todo", "add", "-R", "tools", "x"], status: 1, mentioning: "hubot/tools, octocat/tools")
+        try expectFailure(sandbox, ["todo", "add", "-R", "tools", "x"], status: 1, mentioning: "hubot/tools (id:2), octocat/tools (id:1); name one as OWNER/NAME, or as id:ID")
         #expect(sandbox.run("todo", "add", "-R", "hubot/tools", "x").status == 0)
     }
 

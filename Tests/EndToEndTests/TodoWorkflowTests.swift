@@ -175,7 +175,7 @@ struct TodoWorkflowTests {
         let refused = sandbox.run("repo", "remove", "octocat/Hello-World")
         #expect(refused.status == 1)
         #expect(refused.stderrLines.count == 1)
-        #expect(refused.stderr.contains("1 open todo") && refused.stderr.contains("--force"))
+        #expect(refused.stderr.contains("1 todo (1 open, 0 done)") && refused.stderr.contains("--force"))
         #expect(try sandbox.snapshot() == before)
 
         let forced = sandbox.run("repo", "rm", "Hello-World", "--force")

@@ -190,8 +190,9 @@ public final class FakeGitHub: @unchecked Sendable {
             response = repositoryAnswer(repository, request)
         case ("GET", 3) where parts[0] == "repos":
             let fullName = "\(parts[1])/\(parts[2])".lowercased()
-            if let repository = repositories.values.first(where: { $0.fullName.lowercased() == fullName }),
-               !deleted.contains(repository.id) {
+            if let repository = repositories.values.first(where: {
+                $0.fullName.lowercased() == fullName && !deleted.contains($0.id)
+            }) {
                 response = repositoryAnswer(repository, request)
             } else if let id = formerNames[fullName], !deleted.contains(id) {
                 let moved = Fixtures.json("error-301-moved.json")
