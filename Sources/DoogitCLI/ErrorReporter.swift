@@ -57,6 +57,9 @@ enum ErrorReporter {
         case .unknownTodos(let ids):
             let list = ids.map(String.init).joined(separator: ", ")
             return failure("no todo with ID\(ids.count == 1 ? "" : "s") \(list); nothing was changed. Run 'doogit todo list' to see the IDs")
+        case .notRestorable(let ids):
+            let list = ids.map(String.init).joined(separator: ", ")
+            return failure("nothing to restore as ID\(ids.count == 1 ? "" : "s") \(list): not a removed todo whose repository is still tracked; nothing was changed")
         case .unknownRepository(let name) where name.hasPrefix("id:"):
             return failure("no tracked repository has \(name); run 'doogit repo list --json' to see their ids")
         case .unknownRepository(let name):

@@ -114,7 +114,7 @@ enum TodoCommands {
         let repository = try invocation.positionals.first.map {
             try runtime.trackedRepository($0, topic: invocation.path, reading: true)
         }
-        let sections = try runtime.readingStore().sections(repositoryID: repository?.id, filter: filter,
+        let sections = try runtime.readingStore().sections(repositoryIDs: repository.map { [$0.id] }, filter: filter,
                                                     includeEmpty: invocation.flag("all-repos") || repository != nil)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)

@@ -14,6 +14,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0002_listing_cache_sql, as: UTF8.self)),
         Migration(version: 3, name: "m0003_repository_names",
                   sql: String(decoding: PackageResources.m0003_repository_names_sql, as: UTF8.self)),
+        Migration(version: 4, name: "m0004_restorable_removals",
+                  sql: String(decoding: PackageResources.m0004_restorable_removals_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -92,11 +92,7 @@ extension Store {
                 applied.inserted += 1
             }
             for uuid in changes.removedTodos {
-                try database.run("""
-                    INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at)
-                    SELECT uuid, repository_id, ? FROM todos WHERE uuid = ?
-                    """, .text(now.rfc3339), .text(uuid))
-                applied.removed += try database.run("DELETE FROM todos WHERE uuid = ?", .text(uuid))
+                applied.removed += try entomb(where: "uuid = ?", [.text(uuid)], at: now)
             }
             return applied
         }

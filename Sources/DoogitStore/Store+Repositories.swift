@@ -156,11 +156,7 @@ extension Store {
                 let done = Int(try database.scalarInt(
                     "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 1", .integer(id)) ?? 0)
                 if open + done > 0 && !force { throw StoreError.repositoryHasTodos(fullName: fullName, open: open, done: done) }
-                try database.run("""
-                    INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at)
-                    SELECT uuid, repository_id, ? FROM todos WHERE repository_id = ?
-                    """, .text(now.rfc3339), .integer(id))
-                removedTodos += try database.run("DELETE FROM todos WHERE repository_id = ?", .integer(id))
+                removedTodos += try entomb(where: "repository_id = ?", [.integer(id)], at: now)
                 try database.run("DELETE FROM repository_names WHERE repository_id = ?", .integer(id))
                 try database.run("DELETE FROM repositories WHERE id = ?", .integer(id))
             }

@@ -48,14 +48,14 @@ extension Store {
 
     /// The sections to show: repositories with todos matching `filter` (all tracked ones when
     /// `includeEmpty`), by full name; open todos before done ones, each in list order.
-    public func sections(repositoryID: Int64? = nil, filter: TodoFilter = .all, includeEmpty: Bool = false)
-        throws -> [TodoSection]
+    public func sections(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
+                         includeEmpty: Bool = false) throws -> [TodoSection]
     {
         var conditions: [String] = []
         var values: [SQLValue] = []
-        if let repositoryID {
-            conditions.append("t.repository_id = ?")
-            values.append(.integer(repositoryID))
+        if let repositoryIDs {
+            conditions.append("t.repository_id IN (\(repositoryIDs.map { _ in "?" }.joined(separator: ", ")))")
+            values += repositoryIDs.map(SQLValue.integer)
         }
         switch filter {
         case .all: break
@@ -63,6 +63,7 @@ extension Store {
         case .done: conditions.append("t.done = 1")
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let needle = text.map { $0.lowercased() }
         // Repositories are read once each, not once for every todo row.
         var repositories: [Int64: RepositoryRecord] = [:]
         for repository in try self.repositories() { repositories[repository.id] = repository }
@@ -73,6 +74,8 @@ extension Store {
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
             let todo = try Self.readTodo(row)
+            // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
+            if let needle, !todo.text.lowercased().contains(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {
                 sections[sections.count - 1].todos.append(todo)
             } else if let repository = repositories[todo.repositoryID] {
@@ -82,7 +85,7 @@ extension Store {
         guard includeEmpty else { return sections }
         let shown = Set(sections.map(\.repository.id))
         for repository in repositories.values
-        where !shown.contains(repository.id) && (repositoryID == nil || repository.id == repositoryID) {
+        where !shown.contains(repository.id) && (repositoryIDs?.contains(repository.id) ?? true) {
             sections.append(TodoSection(repository: repository, todos: []))
         }
         return sections.sorted { lhs, rhs in
@@ -115,16 +118,89 @@ extension Store {
     }
 
     /// Deletes the todos (all ids checked first) and returns them as they were. Each leaves a
-    /// tombstone so the removal can reach other copies of the todo.
+    /// tombstone with its values, so `restoreTodos` can bring it back and the removal can reach
+    /// other copies of the todo.
     public func removeTodos(_ ids: [Int64], at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             let removed = try requireTodos(ids)
-            for todo in removed {
-                try database.run("INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at) VALUES (?, ?, ?)",
-                                 .text(todo.uuid), .integer(todo.repositoryID), .text(now.rfc3339))
-                try database.run("DELETE FROM todos WHERE id = ?", .integer(todo.id))
-            }
+            for todo in removed { try entomb(where: "id = ?", [.integer(todo.id)], at: now) }
             return removed
         }
+    }
+
+    /// Removes every done todo (of one repository, or of all), restorably, and returns them.
+    public func clearDone(repositoryID: Int64?, at now: Timestamp) throws -> [TodoRecord] {
+        try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            let done = try database.query("""
+                SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
+                WHERE t.done = 1 AND (? IS NULL OR t.repository_id = ?) ORDER BY r.full_name COLLATE NOCASE, t.position
+                """, [repositoryID.map(SQLValue.integer) ?? .null, repositoryID.map(SQLValue.integer) ?? .null]) {
+                row throws(StoreError) in try Self.readTodo(row)
+            }
+            for todo in done { try entomb(where: "id = ?", [.integer(todo.id)], at: now) }
+            return done
+        }
+    }
+
+    /// Deletes the todos the condition selects, leaving tombstones that keep their values.
+    @discardableResult
+    func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp) throws(StoreError) -> Int {
+        try database.run("""
+            INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position,
+                                                    created_at, updated_at, done_at)
+            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at
+            FROM todos WHERE \(condition)
+            """, [.text(now.rfc3339)] + values)
+        return try database.run("DELETE FROM todos WHERE \(condition)", values)
+    }
+
+    /// Brings removed todos back with their IDs, UUIDs, text and state, at the end of their
+    /// repository. All ids are checked first: each must be a removed todo whose repository is
+    /// still tracked, and whose ID nothing else has taken since.
+    public func restoreTodos(_ ids: [Int64], at now: Timestamp) throws -> [TodoRecord] {
+        try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            var missing: [Int64] = []
+            for id in ids {
+                let restored = try database.run("""
+                    INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+                    SELECT b.todo_id, b.uuid, b.repository_id, b.text, b.done,
+                           (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = b.repository_id),
+                           b.created_at, ?, b.done_at
+                    FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
+                    WHERE b.todo_id = ? AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
+                    ORDER BY b.removed_at DESC LIMIT 1
+                    """, .text(now.rfc3339), .integer(id))
+                if restored == 0 { missing.append(id) }
+            }
+            guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
+            try database.run("DELETE FROM todo_tombstones WHERE uuid IN (SELECT uuid FROM todos) ")
+            return try requireTodos(ids)
+        }
+    }
+
+    /// Moves the todos (all checked first) to the end of another tracked repository, in the
+    /// order given; their IDs and UUIDs stay. Returns them as they are afterwards.
+    public func moveTodos(_ ids: [Int64], toRepository repositoryID: Int64, at now: Timestamp) throws -> [TodoRecord] {
+        try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            guard try database.scalarInt("SELECT count(*) FROM repositories WHERE id = ?", .integer(repositoryID)) == 1 else {
+                throw StoreError.unknownRepository("id:\(repositoryID)")
+            }
+            for todo in try requireTodos(ids) where todo.repositoryID != repositoryID {
+                try database.run("""
+                    UPDATE todos SET repository_id = ?, updated_at = ?,
+                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)
+                    WHERE id = ?
+                    """, .integer(repositoryID), .text(now.rfc3339), .integer(repositoryID), .integer(todo.id))
+            }
+            return try requireTodos(ids)
+        }
+    }
+
+    /// The IDs of removed todos that can still be restored, most recently removed first.
+    public func restorableTodoIDs() throws -> [Int64] {
+        try database.query("""
+            SELECT b.todo_id FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
+            WHERE b.todo_id IS NOT NULL AND b.text IS NOT NULL ORDER BY b.removed_at DESC, b.todo_id DESC
+            """) { row throws(StoreError) in try row.int64("todo_id") }
     }
 }

@@ -46,6 +46,9 @@ public enum StoreError: Error, Equatable, Sendable {
     // Refusals of the commands' own rules.
 
     case unknownTodos([Int64])
+    /// IDs that are not removed todos which can come back (never removed, removed with their
+    /// repository, or from before removals kept their values).
+    case notRestorable([Int64])
     case unknownRepository(String)
     case ambiguousRepository(String, candidates: [RepositoryMatch])
     case repositoryHasTodos(fullName: String, open: Int, done: Int)

@@ -234,7 +234,7 @@ struct RemoveRepositoryTests {
         try store.removeRepositories(ids: [1], force: true, at: moment(3))
         try store.saveRepository(repository(1, "octo/cat", addedAt: moment(5)))
         #expect(try store.repository(id: 1)?.addedAt == moment(5))
-        #expect(try store.sections(repositoryID: 1).isEmpty)
+        #expect(try store.sections(repositoryIDs: [1]).isEmpty)
         #expect(try store.addTodo(repositoryID: 1, text: "fresh", at: moment(6)).position == 1)
     }
 }

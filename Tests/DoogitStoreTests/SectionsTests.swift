@@ -82,12 +82,12 @@ struct SectionsTests {
     @Test("one repository only")
     func oneRepository() throws {
         let listing = try Listing()
-        #expect(listing.shape(try listing.store.sections(repositoryID: 1)) == ["Zeta/app: z2,z3,z1"])
-        #expect(listing.shape(try listing.store.sections(repositoryID: 1, filter: .done)) == ["Zeta/app: z1"])
-        #expect(try listing.store.sections(repositoryID: 4).isEmpty)
-        #expect(listing.shape(try listing.store.sections(repositoryID: 4, includeEmpty: true)) == ["empty/repo: "])
-        #expect(listing.shape(try listing.store.sections(repositoryID: 2, filter: .open, includeEmpty: true)) == ["alpha/tools: "])
-        #expect(try listing.store.sections(repositoryID: 999, includeEmpty: true).isEmpty)
+        #expect(listing.shape(try listing.store.sections(repositoryIDs: [1])) == ["Zeta/app: z2,z3,z1"])
+        #expect(listing.shape(try listing.store.sections(repositoryIDs: [1], filter: .done)) == ["Zeta/app: z1"])
+        #expect(try listing.store.sections(repositoryIDs: [4]).isEmpty)
+        #expect(listing.shape(try listing.store.sections(repositoryIDs: [4], includeEmpty: true)) == ["empty/repo: "])
+        #expect(listing.shape(try listing.store.sections(repositoryIDs: [2], filter: .open, includeEmpty: true)) == ["alpha/tools: "])
+        #expect(try listing.store.sections(repositoryIDs: [999], includeEmpty: true).isEmpty)
     }
 
     @Test("an empty store has no sections")
@@ -103,9 +103,9 @@ struct SectionsTests {
         let listing = try Listing()
         let store = listing.store
         _ = try store.setDone([listing.todos["z3"]!.id], done: true, at: moment(3))
-        #expect(listing.shape(try store.sections(repositoryID: 1)) == ["Zeta/app: z2,z1,z3"])
+        #expect(listing.shape(try store.sections(repositoryIDs: [1])) == ["Zeta/app: z2,z1,z3"])
         _ = try store.setDone([listing.todos["z1"]!.id], done: false, at: moment(4))
-        #expect(listing.shape(try store.sections(repositoryID: 1)) == ["Zeta/app: z1,z2,z3"])
+        #expect(listing.shape(try store.sections(repositoryIDs: [1])) == ["Zeta/app: z1,z2,z3"])
     }
 
     @Test("repository summaries count open and done todos, in the same order")
