@@ -60,7 +60,7 @@ enum RepoCommands {
         }
         let github = try runtime.github()
         let store = try runtime.store()
-        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now())
+        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now()).map(\.record)
         if runtime.global.json {
             let ids = Set(added.map(\.id))
             runtime.printJSONArray(try store.repositorySummaries().filter { ids.contains($0.repository.id) },

@@ -28,7 +28,6 @@ enum SyncCommand {
             runtime.note("another sync is running on this database; skipping (use --wait to wait for it)")
             return
         }
-        defer { withExtendedLifetime(lock) {} }
         let github = try runtime.github()
         let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
         // However the sync ends, the progress line goes before anything else is printed.
@@ -37,7 +36,7 @@ enum SyncCommand {
             runtime.console.errors.write("\r\u{1B}[K")
             runtime.console.errors.flush()
         }
-        let syncer = Syncer(store: store, github: github, clock: runtime.context.clock)
+        let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
         do {
             let summary = try syncer.run(dryRun: dryRun) { done, total in
@@ -64,16 +63,7 @@ enum SyncCommand {
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {
         if runtime.global.json {
-            runtime.printJSON(.object([
-                JSONMember("repositories", .int(summary.repositories)),
-                JSONMember("updated", .int(summary.updated)),
-                JSONMember("renamed", .int(summary.renamed)),
-                JSONMember("gone", .int(summary.gone)),
-                JSONMember("unchanged", .int(summary.unchanged)),
-                JSONMember("requests", .int(summary.requests)),
-                JSONMember("rateLimitRemaining", summary.rateLimitRemaining.map { .int($0) } ?? .null),
-                JSONMember("dryRun", .bool(dryRun)),
-            ]))
+            runtime.printJSON { JSONOutput.sync(summary, dryRun: dryRun, into: &$0) }
             return
         }
         guard !runtime.global.quiet else { return }

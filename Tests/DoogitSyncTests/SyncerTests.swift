@@ -13,10 +13,12 @@ struct SyncerTests {
         let folder = TemporaryDirectory()
         let github: FakeGitHub
         let store: Store
+        let lock: SyncLock
 
         init() throws {
             github = try FakeGitHub()
             store = try Store.open(path: folder.file("doogit.sqlite3"))
+            lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
         }
 
         func client() throws -> GitHubClient {
@@ -29,7 +31,7 @@ struct SyncerTests {
         }
 
         func syncer(listingThreshold: Int = 10) throws -> Syncer {
-            let syncer = Syncer(store: store, github: try client())
+            let syncer = Syncer(store: store, github: try client(), lock: lock)
             syncer.listingThreshold = listingThreshold
             return syncer
         }
@@ -37,8 +39,8 @@ struct SyncerTests {
         /// Tracks these repositories as `repo add` does, with one open todo each.
         func track(_ references: [String]) throws {
             let parsed = references.compactMap { RepositoryReference.parse($0) }
-            let records = try RepositoryTracker(store: store, github: try client()).add(parsed, at: .now())
-            for record in records { _ = try store.addTodo(repositoryID: record.id, text: "todo of \(record.name)", at: .now()) }
+            let added = try RepositoryTracker(store: store, github: try client()).add(parsed, at: .now())
+            for record in added.map(\.record) { _ = try store.addTodo(repositoryID: record.id, text: "todo of \(record.name)", at: .now()) }
         }
 
         func names() throws -> [String] { try store.repositorySummaries().map(\.repository.fullName) }
