@@ -29,6 +29,12 @@ public struct RepositoryTracker {
         /// The OWNER/NAME a bare NAME stood for, when it was known.
         public var resolved: String?
         public var underlying: GitHubError
+
+        public init(reference: String, resolved: String?, underlying: GitHubError) {
+            self.reference = reference
+            self.resolved = resolved
+            self.underlying = underlying
+        }
     }
 
     /// Fetches each repository and tracks it (refreshing ones already tracked). A bare name is
