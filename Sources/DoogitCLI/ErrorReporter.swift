@@ -43,11 +43,27 @@ enum ErrorReporter {
                 inner.message = "sync stopped: " + inner.message
                 return inner
             }
+        case is SyncAPIURLLooksWrong:
+            return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
+        case let add as RepositoryTracker.AddError:
+            return report(add)
         case let lock as SyncLockError:
             return Report(code: .failure, message: "cannot use the lock file \(lock.path): \(lock.reason)")
         default:
             return Report(code: .failure, message: "\(error)")
         }
+    }
+
+    /// A failed `repo add` names the reference that failed (and what a bare NAME stood for),
+    /// with the exit code of the underlying GitHub error.
+    static func report(_ error: RepositoryTracker.AddError) -> Report {
+        let named = "'\(error.reference)'" + (error.resolved.map { " (\($0))" } ?? "")
+        if case .notFound = error.underlying {
+            return Report(code: .failure, message: "repository \(named) not found on GitHub, or the token cannot see it; nothing was added. Check the name")
+        }
+        var inner = report(error.underlying)
+        inner.message = "cannot add \(named), nothing was added: " + inner.message
+        return inner
     }
 
     static func report(_ error: StoreError, databasePath: String?) -> Report {

@@ -1,5 +1,6 @@
 import DoogitStore
 import DoogitSupport
+import DoogitSync
 
 /// The `--json` shapes of the contract, written straight from the records (a list of 10,000
 /// todos builds no intermediate tree). Fields are only ever added, never renamed or removed.
@@ -54,6 +55,21 @@ enum JSONOutput {
         json.beginArray()
         for todo in section.todos { todoObject(todo, withRepository: false, into: &json) }
         json.endArray()
+        json.endObject()
+    }
+
+    /// `sync --json`: what the sync did (also when it stopped early).
+    static func sync(_ summary: SyncSummary, dryRun: Bool, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("repositories"); json.int(Int64(summary.repositories))
+        json.key("updated"); json.int(Int64(summary.updated))
+        json.key("renamed"); json.int(Int64(summary.renamed))
+        json.key("gone"); json.int(Int64(summary.gone))
+        json.key("unchanged"); json.int(Int64(summary.unchanged))
+        json.key("requests"); json.int(Int64(summary.requests))
+        json.key("rateLimitRemaining")
+        if let remaining = summary.rateLimitRemaining { json.int(Int64(remaining)) } else { json.null() }
+        json.key("dryRun"); json.bool(dryRun)
         json.endObject()
     }
 }

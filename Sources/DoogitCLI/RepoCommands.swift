@@ -17,7 +17,7 @@ enum RepoCommands {
             REPO is OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, or a bare NAME (a repository of the signed-in user). \
             Adding a tracked repository again refreshes it. Every repository is fetched before any is \
-            saved: if one fails, none is added.
+            saved: if one fails, none is added, and the error names it.
             """,
         examples: ["doogit repo add octocat/Hello-World", "doogit repo add https://github.com/octocat/Spoon-Knife"],
         run: runAdd)
@@ -62,7 +62,7 @@ enum RepoCommands {
         }
         let github = try runtime.github()
         let store = try runtime.store()
-        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now())
+        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now()).map(\.record)
         if runtime.global.json {
             let ids = Set(added.map(\.id))
             runtime.printJSONArray(try store.repositorySummaries().filter { ids.contains($0.repository.id) },

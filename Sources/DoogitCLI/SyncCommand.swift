@@ -16,7 +16,9 @@ enum SyncCommand {
             flags are refreshed, and a repository GitHub no longer returns is flagged [gone] with its \
             todos kept. Prints nothing unless something changed, so cron mails only news. Only one \
             sync runs at a time per database: a second one exits 0 at once (or waits with --wait). \
-            Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept.
+            Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept. \
+            When every repository and GitHub's /user answer 404, nothing is flagged gone and the exit \
+            is 1: check DOOGIT_API_URL or GH_HOST.
             """,
         examples: ["doogit sync", "*/15 * * * * doogit sync --quiet   # crontab"],
         run: run)
@@ -28,7 +30,6 @@ enum SyncCommand {
             runtime.note("another sync is running on this database; skipping (use --wait to wait for it)")
             return
         }
-        defer { withExtendedLifetime(lock) {} }
         let github = try runtime.github()
         let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
         // However the sync ends, the progress line goes before anything else is printed.
@@ -37,7 +38,7 @@ enum SyncCommand {
             runtime.console.errors.write("\r\u{1B}[K")
             runtime.console.errors.flush()
         }
-        let syncer = Syncer(store: store, github: github, clock: runtime.context.clock)
+        let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
         do {
             let summary = try syncer.run(dryRun: dryRun) { done, total in
@@ -64,16 +65,7 @@ enum SyncCommand {
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {
         if runtime.global.json {
-            runtime.printJSON(.object([
-                JSONMember("repositories", .int(summary.repositories)),
-                JSONMember("updated", .int(summary.updated)),
-                JSONMember("renamed", .int(summary.renamed)),
-                JSONMember("gone", .int(summary.gone)),
-                JSONMember("unchanged", .int(summary.unchanged)),
-                JSONMember("requests", .int(summary.requests)),
-                JSONMember("rateLimitRemaining", summary.rateLimitRemaining.map { .int($0) } ?? .null),
-                JSONMember("dryRun", .bool(dryRun)),
-            ]))
+            runtime.printJSON { JSONOutput.sync(summary, dryRun: dryRun, into: &$0) }
             return
         }
         guard !runtime.global.quiet else { return }

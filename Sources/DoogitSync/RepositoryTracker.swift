@@ -14,26 +14,66 @@ public struct RepositoryTracker {
         self.github = github
     }
 
+    /// A repository that `add` tracks.
+    public struct Added: Equatable, Sendable {
+        public var record: RepositoryRecord
+        /// The OWNER/NAME asked for when GitHub answered with another one (it redirected a
+        /// renamed or transferred repository): a former name worth remembering.
+        public var requestedName: String?
+    }
+
+    /// One reference of `add` could not be fetched; nothing was added.
+    public struct AddError: Error, Equatable, Sendable {
+        /// The reference as the user gave it (OWNER/NAME or NAME).
+        public var reference: String
+        /// The OWNER/NAME a bare NAME stood for, when it was known.
+        public var resolved: String?
+        public var underlying: GitHubError
+
+        public init(reference: String, resolved: String?, underlying: GitHubError) {
+            self.reference = reference
+            self.resolved = resolved
+            self.underlying = underlying
+        }
+    }
+
     /// Fetches each repository and tracks it (refreshing ones already tracked). A bare name is
     /// the signed-in user's repository of that name.
-    public func add(_ references: [RepositoryReference], at now: Timestamp) throws -> [RepositoryRecord] {
+    public func add(_ references: [RepositoryReference], at now: Timestamp) throws -> [Added] {
         var login: String?
-        var records: [RepositoryRecord] = []
+        var added: [Added] = []
         for reference in references {
+            let (remote, etag, requested) = try fetch(reference, login: &login)
+            let existing = try store.repository(id: remote.id)
+            let renamed = requested.lowercased() != remote.fullName.lowercased()
+            added.append(Added(record: Self.record(for: remote, etag: etag, existing: existing, at: now),
+                               requestedName: renamed ? requested : nil))
+        }
+        try store.saveRepositories(added.map(\.record))
+        return added
+    }
+
+    /// The repository `reference` names, with its ETag and the OWNER/NAME that was asked for.
+    private func fetch(_ reference: RepositoryReference, login: inout String?) throws(AddError)
+        -> (GitHubRepository, etag: String?, requested: String)
+    {
+        var requested: String?
+        do throws(GitHubError) {
             let owner: String
-            switch reference {
-            case .full(let named, _):
+            if let named = reference.owner {
                 owner = named
-            case .bare:
+            } else {
                 if login == nil { login = try github.currentUser().login }
                 owner = login ?? ""
             }
+            let name = "\(owner)/\(reference.name)"
+            requested = name
             let (remote, etag) = try github.repositoryWithETag(owner: owner, name: reference.name)
-            let existing = try store.repository(id: remote.id)
-            records.append(Self.record(for: remote, etag: etag, existing: existing, at: now))
+            return (remote, etag, name)
+        } catch {
+            throw AddError(reference: reference.description, resolved: reference.owner == nil ? requested : nil,
+                           underlying: error)
         }
-        try store.saveRepositories(records)
-        return records
     }
 
     /// The stored form of `remote`, keeping what only the store knows (when it was first added).

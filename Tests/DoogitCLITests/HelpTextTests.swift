@@ -141,7 +141,9 @@ import Testing
         is flagged [gone] with its todos kept. Prints nothing unless something changed,
         so cron mails only news. Only one sync runs at a time per database: a second one
         exits 0 at once (or waits with --wait). Exit 75 means try again later (network,
-        GitHub down, rate limit); what was done is kept.
+        GitHub down, rate limit); what was done is kept. When every repository and
+        GitHub's /user answer 404, nothing is flagged gone and the exit is 1: check
+        DOOGIT_API_URL or GH_HOST.
 
         Options:
               --wait     wait for a sync already running instead of exiting

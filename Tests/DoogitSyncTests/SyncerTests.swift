@@ -13,10 +13,12 @@ struct SyncerTests {
         let folder = TemporaryDirectory()
         let github: FakeGitHub
         let store: Store
+        let lock: SyncLock
 
         init() throws {
             github = try FakeGitHub()
             store = try Store.open(path: folder.file("doogit.sqlite3"))
+            lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
         }
 
         func client() throws -> GitHubClient {
@@ -29,7 +31,7 @@ struct SyncerTests {
         }
 
         func syncer(listingThreshold: Int = 10) throws -> Syncer {
-            let syncer = Syncer(store: store, github: try client())
+            let syncer = Syncer(store: store, github: try client(), lock: lock)
             syncer.listingThreshold = listingThreshold
             return syncer
         }
@@ -37,8 +39,8 @@ struct SyncerTests {
         /// Tracks these repositories as `repo add` does, with one open todo each.
         func track(_ references: [String]) throws {
             let parsed = references.compactMap { RepositoryReference.parse($0) }
-            let records = try RepositoryTracker(store: store, github: try client()).add(parsed, at: .now())
-            for record in records { _ = try store.addTodo(repositoryID: record.id, text: "todo of \(record.name)", at: .now()) }
+            let added = try RepositoryTracker(store: store, github: try client()).add(parsed, at: .now())
+            for record in added.map(\.record) { _ = try store.addTodo(repositoryID: record.id, text: "todo of \(record.name)", at: .now()) }
         }
 
         func names() throws -> [String] { try store.repositorySummaries().map(\.repository.fullName) }
@@ -255,5 +257,58 @@ struct SyncerTests {
         } catch SyncError.failed(let underlying, _) {
             #expect(underlying as? GitHubError == .unauthorized(message: "Bad credentials"))
         }
+    }
+
+    /// The most requests a GitHub that fails everything may see from one sync: one batch (50)
+    /// times the attempts per request (2 in these tests). Tighten it once the client stops a
+    /// failing batch after its first answers.
+    static let mostRequestsAFailingGitHubSees = 50 * 2
+
+    @Test(arguments: [10, 1000])
+    func aGitHubAnswering502StopsAtTheFirstBatch(listingThreshold: Int) throws {
+        let world = try World()
+        for id in 1...120 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        try world.track((1...120).map { "other/r\($0)" })
+        world.github.resetCounters()
+        world.github.script { _ in .json(502, #"{"message":"Server Error"}"#) }
+        do {
+            _ = try world.syncer(listingThreshold: listingThreshold).run()
+            Issue.record("a sync against a failing GitHub must stop")
+        } catch SyncError.interrupted(let underlying, let summary) {
+            #expect(underlying as? GitHubError == .serverError(status: 502))
+            #expect(summary.gone == 0 && summary.changes.isEmpty)
+        }
+        #expect(try world.store.repositorySummaries().allSatisfy { !$0.repository.gone })
+        #expect(world.github.requests.count <= Self.mostRequestsAFailingGitHubSees,
+                "no second batch and no listing retried: \(world.github.requests.count) requests")
+    }
+
+    /// A wrong API URL (say, an `/api/v3` prefix the server does not have) answers every path with
+    /// a 404 that looks like a missing repository's.
+    @Test(arguments: [1, 10])
+    func aWrongAPIURLFlagsNothingGone(listingThreshold: Int) throws {
+        let world = try World()
+        for id in 1...3 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        try world.track((1...3).map { "other/r\($0)" })
+        world.github.script { _ in .json(404, Fixtures.text("error-404.json")) }
+        do {
+            _ = try world.syncer(listingThreshold: listingThreshold).run()
+            Issue.record("a sync whose every answer is 404 must stop")
+        } catch SyncError.failed(let underlying, let summary) {
+            #expect(underlying is SyncAPIURLLooksWrong)
+            #expect(summary.gone == 0 && summary.changes.isEmpty)
+        }
+        #expect(try world.store.repositorySummaries().allSatisfy { !$0.repository.gone })
+    }
+
+    @Test func repositoriesThatAreAllGoneAreFlaggedWhenTheAPIAnswersOtherwise() throws {
+        let world = try World()
+        for id in 1...3 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        try world.track((1...3).map { "other/r\($0)" })
+        for id in 1...3 { world.github.delete(Int64(id)) }
+        world.github.resetCounters()
+        let summary = try world.syncer().run()
+        #expect(summary.gone == 3)
+        #expect(world.github.requests.filter { $0.path == "/user" }.count == 1, "one question settles it")
     }
 }

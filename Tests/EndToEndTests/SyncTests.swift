@@ -63,8 +63,8 @@ struct SyncTests {
             Issue.record("sync --json is not an object")
             return
         }
-        #expect(Array(members.map(\.key).prefix(7)) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                                         "requests", "rateLimitRemaining"])
+        #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
+                                       "requests", "rateLimitRemaining", "dryRun"])
         #expect(json["repositories"] == .number("3"))
         #expect(json["unchanged"] == .number("3"))
     }
@@ -83,21 +83,46 @@ struct SyncTests {
     @Test func onlyOneSyncRunsAtATime() throws {
         let sandbox = try Sandbox()
         try tracked(sandbox, own: 0, others: 3)
-        sandbox.github.setDelay(milliseconds: 1500)
+        // The first sync's requests are held until released: while they are, it holds the lock.
+        let arrived = Event(), release = Event()
+        sandbox.github.script { _ in
+            arrived.signal()
+            _ = release.wait(seconds: 60)
+            return nil
+        }
+        defer { release.signal() }
         let first = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: sandbox.environment)
-        usleep(500_000)
-        let started = Date()
-        let second = sandbox.run("sync")
-        #expect(Date().timeIntervalSince(started) < 1.0, "the second sync must not wait")
+        try #require(arrived.wait(seconds: 60), "the first sync never reached GitHub")
+
+        // Were the second one to wait for the lock, it could not finish before the release.
+        let second = sandbox.run(["sync"], timeout: 30)
+        #expect(!second.timedOut, "the second sync must not wait")
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty)
         #expect(second.stderr.contains("another sync is running"))
+
         let waited = try ChildProcess.spawn(DoogitBinary.path, ["sync", "--wait"], environment: sandbox.environment)
+        #expect(waitForBlockedLock(of: waited.pid, seconds: 60), "sync --wait must be waiting for the lock")
+        release.signal()
         let firstResult = first.finish(timeoutSeconds: 60)
         #expect(firstResult.status == 0, "\(firstResult.stderr)")
         let waitedResult = waited.finish(timeoutSeconds: 60)
         #expect(waitedResult.status == 0)
         #expect(!waitedResult.stderr.contains("another sync"))
+    }
+
+    /// Whether `pid` shows in /proc/locks as waiting for a `flock` within `seconds`.
+    func waitForBlockedLock(of pid: pid_t, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            let blocked = locks.split(separator: "\n").contains { line in
+                line.contains("-> FLOCK") && line.split(separator: " ").contains(Substring(String(pid)))
+            }
+            if blocked { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     @Test func todosCanBeAddedWhileASyncRuns() throws {
@@ -123,6 +148,7 @@ struct SyncTests {
         let todosBefore = sandbox.run("todo", "list", "--json").stdout
         for id in 0..<60 { sandbox.github.update(Int64(1000 + id)) { $0.description = "v2" } }
         sandbox.github.setDelay(milliseconds: 60)
+        // Kill moments spread over the sync on purpose; no assertion depends on where they land.
         for killAfter in [150, 400, 700, 1000] {
             let sync = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: sandbox.environment)
             usleep(UInt32(killAfter) * 1000)
@@ -175,5 +201,65 @@ struct SyncTests {
         let result = sandbox.run("sync")
         #expect(result.status == 4)
         #expect(result.stderrLines.count == 1)
+    }
+
+    @Test func aWrongAPIPathFlagsNothingGone() throws {
+        let sandbox = try Sandbox()
+        try tracked(sandbox, own: 0, others: 3)
+        let before = try sandbox.snapshot()
+        // The fake has no /api/v3 prefix: every path answers a repository's 404.
+        sandbox.environment["DOOGIT_API_URL"] = sandbox.github.apiURL + "/api/v3"
+        let result = sandbox.run("sync")
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("every repository answered 404"))
+        #expect(result.stderr.hasSuffix("check DOOGIT_API_URL or GH_HOST\n"))
+        #expect(try sandbox.snapshot() == before)
+    }
+
+    /// The most requests a GitHub answering 502 to every repository may see from one sync: the
+    /// listing page, then one batch (50) times the attempts per request (3). Tighten it once the
+    /// client stops a failing batch after its first answers.
+    static let mostRequestsAFailingGitHubSees = 1 + 50 * 3
+
+    @Test(arguments: [true, false])
+    func aGitHubAnswering502ExitsSeventyFiveAfterOneBatch(listingFails: Bool) throws {
+        let sandbox = try Sandbox()
+        try tracked(sandbox, own: 0, others: 60)
+        let before = try sandbox.snapshot()
+        sandbox.github.resetCounters()
+        sandbox.github.script { request in
+            !listingFails && request.path == "/user/repos" ? nil : .json(502, #"{"message":"Server Error"}"#)
+        }
+        let result = sandbox.run("sync")
+        #expect(result.status == 75)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.contains("HTTP 502"))
+        #expect(try sandbox.snapshot() == before, "nothing is flagged gone")
+        #expect(sandbox.github.requests.count <= Self.mostRequestsAFailingGitHubSees,
+                "\(sandbox.github.requests.count) requests")
+    }
+}
+
+/// A one-way signal between threads: `signal` once, `wait` with a timeout.
+final class Event: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var signalled = false
+
+    func signal() {
+        condition.lock()
+        signalled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether it was signalled within `seconds`.
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !signalled && condition.wait(until: deadline) {}
+        return signalled
     }
 }
