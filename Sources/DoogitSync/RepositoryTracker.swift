@@ -49,7 +49,14 @@ public struct RepositoryTracker {
             added.append(Added(record: Self.record(for: remote, etag: etag, existing: existing, at: now),
                                requestedName: renamed ? requested : nil))
         }
-        try store.saveRepositories(added.map(\.record))
+        // The repositories and the names GitHub redirected from, together: a checkout that still
+        // uses such a name finds the repository (see Store.findRepository).
+        try store.transaction {
+            try store.saveRepositories(added.map(\.record))
+            for repository in added {
+                if let name = repository.requestedName { try store.rememberName(name, forRepository: repository.record.id, at: now) }
+            }
+        }
         return added
     }
 
