@@ -107,6 +107,25 @@ CURLcode ccurl_easy_setopt_write_callback(CURL *handle, CURLoption option,
     return api.easy_setopt(handle, option, callback);
 }
 
+// The bitmask options are deprecated in newer headers but are all an older libcurl knows.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static CURLcode restrict_protocols(CURL *handle, CURLoption names, CURLoption mask) {
+    if (api.easy_setopt(handle, names, "http,https") == CURLE_OK) {
+        return CURLE_OK;
+    }
+    return api.easy_setopt(handle, mask, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+}
+
+CURLcode ccurl_easy_restrict_protocols(CURL *handle) {
+    CURLcode code = restrict_protocols(handle, CURLOPT_PROTOCOLS_STR, CURLOPT_PROTOCOLS);
+    if (code != CURLE_OK) {
+        return code;
+    }
+    return restrict_protocols(handle, CURLOPT_REDIR_PROTOCOLS_STR, CURLOPT_REDIR_PROTOCOLS);
+}
+#pragma GCC diagnostic pop
+
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return api.easy_getinfo(handle, info, value);
 }

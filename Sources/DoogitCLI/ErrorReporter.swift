@@ -127,6 +127,22 @@ enum ErrorReporter {
         }
     }
 
+    /// What a 404 says, by what the request was about.
+    static func notFoundMessage(_ resource: GitHubResource) -> String {
+        switch resource {
+        case .repository(let name):
+            return "repository \(name) not found on GitHub (or the token cannot see it); check the name"
+        case .issue(let repository, let number):
+            return "issue #\(number) not found in \(repository) on GitHub (or the token cannot see it); check the number"
+        case .file(let repository, let path):
+            return "file \(path) not found in \(repository) on GitHub; check the path"
+        case .user:
+            return "GitHub does not know the signed-in user; check the token and DOOGIT_API_URL or GH_HOST"
+        case .other(let what):
+            return "\(what) not found on GitHub (or the token cannot see it)"
+        }
+    }
+
     static func report(_ error: GitHubError) -> Report {
         switch error {
         case .missingToken:
@@ -138,20 +154,28 @@ enum ErrorReporter {
         case .rateLimited(let resetAt):
             let when = resetAt.map { "try again after \($0.localTimeOfDay)" } ?? "try again later"
             return Report(code: .temporaryFailure, message: "GitHub's rate limit is used up; \(when)")
-        case .notFound:
-            return Report(code: .failure, message: "repository not found on GitHub (or the token cannot see it); check the name")
+        case .notFound(let resource, _):
+            return Report(code: .failure, message: notFoundMessage(resource))
+        case .unknownRoute:
+            return Report(code: .failure, message: "GitHub's API has no such route (HTTP 404), so the API URL looks wrong; check DOOGIT_API_URL or GH_HOST")
         case .unavailable(let status, let message):
-            return Report(code: .failure, message: "GitHub says the repository is no longer available (HTTP \(status): \(message))")
+            return Report(code: .failure, message: "GitHub says it is no longer available (HTTP \(status): \(message))")
+        case .conflict(let message):
+            return Report(code: .failure, message: "GitHub refused the change because it conflicts with a newer one (\(message)); read it again and retry")
         case .validationFailed(let message):
             return Report(code: .failure, message: "GitHub refused the request: \(message)")
+        case .outcomeUnknown(let request, let reason):
+            return Report(code: .failure, message: "\(request) may have reached GitHub (\(reason)); check on GitHub before repeating it")
         case .serverError(let status):
             return Report(code: .temporaryFailure, message: "GitHub is having trouble (HTTP \(status)); try again later")
         case .network(let transport):
             switch transport {
             case .timeout:
                 return Report(code: .temporaryFailure, message: "GitHub did not answer in time; check your connection and try again later")
-            case .connection(let detail):
+            case .connection(let detail), .cannotConnect(let detail):
                 return Report(code: .temporaryFailure, message: "cannot reach GitHub (\(detail)); check your connection and try again later")
+            case .optionRefused(let option):
+                return Report(code: .failure, message: "libcurl refused option \(option); install a newer libcurl")
             case .protocolError(let detail):
                 return Report(code: .temporaryFailure, message: "the connection to GitHub broke off (\(detail)); try again later")
             case .tooLarge:
@@ -165,6 +189,8 @@ enum ErrorReporter {
             return Report(code: .failure, message: "unexpected response from GitHub (\(detail))")
         case .tooManyRedirects:
             return Report(code: .failure, message: "unexpected response from GitHub: too many redirects")
+        case .redirectRefused(let host):
+            return Report(code: .failure, message: "GitHub's answer redirected to another host (\(host)), which doogit does not follow; check DOOGIT_API_URL or GH_HOST")
         case .invalidAPIURL(let url, let reason):
             return Report(code: .failure, message: "cannot use the API URL '\(url)': \(reason); check DOOGIT_API_URL or GH_HOST")
         }

@@ -6,11 +6,18 @@ public final class CurlTransport: HTTPTransport {
     /// Bodies beyond this are abandoned: no GitHub answer doogit reads comes near it.
     public let bodyLimit: Int
     public let maximumParallelTransfers: Int
+    /// Options to treat as refused, as an older libcurl would refuse them (for tests).
+    let refusedOptions: Set<String>
     private var easy: EasyHandle?
 
-    public init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8) {
+    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8) {
+        self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, refusing: [])
+    }
+
+    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8, refusing refusedOptions: Set<String>) {
         self.bodyLimit = bodyLimit
         self.maximumParallelTransfers = max(1, maximumParallelTransfers)
+        self.refusedOptions = refusedOptions
     }
 
     public func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse {
@@ -18,19 +25,22 @@ public final class CurlTransport: HTTPTransport {
         if let easy {
             handle = easy
         } else {
-            handle = try EasyHandle()
+            handle = try EasyHandle(refusing: refusedOptions)
             easy = handle
         }
-        handle.prepare(request, bodyLimit: bodyLimit)
+        try handle.prepare(request, bodyLimit: bodyLimit)
         return try handle.perform()
     }
 
-    public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>] {
+    public func sendAll(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+        -> [Result<HTTPResponse, TransportError>?]
+    {
         guard requests.count > 1 else {
             return requests.map { request in Result { () throws(TransportError) in try send(request) } }
         }
         do {
-            return try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers).run(requests)
+            return try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers, refusing: refusedOptions)
+                .run(requests, keepStarting: keepStarting)
         } catch {
             return requests.map { _ in .failure(error) }
         }
@@ -42,33 +52,48 @@ private final class MultiTransfer {
     private let multi: UnsafeMutableRawPointer
     private let bodyLimit: Int
     private let width: Int
+    private let refusedOptions: Set<String>
 
-    init(bodyLimit: Int, width: Int) throws(TransportError) {
+    init(bodyLimit: Int, width: Int, refusing refusedOptions: Set<String>) throws(TransportError) {
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
         guard let multi = ccurl_multi_init() else { throw .unavailable("curl_multi_init failed") }
         self.multi = multi
         self.bodyLimit = bodyLimit
         self.width = width
+        self.refusedOptions = refusedOptions
     }
 
     deinit {
         ccurl_multi_cleanup(multi)
     }
 
-    func run(_ requests: [HTTPRequest]) throws(TransportError) -> [Result<HTTPResponse, TransportError>] {
+    /// Requests not started because `keepStarting` said no are nil.
+    func run(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+        throws(TransportError) -> [Result<HTTPResponse, TransportError>?]
+    {
         var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
         var idle: [EasyHandle] = []
         var inFlight: [(handle: EasyHandle, index: Int)] = []
         var next = 0
-        while next < requests.count || !inFlight.isEmpty {
-            while next < requests.count && inFlight.count < width {
+        var starting = true
+        func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
+            results[index] = result
+            starting = keepStarting(result)
+        }
+        while (starting && next < requests.count) || !inFlight.isEmpty {
+            while starting && next < requests.count && inFlight.count < width {
                 let handle: EasyHandle
-                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle() }
-                handle.prepare(requests[next], bodyLimit: bodyLimit)
-                if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
-                    inFlight.append((handle, next))
-                } else {
-                    results[next] = .failure(.connection("could not start the transfer"))
+                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions) }
+                do {
+                    try handle.prepare(requests[next], bodyLimit: bodyLimit)
+                    if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
+                        inFlight.append((handle, next))
+                    } else {
+                        finished(next, .failure(.connection("could not start the transfer")))
+                        idle.append(handle)
+                    }
+                } catch {
+                    finished(next, .failure(error))
                     idle.append(handle)
                 }
                 next += 1
@@ -78,7 +103,7 @@ private final class MultiTransfer {
                 // The multi handle is broken: every transfer still open fails, none spins forever.
                 for (handle, index) in inFlight {
                     ccurl_multi_remove_handle(multi, handle.handle)
-                    results[index] = .failure(.connection("the transfer was abandoned"))
+                    finished(index, .failure(.connection("the transfer was abandoned")))
                 }
                 inFlight = []
                 continue
@@ -89,7 +114,7 @@ private final class MultiTransfer {
                 guard let position = inFlight.firstIndex(where: { $0.handle.handle == done }) else { continue }
                 let (handle, index) = inFlight.remove(at: position)
                 ccurl_multi_remove_handle(multi, handle.handle)
-                results[index] = Result { () throws(TransportError) in try handle.finish(code) }
+                finished(index, Result { () throws(TransportError) in try handle.finish(code) })
                 idle.append(handle)
             }
             if running > 0 {
@@ -97,6 +122,6 @@ private final class MultiTransfer {
                 ccurl_multi_poll(multi, 1000, &descriptors)
             }
         }
-        return results.map { $0 ?? .failure(.connection("transfer did not finish")) }
+        return results
     }
 }

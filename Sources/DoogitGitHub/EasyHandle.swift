@@ -11,19 +11,25 @@ final class EasyHandle {
     fileprivate var bodyLimit = 0
     fileprivate var exceededLimit = false
 
-    init() throws(TransportError) {
+    /// Options to treat as refused, as an older libcurl would refuse them (for tests).
+    private let refusedOptions: Set<String>
+
+    init(refusing refusedOptions: Set<String> = []) throws(TransportError) {
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
         guard let handle = ccurl_easy_init() else { throw .unavailable("curl_easy_init failed") }
         self.handle = handle
+        self.refusedOptions = refusedOptions
     }
 
     deinit {
         ccurl_easy_cleanup(handle)
     }
 
-    /// Sets every option of one request. Options whose setting fails are libcurl builds without
-    /// the feature (for example without compression); the transfer still works without them.
-    func prepare(_ request: HTTPRequest, bodyLimit: Int) {
+    /// Sets every option of one request. libcurl is loaded at run time and may be older than
+    /// the headers: an option that did not apply (a protocol restriction, a timeout) would
+    /// silently weaken the request, so any refusal fails it, except for compression, which is
+    /// optional.
+    func prepare(_ request: HTTPRequest, bodyLimit: Int) throws(TransportError) {
         status = 0
         headers = []
         body = []
@@ -32,39 +38,50 @@ final class EasyHandle {
         let lines = request.headers.map { "\($0.name): \($0.value)" } + ["Expect:"]
         headerList = HeaderList(lines)
 
-        _ = ccurl_easy_setopt_string(handle, CURLOPT_URL, request.url)
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)  // GitHubClient follows, host-aware
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_FAILONERROR, 0)     // GitHub's error bodies matter
-        _ = ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        try require("CURLOPT_URL", ccurl_easy_setopt_string(handle, CURLOPT_URL, request.url))
+        try require("CURLOPT_PROTOCOLS_STR", ccurl_easy_restrict_protocols(handle))
+        try require("CURLOPT_NOSIGNAL", ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        try require("CURLOPT_FOLLOWLOCATION", ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))  // GitHubClient follows, origin-aware
+        try require("CURLOPT_FAILONERROR", ccurl_easy_setopt_long(handle, CURLOPT_FAILONERROR, 0))  // GitHub's error bodies matter
+        try require("CURLOPT_SSL_VERIFYPEER", ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        try require("CURLOPT_SSL_VERIFYHOST", ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        try require("CURLOPT_CONNECTTIMEOUT_MS",
+                    ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connectMilliseconds))
+        try require("CURLOPT_TIMEOUT_MS", ccurl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.timeouts.totalMilliseconds))
+        try require("CURLOPT_LOW_SPEED_LIMIT", ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+        try require("CURLOPT_LOW_SPEED_TIME",
+                    ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, request.timeouts.stallMilliseconds / 1000)))
+        try require("CURLOPT_HTTPHEADER", ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList?.pointer))
+        // Optional: a libcurl without compression support still transfers, only more bytes.
         _ = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connectMilliseconds)
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.timeouts.totalMilliseconds)
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, request.timeouts.stallMilliseconds / 1000))
-        _ = ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList?.pointer)
 
         if let payload = request.body {
             // COPYPOSTFIELDS: libcurl keeps its own copy, so no Swift buffer has to outlive this call.
             var bytes = payload.map { CChar(bitPattern: $0) }
-            _ = ccurl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, payload.count)
-            _ = bytes.withUnsafeMutableBufferPointer { buffer in
+            try require("CURLOPT_POSTFIELDSIZE", ccurl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, payload.count))
+            let code = bytes.withUnsafeMutableBufferPointer { buffer in
                 ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, buffer.baseAddress)
             }
+            try require("CURLOPT_COPYPOSTFIELDS", code)
         } else {
-            _ = ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            try require("CURLOPT_HTTPGET", ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
         }
         if request.method != "GET" && request.method != "POST" {
-            _ = ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+            try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         } else {
-            _ = ccurl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
+            try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil))
         }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = ccurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, writeBody)
-        _ = ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-        _ = ccurl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, writeHeader)
-        _ = ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        try require("CURLOPT_WRITEFUNCTION", ccurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, writeBody))
+        try require("CURLOPT_WRITEDATA", ccurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        try require("CURLOPT_HEADERFUNCTION", ccurl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, writeHeader))
+        try require("CURLOPT_HEADERDATA", ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+    }
+
+    /// Fails the request when libcurl did not accept an option it needs.
+    private func require(_ option: String, _ code: CURLcode) throws(TransportError) {
+        guard code == CURLE_OK, !refusedOptions.contains(option) else { throw .optionRefused(option) }
     }
 
     /// The response of a finished transfer, or the error its CURLcode stands for.
@@ -86,8 +103,9 @@ final class EasyHandle {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
-             CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+            return .cannotConnect(message)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
              CURLE_GOT_NOTHING, CURLE_SSL_CACERT_BADFILE:
             return .connection(message)
         case CURLE_PARTIAL_FILE, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,

@@ -10,19 +10,44 @@ public enum GitHubError: Error, Equatable, Sendable {
     case forbidden(message: String, hint: String?)
     /// The primary or secondary rate limit; `resetAt` is when to try again, when known.
     case rateLimited(resetAt: Timestamp?)
-    case notFound(message: String)
+    /// GitHub's own 404 for the resource the request was about.
+    case notFound(GitHubResource, message: String)
+    /// A 404 that is not about a resource: the API has no such route, so the API URL is wrong
+    /// (or the answer is not GitHub's at all).
+    case unknownRoute
     /// 410 or 451: the resource existed and is no longer available.
     case unavailable(status: Int, message: String)
+    /// 409: the resource changed meanwhile (a file's sha no longer matches, for example).
+    case conflict(message: String)
     /// 422: GitHub refused the request's content.
     case validationFailed(message: String)
     /// 5xx after the retries, or a connection, timeout or protocol failure after the retries.
     case serverError(status: Int)
     case network(TransportError)
+    /// A request that changes something (a POST) failed in a way that leaves open whether GitHub
+    /// carried it out; it is not repeated, since doing it twice is worse than an error.
+    /// `request` is the method and path, `reason` what happened.
+    case outcomeUnknown(request: String, reason: String)
     /// Any other status.
     case unexpectedStatus(Int, message: String)
     /// The body was not the JSON expected: malformed, truncated, wrong-typed or too large.
     case unexpectedResponse(String)
     case tooManyRedirects
+    /// A redirect to another scheme, host or port than the API's; `host` is where it pointed.
+    case redirectRefused(host: String)
     /// The API URL is not usable: malformed, or plain http to a host that is not loopback.
     case invalidAPIURL(String, reason: String)
+}
+
+/// What a request is about, so that a 404 can say what was not found.
+public enum GitHubResource: Equatable, Sendable {
+    /// A repository, by OWNER/NAME or, when asked for by id, `id N`.
+    case repository(String)
+    case issue(repository: String, number: Int)
+    /// A file of a repository (the Contents API).
+    case file(repository: String, path: String)
+    /// The signed-in user.
+    case user
+    /// Anything else, described in a few words.
+    case other(String)
 }

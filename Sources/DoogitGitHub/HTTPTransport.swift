@@ -64,13 +64,19 @@ public struct HTTPResponse: Sendable, Equatable {
 public enum TransportError: Error, Equatable, Sendable {
     /// The HTTP library could not be loaded.
     case unavailable(String)
-    /// No connection: refused, unreachable, name not resolved, TLS failure.
+    /// No connection was made (refused, host not resolved): the request certainly never
+    /// reached the server, so even a request that changes something may be sent again.
+    case cannotConnect(String)
+    /// The connection failed (TLS, reset, dropped mid-way): the request may have reached the server.
     case connection(String)
     case timeout
     /// The body passed the size limit and was abandoned.
     case tooLarge(limit: Int)
     /// The server answered with something that is not HTTP, or broke off mid-response.
     case protocolError(String)
+    /// libcurl refused an option that safety or correctness depends on (an older libcurl than
+    /// doogit needs); the request was not sent.
+    case optionRefused(String)
 }
 
 /// Sends HTTP requests. The real one is CurlTransport; tests of the layers above may use another.
@@ -78,11 +84,27 @@ public protocol HTTPTransport: AnyObject {
     func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse
 
     /// Sends several requests at once where the transport can; results in request order.
-    func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>]
+    /// After each finished request `keepStarting` is asked whether to start more: when it says
+    /// no, transfers already running finish and the rest are not sent (nil).
+    func sendAll(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+        -> [Result<HTTPResponse, TransportError>?]
 }
 
 extension HTTPTransport {
+    public func sendAll(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+        -> [Result<HTTPResponse, TransportError>?]
+    {
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        for (index, request) in requests.enumerated() {
+            let result = Result { () throws(TransportError) in try send(request) }
+            results[index] = result
+            if !keepStarting(result) { break }
+        }
+        return results
+    }
+
+    /// Sends every request (in parallel where the transport can); results in request order.
     public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>] {
-        requests.map { request in Result { () throws(TransportError) in try send(request) } }
+        sendAll(requests, keepStarting: { _ in true }).map { $0 ?? .failure(.connection("the request was not sent")) }
     }
 }

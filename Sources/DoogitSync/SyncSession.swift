@@ -52,7 +52,8 @@ struct SyncSession {
     static func stop(for error: GitHubError) -> SyncStop? {
         switch error {
         case .rateLimited(let resetAt): return .rateLimited(resetAt: resetAt)
-        case .network(.unavailable), .missingToken, .unauthorized, .invalidAPIURL: return .failed(error)
+        case .network(.unavailable), .network(.optionRefused), .missingToken, .unauthorized, .invalidAPIURL,
+             .unknownRoute, .redirectRefused: return .failed(error)
         case .network, .serverError: return .interrupted(error)
         default: return nil
         }

@@ -36,11 +36,34 @@ struct CurlTransportTests {
         do {
             _ = try CurlTransport().send(HTTPRequest(url: url, timeouts: fast))
         } catch {
-            guard case .connection = error else {
-                Issue.record("expected a connection error, got \(error)")
+            // Distinct from a connection that failed later: a request refused at connect never
+            // reached the server, so even a POST may be sent again.
+            guard case .cannotConnect = error else {
+                Issue.record("expected a refused connection, got \(error)")
                 return
             }
         }
+    }
+
+    /// An older libcurl refuses options it does not know; a request without its protocol
+    /// restriction (or timeouts, or TLS checks) is not sent at all.
+    @Test func aRefusedOptionFailsTheRequestBeforeItIsSent() throws {
+        let received = Counter()
+        let server = try HTTPServer { _ in
+            _ = received.next()
+            return .json(200, "{}")
+        }
+        for option in ["CURLOPT_PROTOCOLS_STR", "CURLOPT_TIMEOUT_MS", "CURLOPT_SSL_VERIFYPEER", "CURLOPT_NOSIGNAL"] {
+            let transport = CurlTransport(refusing: [option])
+            #expect(throws: TransportError.optionRefused(option)) {
+                try transport.send(HTTPRequest(url: server.baseURL, timeouts: fast))
+            }
+            let parallel = transport.sendAll([HTTPRequest(url: server.baseURL, timeouts: fast),
+                                              HTTPRequest(url: server.baseURL, timeouts: fast)])
+            #expect(parallel.allSatisfy { $0 == .failure(.optionRefused(option)) })
+        }
+        #expect(received.value == 0)
+        #expect(try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)).status == 200)
     }
 
     @Test func aStalledServerTimesOut() throws {

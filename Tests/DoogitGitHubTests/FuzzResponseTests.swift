@@ -845,7 +845,10 @@ fileprivate enum ClientFuzzer {
             }
             for request in transport.requests {
                 let authorization = request.headers.filter { $0.name.lowercased() == "authorization" }
-                if !isOnOrigin(request.url, endpoint.origins) { offOriginRequests += 1 }
+                if !isOnOrigin(request.url, endpoint.origins) {
+                    offOriginRequests += 1
+                    problems.append("a request to \(FuzzText.describe(request.url)), off the API origin")
+                }
                 if !authorization.isEmpty {
                     authorizedRequests += 1
                     if token == nil { problems.append("an Authorization header without a token, to \(FuzzText.describe(request.url))") }
@@ -872,9 +875,9 @@ fileprivate enum ClientFuzzer {
             }
         }
         if more > 0 { Issue.record(Comment(rawValue: "FuzzResponse client seed \(FuzzText.hex(seed)): \(more) more failures not shown")) }
-        // Without both kinds of request, the check of where the token goes would prove nothing.
-        if offOriginRequests == 0 || authorizedRequests == 0 {
-            Issue.record(Comment(rawValue: "FuzzResponse client seed \(FuzzText.hex(seed)): \(offOriginRequests) requests off the API origin and \(authorizedRequests) with a token; the batch must have both"))
+        // Without requests that carry the token, the check of where it goes would prove nothing.
+        if authorizedRequests == 0 {
+            Issue.record(Comment(rawValue: "FuzzResponse client seed \(FuzzText.hex(seed)): no request with a token; the batch must have some"))
         }
         progress.note("FuzzResponse client seed \(FuzzText.hex(seed)): \(cases) cases done; \(totalRequests) requests, \(offOriginRequests) off the API origin, \(authorizedRequests) with the token; outcomes \(outcomes.sorted { $0.key < $1.key })")
     }

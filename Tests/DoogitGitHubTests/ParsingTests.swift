@@ -98,7 +98,10 @@ struct StatusMappingTests {
 
     @Test func eachStatusHasItsError() {
         #expect(GitHubClient.error(for: response(401, #"{"message":"Bad credentials"}"#)) == .unauthorized(message: "Bad credentials"))
-        #expect(GitHubClient.error(for: response(404, #"{"message":"Not Found"}"#)) == .notFound(message: "Not Found"))
+        #expect(GitHubClient.error(for: response(404, #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/repos/repos#get-a-repository","status":"404"}"#), about: .repository("o/r"))
+            == .notFound(.repository("o/r"), message: "Not Found"))
+        #expect(GitHubClient.error(for: response(409, #"{"message":"a.txt does not match 95b9"}"#))
+            == .conflict(message: "a.txt does not match 95b9"))
         #expect(GitHubClient.error(for: response(410, #"{"message":"Repository access blocked"}"#))
             == .unavailable(status: 410, message: "Repository access blocked"))
         #expect(GitHubClient.error(for: response(451, #"{"message":"Unavailable for legal reasons"}"#))
@@ -132,9 +135,31 @@ struct StatusMappingTests {
         #expect(GitHubClient.error(for: response(502, "<html>")) == .serverError(status: 502))
     }
 
-    /// A 404 that is not GitHub's JSON (a wrong API URL, a proxy) is not "the repository is gone".
-    @Test func absenceNeedsGitHubsOwnAnswer() {
-        for status in [404, 410, 451] {
+    /// A 404 that is not GitHub's answer about the resource (a wrong API URL, a proxy) is not
+    /// "the repository is gone": GitHub links the endpoint's documentation in that one, and only
+    /// the bare documentation root for a route it does not have.
+    @Test func absenceNeedsGitHubsAnswerAboutTheResource() {
+        let unknownRoutes = [
+            "<html>nope", "", #"{"message":"Not Found"}"#,
+            #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#,
+            #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/"}"#,
+            #"{"message":"Not Found","documentation_url":"https://docs.github.com/enterprise-server@3.9/rest"}"#,
+            #"{"message":"Not Found","documentation_url":"https://developer.github.com/v3"}"#,
+            #"{"message":"Not Found","documentation_url":7}"#,
+        ]
+        for body in unknownRoutes {
+            #expect(GitHubClient.error(for: response(404, body), about: .user) == .unknownRoute, "\(body)")
+        }
+        let aboutResources = [
+            #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/repos/repos#get-a-repository","status":"404"}"#,
+            #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/issues/issues#get-an-issue"}"#,
+            #"{"message":"Not Found","documentation_url":"https://developer.github.com/v3/repos/#get"}"#,
+        ]
+        for body in aboutResources {
+            #expect(GitHubClient.error(for: response(404, body), about: .issue(repository: "o/r", number: 3))
+                == .notFound(.issue(repository: "o/r", number: 3), message: "Not Found"), "\(body)")
+        }
+        for status in [410, 451] {
             guard case .unexpectedStatus(status, _)? = GitHubClient.error(for: response(status, "<html>nope")) else {
                 Issue.record("HTTP \(status) with an HTML body")
                 continue

@@ -37,7 +37,7 @@ struct RepositoryTrackerTests {
         } catch let error as RepositoryTracker.AddError {
             #expect(error.reference == "missing")
             #expect(error.resolved == "octocat/missing")
-            #expect(error.underlying == .notFound(message: "Not Found"))
+            #expect(error.underlying == .notFound(.repository("octocat/missing"), message: "Not Found"))
         }
         do {
             _ = try world.add(["octocat/alpha", "Other/Gone"])

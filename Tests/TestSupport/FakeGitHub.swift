@@ -4,8 +4,9 @@ import Foundation
 /// A GitHub REST API on 127.0.0.1 with state the tests can change between requests: repositories
 /// can be added, renamed, transferred, archived, deleted and restored. It answers the endpoints
 /// doogit uses with bodies shaped like GitHub's (from the fixtures), ETags and 304s, Link
-/// pagination, 301 for renamed repositories, 401 for a wrong token, and a primary rate limit
-/// that counts every request except a 304.
+/// pagination, 301 for renamed repositories, 401 for a wrong token, a primary rate limit
+/// that counts every request except a 304 and `/rate_limit`, and GitHub's generic 404 for
+/// any route it does not serve.
 public final class FakeGitHub: @unchecked Sendable {
     public struct Repository: Equatable, Sendable {
         public var id: Int64
@@ -177,6 +178,11 @@ public final class FakeGitHub: @unchecked Sendable {
         let parts = request.path.split(separator: "/").map(String.init)
         var response: ServerResponse
         switch (request.method, parts.count) {
+        case ("GET", 1) where parts[0] == "rate_limit":
+            // Free of rate limit on GitHub, as here.
+            var free = ServerResponse.json(200, #"{"rate":{"limit":\#(limit),"remaining":\#(max(0, limit - used)),"used":\#(used)}}"#)
+            free.headers += rateHeaders(remaining: limit - used)
+            return free
         case ("GET", 1) where parts[0] == "user":
             let user = Fixtures.json("user.json").replacing(["login": .string(login)])
             response = .json(200, JSONWriter.write(user), headers: [("X-OAuth-Scopes", "repo, read:org")])
@@ -202,12 +208,17 @@ public final class FakeGitHub: @unchecked Sendable {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
         default:
-            response = .json(404, Fixtures.text("error-404.json"))
+            response = .json(404, Self.unknownRouteBody)
         }
         if response.status != 304 { used += 1 }
         response.headers += rateHeaders(remaining: limit - used)
         return response
     }
+
+    /// GitHub's answer for a route it does not have: the bare documentation root, where a
+    /// missing repository's 404 (`error-404.json`) links the endpoint's page.
+    public static let unknownRouteBody =
+        #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
 
     private func repositoryAnswer(_ repository: Repository, _ request: ReceivedRequest) -> ServerResponse {
         let body = JSONWriter.write(Self.json(for: repository, apiURL: apiURL))

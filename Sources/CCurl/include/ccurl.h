@@ -23,6 +23,10 @@ CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_sl
 CURLcode ccurl_easy_setopt_write_callback(CURL *handle, CURLoption option,
                                           size_t (*callback)(char *, size_t, size_t, void *));
 
+/// Restricts transfers and redirects to http and https: CURLOPT_PROTOCOLS_STR and
+/// CURLOPT_REDIR_PROTOCOLS_STR, or the older bitmask options on a libcurl before 7.85.
+CURLcode ccurl_easy_restrict_protocols(CURL *handle);
+
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *value);

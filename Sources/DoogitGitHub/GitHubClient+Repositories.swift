@@ -1,0 +1,100 @@
+/// One page of a repository listing and the URL of the next one.
+public struct RepositoryPage: Equatable, Sendable {
+    public var repositories: [GitHubRepository]
+    public var nextURL: String?
+}
+
+extension GitHubClient {
+    public func repository(owner: String, name: String) throws(GitHubError) -> GitHubRepository {
+        try repositoryWithETag(owner: owner, name: name).repository
+    }
+
+    /// The repository and the ETag of its representation, for later conditional requests.
+    public func repositoryWithETag(owner: String, name: String) throws(GitHubError)
+        -> (repository: GitHubRepository, etag: String?)
+    {
+        let response = try get("/repos/\(owner)/\(name)", about: .repository("\(owner)/\(name)"))
+        return (try decode(response, as: GitHubRepository.init(json:)), response.header("etag"))
+    }
+
+    public func repository(id: Int64) throws(GitHubError) -> GitHubRepository {
+        try decode(try get("/repositories/\(id)", about: .repository("id \(id)")), as: GitHubRepository.init(json:))
+    }
+
+    /// The repository by id, unless it is unchanged since `etag` (then 304, at no rate-limit cost).
+    public func repository(id: Int64, ifNoneMatch etag: String?) throws(GitHubError) -> Conditional<GitHubRepository> {
+        let response = try get("/repositories/\(id)", ifNoneMatch: etag, about: .repository("id \(id)"))
+        if response.status == 304 { return .notModified }
+        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+    }
+
+    static let userRepositoriesPath = "/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name"
+
+    /// Every repository the signed-in user owns, collaborates on or reaches through an
+    /// organization: all pages.
+    public func userRepositories() throws(GitHubError) -> [GitHubRepository] {
+        var repositories: [GitHubRepository] = []
+        var next: String? = userRepositoriesURL
+        var visited: Set<String> = []
+        while let url = next {
+            guard visited.count < Self.maximumPages, visited.insert(url).inserted else {
+                throw .unexpectedResponse("pagination did not end")
+            }
+            guard case .modified(let page, _) = try repositoryPage(url, ifNoneMatch: nil) else {
+                throw .unexpectedResponse("304 without a conditional request")
+            }
+            repositories += page.repositories
+            next = page.nextURL
+        }
+        return repositories
+    }
+
+    /// The URL of the first page of the signed-in user's repositories.
+    public var userRepositoriesURL: String { configuration.endpoint.url(Self.userRepositoriesPath) }
+
+    /// One page of a repository listing, unless unchanged since `etag`.
+    public func repositoryPage(_ url: String, ifNoneMatch etag: String?) throws(GitHubError)
+        -> Conditional<RepositoryPage>
+    {
+        guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
+        let response = try get(url, ifNoneMatch: etag, about: .user)
+        if response.status == 304 { return .notModified }
+        guard case .array(let elements) = try parse(response) else { throw .unexpectedResponse("expected a list") }
+        var repositories: [GitHubRepository] = []
+        for element in elements {
+            do { repositories.append(try GitHubRepository(json: element)) } catch { throw Self.decodingError(error) }
+        }
+        let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
+        if let next, !configuration.endpoint.isSameOrigin(next) { throw .unexpectedResponse("a next page outside the API") }
+        return .modified(RepositoryPage(repositories: repositories, nextURL: next), etag: response.header("etag"))
+    }
+
+    /// Fetches many repositories by id at once (in parallel where the transport can), each
+    /// conditional on its ETag, by the rules of `getAll` (a failing GitHub is not asked again
+    /// for each); results come back in the order asked.
+    public func repositories(_ wanted: [(id: Int64, etag: String?)])
+        -> [Result<Conditional<GitHubRepository>, GitHubError>]
+    {
+        let urls = wanted.map { configuration.endpoint.url("/repositories/\($0.id)") }
+        let answers = getAll(zip(urls, wanted).map { (url: $0, etag: $1.etag) })
+        return wanted.indices.map { index in
+            Result { () throws(GitHubError) in
+                try conditionalRepository(try answers[index].get(), url: urls[index], id: wanted[index].id)
+            }
+        }
+    }
+
+    /// A repository answer as a Conditional; a redirect (a moved repository, rare) is followed.
+    private func conditionalRepository(_ response: HTTPResponse, url: String, id: Int64) throws(GitHubError)
+        -> Conditional<GitHubRepository>
+    {
+        var response = response
+        let resource = GitHubResource.repository("id \(id)")
+        if Self.redirectStatuses.contains(response.status) {
+            response = try get(try redirectTarget(of: response, from: url), about: resource)
+        }
+        if response.status == 304 { return .notModified }
+        if let error = error(for: response, about: resource) { throw error }
+        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+    }
+}
