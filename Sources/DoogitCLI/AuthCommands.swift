@@ -63,8 +63,8 @@ enum AuthCommands {
             throw UsageError(message: "no token on standard input", topic: invocation.path)
         }
         guard TokenResolver.isWellFormed(token) else {
-            throw CommandFailure(message: "that is not a valid token (it has spaces or control characters)",
-                                 hint: "paste the token alone, as GitHub showed it", exitCode: .authentication)
+            throw MalformedTokenError(message: "that is not a valid token (it has spaces or control characters)",
+                                      hint: "paste the token alone, as GitHub showed it")
         }
         let endpoint = try runtime.endpoint()
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()
