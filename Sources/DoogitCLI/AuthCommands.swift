@@ -58,7 +58,7 @@ enum AuthCommands {
             throw UsageError(message: "'doogit auth login' needs --with-token and the token on standard input",
                              topic: invocation.path)
         }
-        let token = runtime.context.readStandardInput().trimmingCharacters()
+        let token = runtime.context.readStandardInput().trimmingSpaces
         guard !token.isEmpty else {
             throw UsageError(message: "no token on standard input", topic: invocation.path)
         }

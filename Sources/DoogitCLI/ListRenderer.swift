@@ -33,7 +33,7 @@ struct ListRenderer {
     /// Adds `description` to a line whose visible part is `used` columns wide: sanitized, dimmed,
     /// and on a terminal shortened with an ellipsis to fit.
     private func appendDescription(_ description: String?, to line: inout String, used: Int) {
-        guard let description = description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty else {
+        guard let description = description.map(TerminalText.sanitize)?.trimmingSpaces, !description.isEmpty else {
             return
         }
         let shown = width.map { TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis) } ?? description

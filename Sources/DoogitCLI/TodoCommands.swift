@@ -83,26 +83,43 @@ enum TodoCommands {
         }
     }
 
-    /// `-R`, else GH_REPO, else the checkout's GitHub remote; it must be tracked.
+    /// `-R`, else GH_REPO, else the checkout's GitHub remote; it must be tracked. In a fork's
+    /// checkout the first tracked remote counts (origin, then upstream, then the others); when
+    /// none is tracked, the advice names origin's repository.
     static func targetRepository(_ invocation: Invocation, _ runtime: Runtime) throws -> RepositoryRecord {
         let text: String
         if let option = invocation.value("repo") {
             text = option
         } else if let variable = runtime.context.variable("GH_REPO") {
             text = variable
-        } else if let reference = GitCheckout.repository(from: runtime.context.currentDirectory, hosts: runtime.webHosts) {
-            text = reference.description
         } else {
-            throw UsageError(message: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME",
-                             topic: invocation.path)
+            let checkout = GitCheckout(environment: runtime.context.environment, hosts: runtime.webHosts)
+            let candidates = checkout.repositories(from: runtime.context.currentDirectory)
+            guard let first = candidates.first else {
+                throw UsageError(message: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME",
+                                 topic: invocation.path)
+            }
+            let store = try runtime.store()
+            for candidate in candidates {
+                do {
+                    return try store.findRepository(owner: candidate.owner, name: candidate.name)
+                } catch StoreError.unknownRepository {
+                    continue
+                }
+            }
+            throw notTracked(first.description, reference: first)
         }
         let reference = try runtime.parseReference(text, topic: invocation.path)
         do {
             return try runtime.store().findRepository(owner: reference.owner, name: reference.name)
         } catch StoreError.unknownRepository(let name) {
-            throw CommandFailure(message: "repository '\(TerminalText.sanitize(name))' is not tracked",
-                                 hint: "run 'doogit repo add \(TerminalText.sanitize(reference.description))' first")
+            throw notTracked(name, reference: reference)
         }
+    }
+
+    private static func notTracked(_ name: String, reference: RepositoryReference) -> CommandFailure {
+        CommandFailure(message: "repository '\(TerminalText.sanitize(name))' is not tracked",
+                       hint: "run 'doogit repo add \(TerminalText.sanitize(reference.description))' first")
     }
 
     static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {

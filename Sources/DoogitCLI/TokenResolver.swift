@@ -30,16 +30,16 @@ struct TokenResolver {
     func resolve() throws(MalformedTokenError) -> ResolvedToken? {
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] {
             if let value = context.variable(name) {
-                return try validated(ResolvedToken(source: .environment(name), value: value.trimmingCharacters()))
+                return try validated(ResolvedToken(source: .environment(name), value: value.trimmingSpaces))
             }
         }
-        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingCharacters(), !saved.isEmpty {
+        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingSpaces, !saved.isEmpty {
             return try validated(ResolvedToken(source: .savedFile(path), value: saved))
         }
         var arguments = ["gh", "auth", "token"]
         if let host = context.variable("GH_HOST") { arguments += ["--hostname", host] }
         if let result = context.runProgram(arguments, context.environment), result.status == 0 {
-            let token = result.output.trimmingCharacters()
+            let token = result.output.trimmingSpaces
             if !token.isEmpty { return try validated(ResolvedToken(source: .ghCLI, value: token)) }
         }
         return nil

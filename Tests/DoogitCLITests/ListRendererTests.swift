@@ -158,7 +158,7 @@ import Testing
 
     @Test func withoutAWidthNothingIsWrapped() {
         let renderer = ListRenderer(style: plain, width: nil)
-        let text = String(repeating: "word ", count: 40).trimmingCharacters()
+        let text = String(repeating: "word ", count: 40).trimmingSpaces
         #expect(renderer.todoLines(Fixture.todo(id: 1, text: text), idWidth: 1) == ["  ○ 1  " + text])
     }
 
@@ -263,7 +263,7 @@ import Testing
     }
 
     @Test func notATerminalMeansNoWrappingAndNoColour() throws {
-        let text = String(repeating: "lorem ipsum ", count: 20).trimmingCharacters()
+        let text = String(repeating: "lorem ipsum ", count: 20).trimmingSpaces
         let harness = try harness([Fixture.helloWorld], todos: [(Fixture.helloWorld.id, text)])
         let result = harness.run("todo", "list")
         #expect(result.stdout == "octocat/Hello-World  My first repository on GitHub!\n  ○ 1  \(text)\n")
