@@ -37,12 +37,7 @@ enum AuthCommands {
         guard let token = try runtime.tokenResolver().resolve() else { throw GitHubError.missingToken }
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
         if runtime.global.json {
-            runtime.printJSON(.object([
-                JSONMember("host", .string(endpoint.host)),
-                JSONMember("login", .string(user.login)),
-                JSONMember("source", .string(token.source.description)),
-                JSONMember("scopes", user.scopes.map { .array($0.map(JSONValue.string)) } ?? .null),
-            ]))
+            runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.description, into: &$0) }
             return
         }
         runtime.console.print("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login))")

@@ -83,7 +83,20 @@ import Testing
         #expect(renderer.header(archived) == "acme/old [archived]")
         #expect(renderer.header(gone) == "acme/lost [gone]  was here")
         #expect(renderer.header(both) == "acme/both [gone] [archived]")
-        #expect(renderer.flags(Fixture.helloWorld) == "")
+        #expect(renderer.flags(Fixture.helloWorld) == ("", ""))
+    }
+
+    /// Headers, `repo list` and `repo search` write flags through one function: same words,
+    /// same order, same colours.
+    @Test func flagsHaveOneOrderAndOneColourEach() {
+        let colored = ListRenderer(style: Style(color: true, unicode: true), width: nil)
+        let style = colored.style
+        let all = colored.flags(isPrivate: true, gone: true, archived: true)
+        #expect(all.plain == "[private] [gone] [archived]")
+        #expect(all.shown == [style.yellow("[private]"), style.red("[gone]"), style.yellow("[archived]")].joined(separator: " "))
+        let gone = Fixture.repository(id: 2, owner: "acme", name: "lost", description: nil, archived: true, gone: true)
+        #expect(colored.header(gone).contains(colored.flags(gone: true, archived: true).shown))
+        #expect(colored.flags(archived: false) == ("", ""))
     }
 
     @Test func headerDescriptionIsShortenedWithAnEllipsisToFitTheWidth() {
