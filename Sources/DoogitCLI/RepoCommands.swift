@@ -14,7 +14,7 @@ enum RepoCommands {
         name: "add", abstract: "Fetch repositories from GitHub and track them",
         arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
         discussion: """
-            REPO is OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
+            REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, or a bare NAME (a repository of the signed-in user). \
             Adding a tracked repository again refreshes it. Every repository is fetched before any is \
             saved: if one fails, none is added.

@@ -18,8 +18,10 @@ enum TodoCommands {
         options: [repoOption],
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional. The repository is \
-            -R/--repo, else GH_REPO, else the one the current directory's git checkout points at \
-            (its 'origin' remote first, then any GitHub remote). It must be tracked: see 'doogit repo add'.
+            -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
+            read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
+            first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
+            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'.
             """,
         examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\""],
         run: runAdd)
