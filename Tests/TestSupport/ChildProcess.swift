@@ -27,8 +27,15 @@ public enum ChildProcess {
 
     public typealias SpawnError = Subprocess.SpawnError
 
+    /// Feeding stdin to a child that has already exited must be an EPIPE, not a SIGPIPE that
+    /// kills the test runner. (Children get default signal handlers back in Subprocess.spawn.)
+    private static let pipeSignalIgnored: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
     public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                              directory: String? = nil) throws -> RunningProcess {
+        _ = pipeSignalIgnored
         let input = try Subprocess.makePipe()
         let output = try Subprocess.makePipe()
         let errors = try Subprocess.makePipe()
