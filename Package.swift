@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
+// 6.2: the tests use Swift Testing's exit tests (#expect(processExitsWith:)), new in Swift 6.2.
 import PackageDescription
 
 // Dependencies point one way:

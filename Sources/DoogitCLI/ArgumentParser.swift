@@ -19,7 +19,7 @@ struct ArgumentParser {
     }
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
-        let (words, given, unknown, problems) = try split(arguments)
+        let (words, given, unknown, problems) = split(arguments)
 
         // The command path: `help` names a topic; otherwise descend through the groups.
         var remaining = words[...]
@@ -92,7 +92,7 @@ struct ArgumentParser {
 
     /// Splits argv into words (the command path and arguments), options, unknown options, and
     /// problems that are reported once the command, and so the help topic, is known.
-    private func split(_ arguments: [String]) throws(UsageError)
+    private func split(_ arguments: [String])
         -> (words: [String], given: [GivenOption], unknown: [String], problems: [String])
     {
         let known = knownOptions
@@ -102,9 +102,11 @@ struct ArgumentParser {
         var problems: [String] = []
         var index = 0
         var endOfOptions = false
-        func nextValue(for spelling: String) throws(UsageError) -> String {
+        // A missing value is a problem reported later, so `-h` anywhere on the line still wins.
+        func nextValue(for spelling: String) -> String? {
             guard index < arguments.count else {
-                throw UsageError(message: "option '\(spelling)' needs a value", topic: topicGuess(words))
+                problems.append("option '\(spelling)' needs a value")
+                return nil
             }
             index += 1
             return arguments[index - 1]
@@ -125,8 +127,7 @@ struct ArgumentParser {
                     continue
                 }
                 if spec.takesValue {
-                    let value: String
-                    if let inline { value = inline } else { value = try nextValue(for: "--" + name) }
+                    guard let value = inline ?? nextValue(for: "--" + name) else { continue }
                     given.append(GivenOption(spec: spec, value: value, spelling: "--" + name))
                 } else if inline != nil {
                     problems.append("option '--\(name)' does not take a value")
@@ -153,7 +154,8 @@ struct ArgumentParser {
                             }
                             value = attached
                         } else if attached.isEmpty {
-                            value = try nextValue(for: "-" + String(letter))
+                            guard let next = nextValue(for: "-" + String(letter)) else { break }
+                            value = next
                         } else {
                             value = attached
                         }
@@ -169,18 +171,6 @@ struct ArgumentParser {
 
     static func isNegativeNumber(_ argument: String) -> Bool {
         argument.count > 1 && argument.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
-    }
-
-    /// The command path the words seem to name, for the hint of an early error.
-    private func topicGuess(_ words: [String]) -> [String] {
-        var node = root
-        var path: [String] = []
-        for word in words.drop(while: { $0 == "help" }) {
-            guard let next = node.subcommand(named: word) else { break }
-            node = next
-            path.append(next.name)
-        }
-        return path
     }
 
     private func apply(_ option: GivenOption, to global: inout GlobalOptions, path: [String]) throws(UsageError) {

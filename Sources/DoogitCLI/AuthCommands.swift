@@ -37,12 +37,7 @@ enum AuthCommands {
         guard let token = try runtime.tokenResolver().resolve() else { throw GitHubError.missingToken }
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
         if runtime.global.json {
-            runtime.printJSON(.object([
-                JSONMember("host", .string(endpoint.host)),
-                JSONMember("login", .string(user.login)),
-                JSONMember("source", .string(token.source.description)),
-                JSONMember("scopes", user.scopes.map { .array($0.map(JSONValue.string)) } ?? .null),
-            ]))
+            runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.description, into: &$0) }
             return
         }
         runtime.console.print("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login))")
@@ -58,13 +53,13 @@ enum AuthCommands {
             throw UsageError(message: "'doogit auth login' needs --with-token and the token on standard input",
                              topic: invocation.path)
         }
-        let token = runtime.context.readStandardInput().trimmingCharacters()
+        let token = runtime.context.readStandardInput().trimmingSpaces
         guard !token.isEmpty else {
             throw UsageError(message: "no token on standard input", topic: invocation.path)
         }
         guard TokenResolver.isWellFormed(token) else {
-            throw CommandFailure(message: "that is not a valid token (it has spaces or control characters)",
-                                 hint: "paste the token alone, as GitHub showed it", exitCode: .authentication)
+            throw MalformedTokenError(message: "that is not a valid token (it has spaces or control characters)",
+                                      hint: "paste the token alone, as GitHub showed it")
         }
         let endpoint = try runtime.endpoint()
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()

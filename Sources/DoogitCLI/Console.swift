@@ -17,42 +17,63 @@ public protocol OutputSink: AnyObject {
     /// UTF-8 bytes, as a large `--json` document is made.
     func write(bytes: [UInt8])
     func flush()
+    /// Why an earlier write failed (an errno value), once one has: the output is incomplete.
+    var writeFailure: Int32? { get }
 }
 
 extension OutputSink {
+    public var writeFailure: Int32? { nil }
+
     public func write(bytes: [UInt8]) {
         write(String(decoding: bytes, as: UTF8.self))
     }
 }
 
-/// Writes to a file descriptor (stdout, stderr).
+/// Writes to a file descriptor (stdout, stderr). The first failed write is kept in
+/// `writeFailure` and later output is dropped. A reader that went away (EPIPE, only seen when
+/// SIGPIPE is ignored; otherwise the kernel stops doogit as it stops `cat`) is not a failure:
+/// it asked for no more.
 public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    private var stopped = false
+    public private(set) var writeFailure: Int32?
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     public func write(_ text: String) {
+        guard !stopped else { return }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func write(bytes: [UInt8]) {
+        guard !stopped else { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func flush() {
         var offset = 0
-        while offset < buffer.count {
+        while offset < buffer.count && !stopped {
             let written = buffer.withUnsafeBytes { bytes in
                 systemWrite(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
             }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { break }  // a closed pipe: nothing more to do
-            offset += written
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = written == 0 ? EIO : errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {  // a non-blocking stdout that is full: wait
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
+            stopped = true
+            if code != EPIPE { writeFailure = code }
         }
         buffer.removeAll(keepingCapacity: true)
     }

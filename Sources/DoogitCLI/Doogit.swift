@@ -25,6 +25,10 @@ public enum Doogit {
                 databasePath = try? Paths(environment: context.environment).database(option: invocation.global.databasePath)
                 try invocation.command.run?(invocation, Runtime(context: context, global: invocation.global))
             }
+            // Output is written after any transaction: a failed write cannot undo the change, but
+            // the exit status must say the output is incomplete.
+            console.output.flush()
+            if let code = console.output.writeFailure { throw OutputWriteError(code: code) }
             return ExitCode.success.rawValue
         } catch {
             let report = ErrorReporter.report(error, databasePath: databasePath)

@@ -19,7 +19,11 @@ enum ErrorReporter {
             let stop = usage.message.hasSuffix(".") ? "" : "."
             return Report(code: .usage, message: "\(usage.message)\(stop) Run 'doogit \(topic)'.")
         case let failure as CommandFailure:
-            return Report(code: failure.exitCode, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
+            return Report(code: .failure, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
+        case let token as MalformedTokenError:
+            return Report(code: .authentication, message: token.message + "; " + token.hint)
+        case let output as OutputWriteError:
+            return Report(code: .failure, message: "cannot write the output (\(Files.reason(output.code))); anything the command changed is saved, so check where standard output goes before running it again")
         case let store as StoreError:
             return report(store, databasePath: databasePath)
         case let github as GitHubError:

@@ -5,9 +5,21 @@ struct UsageError: Error, Equatable {
     var topic: [String]
 }
 
-/// A command that was understood but could not be done, with its exit code and a hint.
+/// A command that was understood but could not be done (exit 1), with a hint.
 struct CommandFailure: Error, Equatable {
     var message: String
     var hint: String?
-    var exitCode: ExitCode = .failure
+}
+
+/// A token that cannot be sent (spaces or control characters): an authentication problem, exit 4.
+struct MalformedTokenError: Error, Equatable {
+    var message: String
+    var hint: String
+}
+
+/// Standard output could not be written (a full disk, /dev/full, an I/O error): what was shown
+/// is incomplete, though anything the command saved stays saved.
+struct OutputWriteError: Error, Equatable {
+    /// The errno value of the failed write.
+    var code: Int32
 }

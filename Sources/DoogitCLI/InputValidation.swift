@@ -20,7 +20,7 @@ enum InputValidation {
     /// The words of a todo joined with spaces; control characters become spaces or go; an
     /// empty or blank result is refused.
     static func todoText(_ words: [String], topic: [String]) throws(UsageError) -> String {
-        let text = TerminalText.sanitize(words.joined(separator: " ")).trimmingCharacters()
+        let text = TerminalText.sanitize(words.joined(separator: " ")).trimmingSpaces
         guard !text.isEmpty else {
             throw UsageError(message: "the todo text is empty", topic: topic)
         }

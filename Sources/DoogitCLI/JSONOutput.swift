@@ -1,3 +1,4 @@
+import DoogitGitHub
 import DoogitStore
 import DoogitSupport
 import DoogitSync
@@ -70,6 +71,36 @@ enum JSONOutput {
         json.key("rateLimitRemaining")
         if let remaining = summary.rateLimitRemaining { json.int(Int64(remaining)) } else { json.null() }
         json.key("dryRun"); json.bool(dryRun)
+        json.endObject()
+    }
+
+    /// A repository found by `repo search --json`, and whether it is tracked.
+    static func searchResult(_ repository: GitHubRepository, tracked: Bool, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("id"); json.int(repository.id)
+        json.key("fullName"); json.string(repository.fullName)
+        json.key("description"); json.string(repository.description)
+        json.key("private"); json.bool(repository.isPrivate)
+        json.key("archived"); json.bool(repository.archived)
+        json.key("tracked"); json.bool(tracked)
+        json.endObject()
+    }
+
+    /// `auth status --json`: the host, the signed-in login, where the token came from (never the
+    /// token), and its scopes when GitHub reports them.
+    static func authStatus(host: String, user: GitHubUser, tokenSource: String, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("host"); json.string(host)
+        json.key("login"); json.string(user.login)
+        json.key("source"); json.string(tokenSource)
+        json.key("scopes")
+        if let scopes = user.scopes {
+            json.beginArray()
+            for scope in scopes { json.string(scope) }
+            json.endArray()
+        } else {
+            json.null()
+        }
         json.endObject()
     }
 }

@@ -8,12 +8,21 @@ struct ListRenderer {
     /// Terminal columns, or nil when stdout is not a terminal (then nothing is wrapped).
     let width: Int?
 
-    /// `[archived]`, `[gone]` as they apply.
-    func flags(_ repository: RepositoryRecord) -> String {
-        var flags: [String] = []
-        if repository.gone { flags.append(style.red("[gone]")) }
-        if repository.archived { flags.append(style.yellow("[archived]")) }
-        return flags.joined(separator: " ")
+    /// `[private]`, `[gone]`, `[archived]` as they apply: as shown (coloured) and as plain text,
+    /// whose width the layout needs. The one place where a repository's flags are written.
+    func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool) -> (shown: String, plain: String) {
+        var shown: [String] = []
+        var plain: [String] = []
+        for (applies, flag, color) in [(isPrivate, "[private]", style.yellow), (gone, "[gone]", style.red),
+                                       (archived, "[archived]", style.yellow)] where applies {
+            shown.append(color(flag))
+            plain.append(flag)
+        }
+        return (shown.joined(separator: " "), plain.joined(separator: " "))
+    }
+
+    func flags(_ repository: RepositoryRecord) -> (shown: String, plain: String) {
+        flags(gone: repository.gone, archived: repository.archived)
     }
 
     /// The section header: full name, flags, and the description, dimmed and shortened to fit.
@@ -22,9 +31,9 @@ struct ListRenderer {
         var plainWidth = DisplayWidth.of(name)
         var line = style.bold(name)
         let flagText = flags(repository)
-        if !flagText.isEmpty {
-            line += " " + flagText
-            plainWidth += 1 + DisplayWidth.of(plainFlags(repository))
+        if !flagText.plain.isEmpty {
+            line += " " + flagText.shown
+            plainWidth += 1 + DisplayWidth.of(flagText.plain)
         }
         appendDescription(repository.description, to: &line, used: plainWidth)
         return line
@@ -33,7 +42,7 @@ struct ListRenderer {
     /// Adds `description` to a line whose visible part is `used` columns wide: sanitized, dimmed,
     /// and on a terminal shortened with an ellipsis to fit.
     private func appendDescription(_ description: String?, to line: inout String, used: Int) {
-        guard let description = description.map(TerminalText.sanitize)?.trimmingCharacters(), !description.isEmpty else {
+        guard let description = description.map(TerminalText.sanitize)?.trimmingSpaces, !description.isEmpty else {
             return
         }
         let shown = width.map { TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis) } ?? description
@@ -59,10 +68,6 @@ struct ListRenderer {
     /// The width the name column of a repository listing takes (at most 40).
     static func nameWidth(_ fullNames: [String]) -> Int {
         min(40, fullNames.map { DisplayWidth.of(TerminalText.sanitize($0)) }.max() ?? 0)
-    }
-
-    private func plainFlags(_ repository: RepositoryRecord) -> String {
-        [repository.gone ? "[gone]" : nil, repository.archived ? "[archived]" : nil].compactMap { $0 }.joined(separator: " ")
     }
 
     /// One todo: indent, marker, ID (right-aligned to `idWidth`), text wrapped under itself.
@@ -102,7 +107,7 @@ struct ListRenderer {
         for summary in summaries {
             let counts = "\(summary.open) open, \(summary.done) done"
             out += repositoryLine(fullName: summary.repository.fullName, nameWidth: nameWidth,
-                                  columns: [(counts, counts), (flags(summary.repository), plainFlags(summary.repository))],
+                                  columns: [(counts, counts), flags(summary.repository)],
                                   description: summary.repository.description) + "\n"
         }
         return out

@@ -14,7 +14,7 @@ enum RepoCommands {
         name: "add", abstract: "Fetch repositories from GitHub and track them",
         arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
         discussion: """
-            REPO is OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
+            REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, or a bare NAME (a repository of the signed-in user). \
             Adding a tracked repository again refreshes it. Every repository is fetched before any is \
             saved: if one fails, none is added, and the error names it.
@@ -117,16 +117,9 @@ enum RepoCommands {
         let store = try runtime.store()
         let tracked = Set(try store.repositories().map(\.id))
         if runtime.global.json {
-            runtime.printJSON(.array(found.map { repository in
-                .object([
-                    JSONMember("id", .int(repository.id)),
-                    JSONMember("fullName", .string(repository.fullName)),
-                    JSONMember("description", .optional(repository.description)),
-                    JSONMember("private", .bool(repository.isPrivate)),
-                    JSONMember("archived", .bool(repository.archived)),
-                    JSONMember("tracked", .bool(tracked.contains(repository.id))),
-                ])
-            }))
+            runtime.printJSONArray(found) { repository, json in
+                JSONOutput.searchResult(repository, tracked: tracked.contains(repository.id), into: &json)
+            }
             return
         }
         let style = runtime.style
@@ -134,11 +127,10 @@ enum RepoCommands {
         let nameWidth = ListRenderer.nameWidth(found.map(\.fullName))
         for repository in found {
             let mark = tracked.contains(repository.id) ? style.green(style.unicode ? "✓" : "*") : " "
-            let flags = [repository.isPrivate ? "[private]" : nil, repository.archived ? "[archived]" : nil]
-                .compactMap { $0 }.joined(separator: " ")
             runtime.console.print(renderer.repositoryLine(
                 lead: mark + " ", leadWidth: 2, fullName: repository.fullName, nameWidth: nameWidth,
-                columns: [(style.yellow(flags), flags)], description: repository.description))
+                columns: [renderer.flags(isPrivate: repository.isPrivate, archived: repository.archived)],
+                description: repository.description))
         }
         if found.isEmpty && runtime.console.outputIsTerminal {
             runtime.note(query.isEmpty ? "no repositories found" : "no repository matches '\(TerminalText.sanitize(query))'")

@@ -18,8 +18,10 @@ enum TodoCommands {
         options: [repoOption],
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional. The repository is \
-            -R/--repo, else GH_REPO, else the one the current directory's git checkout points at \
-            (its 'origin' remote first, then any GitHub remote). It must be tracked: see 'doogit repo add'.
+            -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
+            read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
+            first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
+            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'.
             """,
         examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\""],
         run: runAdd)
@@ -84,26 +86,43 @@ enum TodoCommands {
         }
     }
 
-    /// `-R`, else GH_REPO, else the checkout's GitHub remote; it must be tracked.
+    /// `-R`, else GH_REPO, else the checkout's GitHub remote; it must be tracked. In a fork's
+    /// checkout the first tracked remote counts (origin, then upstream, then the others); when
+    /// none is tracked, the advice names origin's repository.
     static func targetRepository(_ invocation: Invocation, _ runtime: Runtime) throws -> RepositoryRecord {
         let text: String
         if let option = invocation.value("repo") {
             text = option
         } else if let variable = runtime.context.variable("GH_REPO") {
             text = variable
-        } else if let reference = GitCheckout.repository(from: runtime.context.currentDirectory, hosts: runtime.webHosts) {
-            text = reference.description
         } else {
-            throw UsageError(message: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME",
-                             topic: invocation.path)
+            let checkout = GitCheckout(environment: runtime.context.environment, hosts: runtime.webHosts)
+            let candidates = checkout.repositories(from: runtime.context.currentDirectory)
+            guard let first = candidates.first else {
+                throw UsageError(message: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME",
+                                 topic: invocation.path)
+            }
+            let store = try runtime.store()
+            for candidate in candidates {
+                do {
+                    return try store.findRepository(owner: candidate.owner, name: candidate.name)
+                } catch StoreError.unknownRepository {
+                    continue
+                }
+            }
+            throw notTracked(first.description, reference: first)
         }
         let reference = try runtime.parseReference(text, topic: invocation.path)
         do {
             return try runtime.store().findRepository(owner: reference.owner, name: reference.name)
         } catch StoreError.unknownRepository(let name) {
-            throw CommandFailure(message: "repository '\(TerminalText.sanitize(name))' is not tracked",
-                                 hint: "run 'doogit repo add \(TerminalText.sanitize(reference.description))' first")
+            throw notTracked(name, reference: reference)
         }
+    }
+
+    private static func notTracked(_ name: String, reference: RepositoryReference) -> CommandFailure {
+        CommandFailure(message: "repository '\(TerminalText.sanitize(name))' is not tracked",
+                       hint: "run 'doogit repo add \(TerminalText.sanitize(reference.description))' first")
     }
 
     static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {

@@ -27,19 +27,19 @@ struct TokenResolver {
 
     var savedTokenPath: String? { configDirectory.map { $0 + "/token" } }
 
-    func resolve() throws(CommandFailure) -> ResolvedToken? {
+    func resolve() throws(MalformedTokenError) -> ResolvedToken? {
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] {
             if let value = context.variable(name) {
-                return try validated(ResolvedToken(source: .environment(name), value: value.trimmingCharacters()))
+                return try validated(ResolvedToken(source: .environment(name), value: value.trimmingSpaces))
             }
         }
-        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingCharacters(), !saved.isEmpty {
+        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingSpaces, !saved.isEmpty {
             return try validated(ResolvedToken(source: .savedFile(path), value: saved))
         }
         var arguments = ["gh", "auth", "token"]
         if let host = context.variable("GH_HOST") { arguments += ["--hostname", host] }
         if let result = context.runProgram(arguments, context.environment), result.status == 0 {
-            let token = result.output.trimmingCharacters()
+            let token = result.output.trimmingSpaces
             if !token.isEmpty { return try validated(ResolvedToken(source: .ghCLI, value: token)) }
         }
         return nil
@@ -50,11 +50,10 @@ struct TokenResolver {
         !token.isEmpty && token.utf8.count <= 1024 && token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    private func validated(_ token: ResolvedToken) throws(CommandFailure) -> ResolvedToken {
+    private func validated(_ token: ResolvedToken) throws(MalformedTokenError) -> ResolvedToken {
         guard Self.isWellFormed(token.value) else {
-            throw CommandFailure(message: "the token from \(token.source.description) is not a valid token",
-                                 hint: "set it again; a token has no spaces or control characters",
-                                 exitCode: .authentication)
+            throw MalformedTokenError(message: "the token from \(token.source.description) is not a valid token",
+                                      hint: "set it again; a token has no spaces or control characters")
         }
         return token
     }

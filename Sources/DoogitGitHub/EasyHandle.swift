@@ -159,14 +159,3 @@ private let writeHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int,
     handle.appendHeaderLine(line.trimmingSpaces)
     return length
 }
-
-extension StringProtocol {
-    /// Without leading and trailing spaces, tabs and line breaks.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-}

@@ -2,7 +2,7 @@ import DoogitSupport
 
 /// What went wrong talking to GitHub, with what a message needs. Never holds the token.
 public enum GitHubError: Error, Equatable, Sendable {
-    /// No token from any source; `sources` names where doogit looked.
+    /// No token from any source (GH_TOKEN, GITHUB_TOKEN, the saved token, `gh auth token`).
     case missingToken
     /// GitHub answered 401: the token is wrong, expired or revoked.
     case unauthorized(message: String)

@@ -1,11 +1,11 @@
-/// How a user names a repository: `OWNER/NAME`, a github.com URL (`https://`, `git@…:`,
-/// `ssh://`), or a bare `NAME` (the signed-in user's, or the one tracked repository so named).
+/// How a user names a repository: `OWNER/NAME`, `HOST/OWNER/NAME`, a github.com URL (`https://`,
+/// `git@…:`, `ssh://`), or a bare `NAME` (the signed-in user's, or the one tracked repository so named).
 public enum RepositoryReference: Equatable, Sendable, CustomStringConvertible {
     case full(owner: String, name: String)
     case bare(name: String)
 
     public static let acceptedForms =
-        "OWNER/NAME, NAME, https://github.com/OWNER/NAME, git@github.com:OWNER/NAME.git or ssh://git@github.com/OWNER/NAME.git"
+        "OWNER/NAME, NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME, git@github.com:OWNER/NAME.git or ssh://git@github.com/OWNER/NAME.git"
 
     public var description: String {
         switch self {
@@ -56,6 +56,8 @@ public enum RepositoryReference: Equatable, Sendable, CustomStringConvertible {
             switch parts.count {
             case 1: return isValidName(parts[0]) ? .bare(name: String(parts[0])) : nil
             case 2: return fullReference(owner: parts[0], name: parts[1])
+            // HOST/OWNER/NAME, as gh takes in GH_REPO.
+            case 3 where knownHosts.contains(parts[0].lowercased()): return fullReference(owner: parts[1], name: parts[2])
             default: return nil
             }
         }

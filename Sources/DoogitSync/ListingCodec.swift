@@ -1,7 +1,8 @@
 import DoogitGitHub
 import DoogitSupport
 
-/// The compact form in which sync caches a page of the user's repository listing.
+/// The form in which sync caches a page of the user's repository listing: GitHub's JSON cut down
+/// to the fields doogit reads, written as JSONWriter writes (indented).
 enum ListingCodec {
     static func encode(_ repositories: [GitHubRepository]) -> String {
         JSONWriter.write(.array(repositories.map { repository in

@@ -305,6 +305,13 @@ import Testing
         #expect(try helpPath(["todo", "list", "--force", "--help"]) == ["todo", "list"])
     }
 
+    /// An option left without its value at the end of the line does not hide a `-h` before it.
+    @Test(arguments: [["todo", "add", "-h", "-R"], ["todo", "add", "--help", "--repo"], ["todo", "list", "-h", "--db"],
+                      ["-h", "--color"], ["todo", "add", "-hR"]])
+    func helpWinsOverAMissingValue(arguments: [String]) throws {
+        #expect(try helpPath(arguments) == (arguments.contains("add") ? ["todo", "add"] : arguments.contains("list") ? ["todo", "list"] : []))
+    }
+
     @Test(arguments: [["--version"], ["todo", "list", "--version"], ["--version", "repo", "remove"]])
     func versionAnywhere(arguments: [String]) throws {
         guard case .version = try parser.parse(arguments) else {

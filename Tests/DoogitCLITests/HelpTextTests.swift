@@ -95,8 +95,10 @@ import Testing
 
         The words of TEXT are joined with spaces, so quotes are optional. The repository
         is -R/--repo, else GH_REPO, else the one the current directory's git checkout
-        points at (its 'origin' remote first, then any GitHub remote). It must be
-        tracked: see 'doogit repo add'.
+        points at, read as git reads it (url.<base>.insteadOf, SSH host aliases from
+        ~/.ssh/config): the first tracked one of its GitHub remotes, 'origin' first,
+        then 'upstream' (so a fork's checkout finds the tracked original), then the
+        others. It must be tracked: see 'doogit repo add'.
 
         Options:
           -R, --repo REPO  the repository (default: $GH_REPO, else the current
@@ -199,6 +201,7 @@ import Testing
         expectText(result.stdout, Self.todoAdd)
         #expect(help("todo", "add", "--help").stdout == result.stdout)
         #expect(help("todo", "add", "some", "words", "-h").stdout == result.stdout)
+        #expect(help("todo", "add", "-h", "-R").stdout == result.stdout, "help wins over a missing value")
     }
 
     @Test func repoRemoveHelp() {

@@ -1,3 +1,4 @@
+import DoogitGitHub
 import DoogitSupport
 import Testing
 @testable import DoogitCLI
@@ -187,5 +188,43 @@ import Testing
             }
 
             """#)
+    }
+
+    /// Every `--json` shape is written in JSONOutput; these two come from GitHub's answers.
+    @Test func searchResultAndAuthStatusShapes() {
+        let repository = GitHubRepository(id: 7, owner: "acme", name: "tool", fullName: "acme/tool", description: nil,
+                                          htmlURL: "https://github.com/acme/tool", isPrivate: true, archived: false,
+                                          pushedAt: nil, updatedAt: nil)
+        var search = JSONStream()
+        search.beginArray()
+        JSONOutput.searchResult(repository, tracked: true, into: &search)
+        search.endArray()
+        #expect(search.text == """
+            [
+              {
+                "id": 7,
+                "fullName": "acme/tool",
+                "description": null,
+                "private": true,
+                "archived": false,
+                "tracked": true
+              }
+            ]
+
+            """)
+        for (scopes, written) in [(["repo", "read:org"], "[\n    \"repo\",\n    \"read:org\"\n  ]"), (nil, "null")] {
+            var status = JSONStream()
+            JSONOutput.authStatus(host: "github.com", user: GitHubUser(login: "octocat", id: 1, scopes: scopes),
+                                  tokenSource: "the GH_TOKEN environment variable", into: &status)
+            #expect(status.text == """
+                {
+                  "host": "github.com",
+                  "login": "octocat",
+                  "source": "the GH_TOKEN environment variable",
+                  "scopes": \(written)
+                }
+
+                """)
+        }
     }
 }

@@ -83,7 +83,20 @@ import Testing
         #expect(renderer.header(archived) == "acme/old [archived]")
         #expect(renderer.header(gone) == "acme/lost [gone]  was here")
         #expect(renderer.header(both) == "acme/both [gone] [archived]")
-        #expect(renderer.flags(Fixture.helloWorld) == "")
+        #expect(renderer.flags(Fixture.helloWorld) == ("", ""))
+    }
+
+    /// Headers, `repo list` and `repo search` write flags through one function: same words,
+    /// same order, same colours.
+    @Test func flagsHaveOneOrderAndOneColourEach() {
+        let colored = ListRenderer(style: Style(color: true, unicode: true), width: nil)
+        let style = colored.style
+        let all = colored.flags(isPrivate: true, gone: true, archived: true)
+        #expect(all.plain == "[private] [gone] [archived]")
+        #expect(all.shown == [style.yellow("[private]"), style.red("[gone]"), style.yellow("[archived]")].joined(separator: " "))
+        let gone = Fixture.repository(id: 2, owner: "acme", name: "lost", description: nil, archived: true, gone: true)
+        #expect(colored.header(gone).contains(colored.flags(gone: true, archived: true).shown))
+        #expect(colored.flags(archived: false) == ("", ""))
     }
 
     @Test func headerDescriptionIsShortenedWithAnEllipsisToFitTheWidth() {
@@ -158,7 +171,7 @@ import Testing
 
     @Test func withoutAWidthNothingIsWrapped() {
         let renderer = ListRenderer(style: plain, width: nil)
-        let text = String(repeating: "word ", count: 40).trimmingCharacters()
+        let text = String(repeating: "word ", count: 40).trimmingSpaces
         #expect(renderer.todoLines(Fixture.todo(id: 1, text: text), idWidth: 1) == ["  ○ 1  " + text])
     }
 
@@ -263,7 +276,7 @@ import Testing
     }
 
     @Test func notATerminalMeansNoWrappingAndNoColour() throws {
-        let text = String(repeating: "lorem ipsum ", count: 20).trimmingCharacters()
+        let text = String(repeating: "lorem ipsum ", count: 20).trimmingSpaces
         let harness = try harness([Fixture.helloWorld], todos: [(Fixture.helloWorld.id, text)])
         let result = harness.run("todo", "list")
         #expect(result.stdout == "octocat/Hello-World  My first repository on GitHub!\n  ○ 1  \(text)\n")

@@ -39,7 +39,7 @@ import Testing
         let failure = try #require(throws: CommandFailure.self) { try database(environment) }
         #expect(failure.message.contains("HOME"))
         #expect(failure.hint?.contains("--db") == true)
-        #expect(failure.exitCode == .failure)
+        #expect(ErrorReporter.report(failure, databasePath: nil).code == .failure)
     }
 
     @Test(arguments: [

@@ -100,8 +100,7 @@ import Testing
         #expect(!TokenResolver.isWellFormed(token))
         for world in [try harness(["GH_TOKEN": token]), try harness([:], saved: token),
                         try harness([:], gh: (0, token))] {
-            let failure = try #require(throws: CommandFailure.self) { try resolver(world).resolve() }
-            #expect(failure.exitCode == .authentication)
+            let failure = try #require(throws: MalformedTokenError.self) { try resolver(world).resolve() }
             let report = ErrorReporter.report(failure, databasePath: nil)
             #expect(report.code == .authentication)
             #expect(!report.message.contains(token))

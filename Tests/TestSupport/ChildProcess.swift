@@ -1,3 +1,4 @@
+import DoogitSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,9 +13,9 @@ public struct ProcessResult: Sendable {
     public var timedOut: Bool
 }
 
-/// Runs a program as a user would: posix_spawn with an emptied signal mask and default signal
-/// handlers (Swift Testing's worker threads block signals, and a child would inherit that),
-/// stdin/stdout/stderr on pipes, and a timeout after which it gets SIGKILL.
+/// Runs a program as a user would (DoogitSupport's Subprocess: an emptied signal mask and default
+/// signal handlers, as Swift Testing's worker threads block signals), stdin/stdout/stderr on
+/// pipes, and a timeout after which it gets SIGKILL.
 public enum ChildProcess {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                            directory: String? = nil, stdin: String = "", timeoutSeconds: Double = 60) -> ProcessResult {
@@ -24,31 +25,20 @@ public enum ChildProcess {
         return child.finish(stdin: stdin, timeoutSeconds: timeoutSeconds)
     }
 
-    public struct SpawnError: Error { public var code: Int32 }
+    public typealias SpawnError = Subprocess.SpawnError
+
+    /// Feeding stdin to a child that has already exited must be an EPIPE, not a SIGPIPE that
+    /// kills the test runner. (Children get default signal handlers back in Subprocess.spawn.)
+    private static let pipeSignalIgnored: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
 
     public static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                              directory: String? = nil) throws -> RunningProcess {
-        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
-        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else { throw SpawnError(code: errno) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for descriptor in input + output + errors { posix_spawn_file_actions_addclose(&actions, descriptor) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
+        _ = pipeSignalIgnored
+        let input = try Subprocess.makePipe()
+        let output = try Subprocess.makePipe()
+        let errors = try Subprocess.makePipe()
         // posix_spawn has no portable chdir action: a shell changes directory, then execs.
         var program = executable
         var words = [executable] + arguments
@@ -56,20 +46,18 @@ public enum ChildProcess {
             program = "/bin/sh"
             words = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + words
         }
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let started = Result { () throws(Subprocess.SpawnError) in
+            try Subprocess.spawn(program, arguments: words, environment: environment, stdin: .descriptor(input.read),
+                                 stdout: .descriptor(output.write), stderr: .descriptor(errors.write))
         }
-        var pid = pid_t()
-        let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        close(input[0]); close(output[1]); close(errors[1])
-        guard code == 0 else {
-            close(input[1]); close(output[0]); close(errors[0])
-            throw SpawnError(code: code)
+        close(input.read); close(output.write); close(errors.write)
+        switch started {
+        case .success(let pid):
+            return RunningProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read)
+        case .failure(let error):
+            close(input.write); close(output.read); close(errors.read)
+            throw error
         }
-        return RunningProcess(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0])
     }
 }
 
@@ -97,46 +85,22 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     private func wait() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = true
-        return status
+        return Subprocess.waitForExit(pid)
     }
 
     public func finish(stdin text: String = "", timeoutSeconds: Double = 60) -> ProcessResult {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
         close(stdin)
-        var out: [UInt8] = [], err: [UInt8] = []
-        var open: [Int32] = [stdout, stderr]
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        var timedOut = false
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while !open.isEmpty {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 {
-                timedOut = true
-                kill()
-                break
-            }
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000))
-            if ready < 0 && errno == EINTR { continue }
-            for entry in fds where entry.revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, 65536) }
-                if count > 0 {
-                    if entry.fd == stdout { out += chunk[0..<count] } else { err += chunk[0..<count] }
-                } else if count == 0 || (count < 0 && errno != EINTR) {
-                    open.removeAll { $0 == entry.fd }
-                }
-            }
-        }
+        let deadline = Deadline(millisecondsFromNow: Int(timeoutSeconds * 1000))
+        let (outputs, complete) = Subprocess.readUntilClosed([stdout, stderr], deadline: deadline)
+        if !complete { kill() }
         close(stdout)
         close(stderr)
         let status = wait()
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ProcessResult(status: exitStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
+        return ProcessResult(status: status, stdout: String(decoding: outputs[0], as: UTF8.self),
+                             stderr: String(decoding: outputs[1], as: UTF8.self), timedOut: !complete)
     }
 }
 
