@@ -112,6 +112,7 @@ enum TodoCommands {
             }
             throw notTracked(first.description, reference: first)
         }
+        if Runtime.repositoryID(text) != nil { return try runtime.trackedRepository(text, topic: invocation.path) }
         let reference = try runtime.parseReference(text, topic: invocation.path)
         do {
             return try runtime.store().findRepository(owner: reference.owner, name: reference.name)

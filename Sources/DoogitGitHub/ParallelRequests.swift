@@ -53,6 +53,9 @@ extension GitHubClient {
                     let outcome = sendOnce(.get, url: wanted[confirming].url, body: nil, etag: wanted[confirming].etag,
                                            timeouts: timeouts)
                     switch disposition(of: outcome, attempt: attempts[confirming]) {
+                    case .answered(let response) where Self.isTransientFailure(.success(response)):
+                        // Its last attempt failed too: GitHub is still failing.
+                        lastFailure = Self.failure(of: .success(response))
                     case .answered(let response):
                         // It is answering again: carry on with the rest.
                         results[confirming] = .success(response)

@@ -259,10 +259,10 @@ struct SyncerTests {
         }
     }
 
-    /// The most requests a GitHub that fails everything may see from one sync: one batch (50)
-    /// times the attempts per request (2 in these tests). Tighten it once the client stops a
-    /// failing batch after its first answers.
-    static let mostRequestsAFailingGitHubSees = 50 * 2
+    /// The most requests a GitHub that fails everything may see from one sync: the listing with
+    /// its attempts (2 in these tests), the first answers of one batch (8 in flight) and one
+    /// request, with its attempts, that confirms the failure.
+    static let mostRequestsAFailingGitHubSees = 2 + 12
 
     @Test(arguments: [10, 1000])
     func aGitHubAnswering502StopsAtTheFirstBatch(listingThreshold: Int) throws {

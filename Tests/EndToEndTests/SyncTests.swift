@@ -207,21 +207,22 @@ struct SyncTests {
         let sandbox = try Sandbox()
         try tracked(sandbox, own: 0, others: 3)
         let before = try sandbox.snapshot()
-        // The fake has no /api/v3 prefix: every path answers a repository's 404.
+        // The fake has no /api/v3 prefix: every path answers GitHub's 404 for an unknown route.
         sandbox.environment["DOOGIT_API_URL"] = sandbox.github.apiURL + "/api/v3"
         let result = sandbox.run("sync")
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines.count == 1)
-        #expect(result.stderr.contains("every repository answered 404"))
+        #expect(result.stderr.contains("the API URL looks wrong"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("check DOOGIT_API_URL or GH_HOST\n"))
         #expect(try sandbox.snapshot() == before)
     }
 
     /// The most requests a GitHub answering 502 to every repository may see from one sync: the
-    /// listing page, then one batch (50) times the attempts per request (3). Tighten it once the
-    /// client stops a failing batch after its first answers.
-    static let mostRequestsAFailingGitHubSees = 1 + 50 * 3
+    /// listing page with its attempts (3), then the first answers of one batch (8 in flight) and
+    /// one request, with its attempts, that confirms GitHub is failing: a handful, where once it
+    /// was one per repository and attempt (151).
+    static let mostRequestsAFailingGitHubSees = 3 + 12
 
     @Test(arguments: [true, false])
     func aGitHubAnswering502ExitsSeventyFiveAfterOneBatch(listingFails: Bool) throws {
