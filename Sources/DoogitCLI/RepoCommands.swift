@@ -15,7 +15,8 @@ enum RepoCommands {
         arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
         discussion: """
             REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
-            ssh://git@github.com/OWNER/NAME.git, or a bare NAME (a repository of the signed-in user). \
+            ssh://git@github.com/OWNER/NAME.git, a bare NAME (a repository of the signed-in user), or id:ID \
+            (GitHub's numeric id of the repository). \
             Adding a tracked repository again refreshes it. Every repository is fetched before any is \
             saved: if one fails, none is added, and the error names it.
             """,
@@ -55,14 +56,19 @@ enum RepoCommands {
     // MARK: Handlers
 
     static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
-        var references: [RepositoryReference] = []
+        var wanted: [RepositoryTracker.Wanted] = []
         for argument in invocation.positionals {
-            let reference = try runtime.parseReference(argument, topic: invocation.path)
-            if !references.contains(reference) { references.append(reference) }
+            let item: RepositoryTracker.Wanted
+            if let id = Runtime.repositoryID(argument) {
+                item = .id(id)
+            } else {
+                item = .reference(try runtime.parseReference(argument, topic: invocation.path))
+            }
+            if !wanted.contains(item) { wanted.append(item) }
         }
         let github = try runtime.github()
         let store = try runtime.store()
-        let added = try RepositoryTracker(store: store, github: github).add(references, at: runtime.now()).map(\.record)
+        let added = try RepositoryTracker(store: store, github: github).add(wanted, at: runtime.now()).map(\.record)
         if runtime.global.json {
             let ids = Set(added.map(\.id))
             runtime.printJSONArray(try store.repositorySummaries().filter { ids.contains($0.repository.id) },

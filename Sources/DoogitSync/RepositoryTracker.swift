@@ -37,15 +37,25 @@ public struct RepositoryTracker {
         }
     }
 
+    /// A repository `add` is asked for: by a reference, or by GitHub's numeric id (`id:ID`).
+    public enum Wanted: Equatable, Sendable {
+        case reference(RepositoryReference)
+        case id(Int64)
+    }
+
     /// Fetches each repository and tracks it (refreshing ones already tracked). A bare name is
     /// the signed-in user's repository of that name.
     public func add(_ references: [RepositoryReference], at now: Timestamp) throws -> [Added] {
+        try add(references.map(Wanted.reference), at: now)
+    }
+
+    public func add(_ wanted: [Wanted], at now: Timestamp) throws -> [Added] {
         var login: String?
         var added: [Added] = []
-        for reference in references {
-            let (remote, etag, requested) = try fetch(reference, login: &login)
+        for item in wanted {
+            let (remote, etag, requested) = try fetch(item, login: &login)
             let existing = try store.repository(id: remote.id)
-            let renamed = requested.lowercased() != remote.fullName.lowercased()
+            let renamed = requested.map { $0.lowercased() != remote.fullName.lowercased() } ?? false
             added.append(Added(record: Self.record(for: remote, etag: etag, existing: existing, at: now),
                                requestedName: renamed ? requested : nil))
         }
@@ -60,10 +70,24 @@ public struct RepositoryTracker {
         return added
     }
 
-    /// The repository `reference` names, with its ETag and the OWNER/NAME that was asked for.
-    private func fetch(_ reference: RepositoryReference, login: inout String?) throws(AddError)
-        -> (GitHubRepository, etag: String?, requested: String)
+    /// The repository asked for, with its ETag and the OWNER/NAME that was asked for (none for an id).
+    private func fetch(_ wanted: Wanted, login: inout String?) throws(AddError)
+        -> (GitHubRepository, etag: String?, requested: String?)
     {
+        let reference: RepositoryReference
+        switch wanted {
+        case .id(let id):
+            do throws(GitHubError) {
+                guard case .modified(let remote, let etag) = try github.repository(id: id, ifNoneMatch: nil) else {
+                    throw .unexpectedResponse("304 without a conditional request")
+                }
+                return (remote, etag, nil)
+            } catch {
+                throw AddError(reference: "id:\(id)", resolved: nil, underlying: error)
+            }
+        case .reference(let named):
+            reference = named
+        }
         var requested: String?
         do throws(GitHubError) {
             let owner: String

@@ -100,3 +100,17 @@ struct RepositoryNamesEndToEndTests {
         #expect(sandbox.run("repo", "remove", "octo/done-things", "--force").status == 0)
     }
 }
+
+extension RepositoryNamesEndToEndTests {
+    @Test("repo add id:ID fetches the repository by GitHub's id; an unknown id is named")
+    func addByID() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.addRepository(id: 21, owner: "octo", name: "by-id")
+        let added = sandbox.run("repo", "add", "id:21")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout == "Tracking octo/by-id\n")
+        let missing = sandbox.run("repo", "add", "id:22")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("'id:22'"), "\(missing.stderr)")
+    }
+}
