@@ -3,8 +3,9 @@
 import PackageDescription
 
 // Dependencies point one way:
-// doogit -> DoogitCLI -> DoogitSync -> {DoogitStore -> CSQLite, DoogitGitHub -> CCurl},
+// doogit -> DoogitCLI -> DoogitSync -> {DoogitStore -> {CSQLite, DoogitMerge}, DoogitGitHub -> CCurl},
 // and every module may use DoogitSupport (JSON, time, terminal text), which depends on nothing.
+// DoogitMerge (the merge of copies of the todo list, and its file) is pure: no I/O at all.
 let package = Package(
     name: "doogit",
     platforms: [.macOS(.v13)],
@@ -24,14 +25,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(name: "DoogitSupport"),
+        .target(name: "DoogitMerge", dependencies: ["DoogitSupport"]),
         .target(
             name: "DoogitStore",
-            dependencies: ["CSQLite", "DoogitSupport"],
+            dependencies: ["CSQLite", "DoogitMerge", "DoogitSupport"],
             resources: [.embedInCode("migrations")]
         ),
         .target(name: "DoogitGitHub", dependencies: ["CCurl", "DoogitSupport"]),
-        .target(name: "DoogitSync", dependencies: ["DoogitStore", "DoogitGitHub", "DoogitSupport"]),
-        .target(name: "DoogitCLI", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitSupport"]),
+        .target(name: "DoogitSync", dependencies: ["DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport"]),
+        .target(name: "DoogitCLI", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport"]),
         .executableTarget(name: "doogit", dependencies: ["DoogitCLI"]),
 
         // Shared by the test targets: a GitHub API server on 127.0.0.1 and temp-directory helpers.
@@ -39,11 +41,12 @@ let package = Package(
         // The same fake GitHub as a process, for bench/.
         .executableTarget(name: "fake-github", dependencies: ["TestSupport", "DoogitSupport"], path: "bench/fake-github"),
         .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport", "TestSupport"]),
-        .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "TestSupport"]),
+        .testTarget(name: "DoogitMergeTests", dependencies: ["DoogitMerge", "DoogitSupport", "TestSupport"]),
+        .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "DoogitMerge", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
-        .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitSupport", "TestSupport"]),
+        .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore", "DoogitMerge"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,8 +6,11 @@ public struct JSONStream {
     public private(set) var bytes: [UInt8] = []
     /// For each open array or object: whether it has an element yet.
     private var open: [Bool] = []
+    /// No newlines or indentation: one document per line (the todo file).
+    private let compact: Bool
 
-    public init() {
+    public init(compact: Bool = false) {
+        self.compact = compact
         bytes.reserveCapacity(4096)
     }
 
@@ -19,6 +22,7 @@ public struct JSONStream {
     }
 
     private mutating func newline() {
+        if compact { return }
         bytes.append(0x0A)
         bytes.append(contentsOf: repeatElement(0x20, count: open.count * 2))
     }
@@ -61,7 +65,7 @@ public struct JSONStream {
     public mutating func key(_ name: String) {
         beginElement()
         writeString(name)
-        append(": ")
+        if compact { bytes.append(UInt8(ascii: ":")) } else { append(": ") }
         valueFollowsKey = true
     }
 

@@ -1,0 +1,122 @@
+import DoogitMerge
+import DoogitSupport
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct TodoFileTests {
+    static let stampA = "2023-11-14T22:13:20.000Z/0000/aaaaaaaaaaaa"
+    static let stampB = "2023-11-14T22:14:20.000Z/0001/bbbbbbbbbbbb"
+
+    static let sample = """
+        {"format":"doogit","version":"1.0"}
+        {"type":"repository","id":7,"fullName":"octocat/tools","url":"https://github.com/octocat/tools","tracked":false,"clock":{"name":"\(stampA)","tracked":"\(stampB)"}}
+        {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(stampA)","tracked":"\(stampA)"}}
+        {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":7,"text":"old idea","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","removed":true,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","removed":"\(stampB)"}}
+        {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"write the \\"release\\" notes ✓","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","clock":{"repository":"\(stampA)","text":"\(stampB)","done":"\(stampB)"}}
+
+        """
+
+    @Test func theFileReadsBackAndWritesTheSameBytes() throws {
+        let (replica, annotations) = try TodoFile.decode(Array(Self.sample.utf8))
+        #expect(annotations == TodoFile.Annotations())
+        #expect(replica.repositories.count == 2 && replica.todos.count == 2)
+        let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        #expect(todo.text.value == "write the \"release\" notes ✓")
+        #expect(todo.text.stamp.text == Self.stampB)
+        #expect(todo.done.value.doneAt?.rfc3339 == "2023-11-14T22:14:20.000Z")
+        #expect(todo.removed == Register(false, at: .zero))
+        #expect(replica.todos["0b1c2d3e-0000-4000-8000-000000000002"]?.isRemoved == true)
+        #expect(replica.repositories[7]?.tracked.value == false)
+        #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == Self.sample)
+    }
+
+    @Test func randomReplicasRoundTripAndOneReplicaAlwaysGivesTheSameBytes() throws {
+        var generator = SplitMix64(seed: 77)
+        for _ in 0..<60 {
+            var history = MergePropertyTests.History(seed: generator.next())
+            for _ in 0..<30 { history.step() }
+            for replica in history.machines.map(\.replica) + [history.file] {
+                let bytes = TodoFile.encode(replica)
+                let decoded = try TodoFile.decode(bytes).replica
+                #expect(decoded == replica)
+                #expect(TodoFile.encode(decoded) == bytes)
+                // A copy built in another order writes the same bytes.
+                var rebuilt = Replica()
+                for key in replica.todos.keys.sorted().reversed() { rebuilt.todos[key] = replica.todos[key] }
+                for key in replica.repositories.keys.sorted().reversed() { rebuilt.repositories[key] = replica.repositories[key] }
+                #expect(TodoFile.encode(rebuilt) == bytes)
+            }
+        }
+    }
+
+    @Test func unknownKeysLinesAndANewerMinorVersionAreKept() throws {
+        let newer = """
+            {"format":"doogit","version":"1.3","machines":3}
+            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true},"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","settings":"\(Self.stampB)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"state":"open"},"priority":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","issue":"\(Self.stampB)","tags":"\(Self.stampB)"}}
+            {"type":"label","name":"urgent","color":"red"}
+
+            """
+        let (replica, _) = try TodoFile.decode(Array(newer.utf8))
+        let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        #expect(todo.unknown["issue"]?.stamp?.text == Self.stampB)
+        #expect(todo.unknown["priority"] == UnknownFields.Field(value: .string("high"), stamp: nil))
+        #expect(todo.unknown["tags"] == UnknownFields.Field(value: nil, stamp: HybridTimestamp(text: Self.stampB)))
+        #expect(replica.formatMinor == 3)
+        #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == newer)
+    }
+
+    @Test func aNewerMajorVersionIsRefused() {
+        #expect(throws: TodoFileError.newerVersion("2.0")) {
+            try TodoFile.decode(Array(#"{"format":"doogit","version":"2.0"}"#.utf8))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"format":"other","version":"1.0"}"#, 1, "not a doogit file"),
+        ("", 1, "empty file"),
+        (#"{"format":"doogit","version":"one"}"#, 1, "is not MAJOR.MINOR"),
+        (#"{"format":"doogit","version":"1.0"}\#n[1,2]"#, 2, "not a JSON object"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"id":1}"#, 2, "no \"type\""),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"x","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        (#"{"format":"doogit","version":"1.0"}\#n\#n{"type":"repository","id":1,"fullName":"o/n","url":"u","tracked":true,"clock":{"name":"bad","tracked":"bad"}}"#, 3, "is not a stamp"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"x"}"#, 2, "is not a lowercase UUID"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":true,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","clock":{}}"#, 2, "disagree"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","clock":{"repository":"\#(TodoFileTests.stampA)","text":"\#(TodoFileTests.stampA)","done":"\#(TodoFileTests.stampA)"}}"#, 2, "repository 5 has no line of its own"),
+    ])
+    func aBadFileNamesItsFirstBadLine(text: String, line: Int, reason: String) {
+        do {
+            _ = try TodoFile.decode(Array(text.utf8))
+            Issue.record("accepted: \(text)")
+        } catch {
+            guard case .badLine(let number, let why) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(number == line)
+            #expect(why.contains(reason), "\(why)")
+        }
+    }
+
+    @Test func anExportCarriesLocalIDsAndRepositoryDetailsThatTheFileOnGitHubNeverHolds() throws {
+        let (replica, _) = try TodoFile.decode(Array(Self.sample.utf8))
+        let annotations = TodoFile.Annotations(
+            localIDs: ["9f1c2d3e-0000-4000-8000-000000000001": 3, "0b1c2d3e-0000-4000-8000-000000000002": 1],
+            repositories: [1_296_269: TodoFile.RepositoryDetails(description: "My first repository", isPrivate: false,
+                                                                   archived: true, gone: false)])
+        let exported = TodoFile.encode(replica, annotations: annotations)
+        let text = String(decoding: exported, as: UTF8.self)
+        #expect(text.contains(#""removed":true,"localID":1,"clock""#))
+        #expect(text.contains(#""tracked":true,"description":"My first repository","private":false,"archived":true,"gone":false,"clock""#))
+        let (back, readAnnotations) = try TodoFile.decode(exported)
+        #expect(back == replica)
+        #expect(readAnnotations == annotations)
+        #expect(!String(decoding: TodoFile.encode(back), as: UTF8.self).contains("localID"))
+    }
+
+    @Test func windowsLineEndsAndTrailingBlankLinesAreAccepted() throws {
+        let crlf = Self.sample.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n\n"
+        #expect(try TodoFile.decode(Array(crlf.utf8)).replica == TodoFile.decode(Array(Self.sample.utf8)).replica)
+    }
+}
