@@ -1,4 +1,21 @@
+import DoogitMerge
 import DoogitSupport
+
+/// The stamps of a todo's fields (see `TodoFields`); `removed` is `HybridTimestamp.zero` for a
+/// todo never removed.
+public struct TodoStamps: Equatable, Sendable {
+    public var repository: HybridTimestamp
+    public var text: HybridTimestamp
+    public var done: HybridTimestamp
+    public var removed: HybridTimestamp
+
+    public init(repository: HybridTimestamp, text: HybridTimestamp, done: HybridTimestamp, removed: HybridTimestamp) {
+        self.repository = repository
+        self.text = text
+        self.done = done
+        self.removed = removed
+    }
+}
 
 /// A todo as another copy of the list has it, identified by UUID: what merging with another
 /// machine, importing a file and reading GitHub issues bring in.
@@ -13,9 +30,18 @@ public struct TodoState: Equatable, Sendable {
     /// The local ID to give a todo new to this machine, when it is free (an import of this
     /// machine's own export keeps its IDs); otherwise the next one.
     public var preferredID: Int64?
+    /// The todo is removed there: here it becomes (or stays) a removed todo with these values.
+    public var removed: Bool
+    /// The stamps of its fields where it comes from. nil: the change is made here and now, and
+    /// stamped as a local change.
+    public var stamps: TodoStamps?
+    /// The stamps this machine held when the merge that produced this state read its list (nil:
+    /// it did not have the todo). A field changed here since then keeps its newer local value.
+    public var expected: TodoStamps?
 
     public init(uuid: String, repositoryID: Int64, text: String, done: Bool, createdAt: Timestamp,
-                updatedAt: Timestamp, doneAt: Timestamp?, preferredID: Int64? = nil) {
+                updatedAt: Timestamp, doneAt: Timestamp?, preferredID: Int64? = nil, removed: Bool = false,
+                stamps: TodoStamps? = nil, expected: TodoStamps? = nil) {
         self.uuid = uuid
         self.repositoryID = repositoryID
         self.text = text
@@ -24,21 +50,64 @@ public struct TodoState: Equatable, Sendable {
         self.updatedAt = updatedAt
         self.doneAt = doneAt
         self.preferredID = preferredID
+        self.removed = removed
+        self.stamps = stamps
+        self.expected = expected
+    }
+}
+
+/// A repository as a merged copy of the list has it, identified by GitHub's id.
+public struct RepositoryState: Equatable, Sendable {
+    public var id: Int64
+    public var fullName: String
+    public var url: String
+    public var nameStamp: HybridTimestamp
+    public var tracked: Bool
+    public var trackedStamp: HybridTimestamp
+    /// Whether the list shows it: tracked, or still holding a todo that is not removed.
+    public var shown: Bool
+    /// The stamps (name, tracked) this machine held when the merge read its list; nil: it did
+    /// not know the repository. A field changed here since keeps its local value.
+    public var expectedNameStamp: HybridTimestamp?
+    public var expectedTrackedStamp: HybridTimestamp?
+    /// What is known of it from GitHub, for a repository new here (an import of an export);
+    /// sync refreshes it from GitHub anyway.
+    public var details: TodoFile.RepositoryDetails?
+
+    public init(id: Int64, fullName: String, url: String, nameStamp: HybridTimestamp, tracked: Bool,
+                trackedStamp: HybridTimestamp, shown: Bool, expectedNameStamp: HybridTimestamp? = nil,
+                expectedTrackedStamp: HybridTimestamp? = nil, details: TodoFile.RepositoryDetails? = nil) {
+        self.id = id
+        self.fullName = fullName
+        self.url = url
+        self.nameStamp = nameStamp
+        self.tracked = tracked
+        self.trackedStamp = trackedStamp
+        self.shown = shown
+        self.expectedNameStamp = expectedNameStamp
+        self.expectedTrackedStamp = expectedTrackedStamp
+        self.details = details
     }
 }
 
 /// A batch of changes to apply at once.
 public struct StoreChanges: Equatable, Sendable {
     public var repositories: [RepositoryRecord]
+    /// Repositories from a merge, with their stamps.
+    public var repositoryStates: [RepositoryState]
     public var todos: [TodoState]
     /// UUIDs of todos removed elsewhere.
     public var removedTodos: [String]
 
-    public init(repositories: [RepositoryRecord] = [], todos: [TodoState] = [], removedTodos: [String] = []) {
+    public init(repositories: [RepositoryRecord] = [], repositoryStates: [RepositoryState] = [], todos: [TodoState] = [],
+                removedTodos: [String] = []) {
         self.repositories = repositories
+        self.repositoryStates = repositoryStates
         self.todos = todos
         self.removedTodos = removedTodos
     }
+
+    public var isEmpty: Bool { repositories.isEmpty && repositoryStates.isEmpty && todos.isEmpty && removedTodos.isEmpty }
 }
 
 /// What applying a batch did.
@@ -55,46 +124,245 @@ extension Store {
     /// UUID), all in one transaction: every change or none. A todo whose state is already the
     /// one given is left alone; a new one goes at the end of its repository, with its preferred
     /// local ID when that is free. A removal leaves a tombstone; an inserted todo clears one.
+    ///
+    /// A state without stamps is a change made here now, stamped as a local change. A state with
+    /// stamps (a merge's result) is written field by field, each field only where this machine
+    /// has not changed it since the merge read it, and todos take their place in their
+    /// repository's list by when they arrived there, the same order on every machine.
     @discardableResult
     public func apply(_ changes: StoreChanges, at now: Timestamp) throws -> AppliedChanges {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
             var applied = AppliedChanges()
             for repository in changes.repositories { try upsert(repository) }
+            for state in changes.repositoryStates where state.shown { try showRepository(state, at: now) }
             for todo in changes.todos {
-                let doneAt: Timestamp? = todo.done ? (todo.doneAt ?? todo.updatedAt) : nil
-                let existing = try database.scalarInt("SELECT id FROM todos WHERE uuid = ?", .text(todo.uuid))
-                if let existing {
-                    let changed = try database.run("""
-                        UPDATE todos SET repository_id = ?, text = ?, done = ?, done_at = ?, created_at = ?, updated_at = ?,
-                            position = CASE WHEN repository_id = ? THEN position
-                                ELSE (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?) END
-                        WHERE id = ? AND NOT (repository_id = ? AND text = ? AND done = ? AND done_at IS ?
-                                              AND created_at = ? AND updated_at = ?)
-                        """, [.integer(todo.repositoryID), .text(todo.text), .bool(todo.done), .optional(doneAt?.rfc3339),
-                              .text(todo.createdAt.rfc3339), .text(todo.updatedAt.rfc3339), .integer(todo.repositoryID),
-                              .integer(todo.repositoryID), .integer(existing), .integer(todo.repositoryID), .text(todo.text),
-                              .bool(todo.done), .optional(doneAt?.rfc3339), .text(todo.createdAt.rfc3339),
-                              .text(todo.updatedAt.rfc3339)])
-                    applied.updated += changed
-                    continue
+                if let stamps = todo.stamps {
+                    try applyStamped(todo, stamps: stamps, at: now, into: &applied)
+                } else {
+                    try applyLocal(todo, at: now, into: &applied)
                 }
-                let free = try todo.preferredID.map { id throws(StoreError) in
-                    try database.scalarInt("SELECT count(*) FROM todos WHERE id = ?", .integer(id)) == 0
-                        && id > 0 ? id : nil
-                } ?? nil
-                try database.run("""
-                    INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at)
-                    VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
-                    """, [free.map(SQLValue.integer) ?? .null, .text(todo.uuid), .integer(todo.repositoryID), .text(todo.text),
-                          .bool(todo.done), .integer(todo.repositoryID), .text(todo.createdAt.rfc3339),
-                          .text(todo.updatedAt.rfc3339), .optional(doneAt?.rfc3339)])
-                try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(todo.uuid))
-                applied.inserted += 1
             }
             for uuid in changes.removedTodos {
                 applied.removed += try entomb(where: "uuid = ?", [.text(uuid)], at: now)
             }
+            for state in changes.repositoryStates where !state.shown { try hideRepository(state, at: now) }
             return applied
+        }
+    }
+
+    /// A change made here: written as given, and the fields it changed stamped now.
+    private func applyLocal(_ todo: TodoState, at now: Timestamp, into applied: inout AppliedChanges) throws(StoreError) {
+        let doneAt: Timestamp? = todo.done ? (todo.doneAt ?? todo.updatedAt) : nil
+        if let existing = try database.query("SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id WHERE t.uuid = ?",
+                                             [.text(todo.uuid)], { row throws(StoreError) in try Self.readTodo(row) }).first {
+            let changed = try database.run("""
+                UPDATE todos SET repository_id = ?, text = ?, done = ?, done_at = ?, created_at = ?, updated_at = ?,
+                    position = CASE WHEN repository_id = ? THEN position
+                        ELSE (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?) END
+                WHERE id = ? AND NOT (repository_id = ? AND text = ? AND done = ? AND done_at IS ?
+                                      AND created_at = ? AND updated_at = ?)
+                """, [.integer(todo.repositoryID), .text(todo.text), .bool(todo.done), .optional(doneAt?.rfc3339),
+                      .text(todo.createdAt.rfc3339), .text(todo.updatedAt.rfc3339), .integer(todo.repositoryID),
+                      .integer(todo.repositoryID), .integer(existing.id), .integer(todo.repositoryID), .text(todo.text),
+                      .bool(todo.done), .optional(doneAt?.rfc3339), .text(todo.createdAt.rfc3339),
+                      .text(todo.updatedAt.rfc3339)])
+            var fields: TodoFields = []
+            if existing.repositoryID != todo.repositoryID { fields.insert(.repository) }
+            if existing.text != todo.text { fields.insert(.text) }
+            if existing.done != todo.done || existing.doneAt != doneAt { fields.insert(.done) }
+            try stamp(fields, todos: [existing.id], at: now)
+            applied.updated += changed
+            return
+        }
+        let wasRemoved = try database.scalarInt("SELECT count(*) FROM todo_tombstones WHERE uuid = ?", .text(todo.uuid)) == 1
+        try database.run("""
+            INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+            VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
+            """, [try freeLocalID(todo.preferredID).map(SQLValue.integer) ?? .null, .text(todo.uuid), .integer(todo.repositoryID),
+                  .text(todo.text), .bool(todo.done), .integer(todo.repositoryID), .text(todo.createdAt.rfc3339),
+                  .text(todo.updatedAt.rfc3339), .optional(doneAt?.rfc3339)])
+        try stamp(wasRemoved ? TodoFields.added.union(.removed) : .added, todos: [database.lastInsertedRowID], at: now)
+        try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(todo.uuid))
+        applied.inserted += 1
+    }
+
+    /// `id` when it is a positive ID no todo has, else nil (the next one is taken).
+    private func freeLocalID(_ id: Int64?) throws(StoreError) -> Int64? {
+        guard let id, id > 0 else { return nil }
+        return try database.scalarInt("SELECT count(*) FROM todos WHERE id = ?", .integer(id)) == 0 ? id : nil
+    }
+
+    /// A todo's values and stamps as this machine holds them, live or removed.
+    private struct HeldTodo {
+        var id: Int64?
+        var repositoryID: Int64
+        var text: String
+        var doneAt: Timestamp?
+        var createdAt: Timestamp
+        var stamps: TodoStamps
+    }
+
+    private func heldTodo(_ uuid: String, removed: Bool) throws(StoreError) -> HeldTodo? {
+        let machine = try clock().machine
+        let sql = removed
+            ? """
+              SELECT todo_id AS id, repository_id, text, done_at, created_at, coalesce(updated_at, removed_at) AS updated_at,
+                     repository_clock, text_clock, done_clock, removed_clock FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL
+              """
+            : """
+              SELECT id, repository_id, text, done_at, created_at, updated_at, repository_clock, text_clock, done_clock,
+                     removed_clock FROM todos WHERE uuid = ?
+              """
+        return try database.query(sql, [.text(uuid)]) { row throws(StoreError) -> HeldTodo in
+            let updated = try Self.timestamp(row, "updated_at")
+            return HeldTodo(
+                id: try row.isNull("id") ? nil : try row.int64("id"), repositoryID: try row.int64("repository_id"),
+                text: try row.string("text"), doneAt: try Self.optionalTimestamp(row, "done_at"),
+                createdAt: try Self.timestamp(row, "created_at"),
+                stamps: TodoStamps(repository: try Self.stamp(row, "repository_clock", fallback: updated, machine: machine),
+                                   text: try Self.stamp(row, "text_clock", fallback: updated, machine: machine),
+                                   done: try Self.stamp(row, "done_clock", fallback: updated, machine: machine),
+                                   removed: try row.isNull("removed_clock") ? .zero
+                                       : try Self.stamp(row, "removed_clock", fallback: updated, machine: machine)))
+        }.first
+    }
+
+    /// Whether a field may take the incoming write: it differs, and this machine has not changed
+    /// the field since the merge read it (without that knowledge, the later write wins).
+    private static func takes(_ incoming: HybridTimestamp, over held: HybridTimestamp, expected: HybridTimestamp?) -> Bool {
+        incoming != held && (expected.map { $0 == held } ?? (incoming > held))
+    }
+
+    private func applyStamped(_ todo: TodoState, stamps: TodoStamps, at now: Timestamp,
+                              into applied: inout AppliedChanges) throws(StoreError) {
+        let expected = todo.expected
+        let doneAt: Timestamp? = todo.done ? (todo.doneAt ?? todo.updatedAt) : nil
+        let live = try heldTodo(todo.uuid, removed: false)
+        let removed = live == nil ? try heldTodo(todo.uuid, removed: true) : nil
+        guard let held = live ?? removed else {
+            if todo.removed {
+                try insertTombstone(todo, stamps: stamps, doneAt: doneAt, at: now)
+                applied.removed += 1
+            } else {
+                try insertLive(todo, stamps: stamps, doneAt: doneAt, id: try freeLocalID(todo.preferredID), at: now)
+                applied.inserted += 1
+            }
+            return
+        }
+        // Field by field: the incoming value where it may be taken, else the one held here.
+        var merged = held
+        let takesRepository = Self.takes(stamps.repository, over: held.stamps.repository, expected: expected?.repository)
+        if takesRepository { merged.repositoryID = todo.repositoryID; merged.stamps.repository = stamps.repository }
+        if Self.takes(stamps.text, over: held.stamps.text, expected: expected?.text) {
+            merged.text = todo.text
+            merged.stamps.text = stamps.text
+        }
+        if Self.takes(stamps.done, over: held.stamps.done, expected: expected?.done) {
+            merged.doneAt = doneAt
+            merged.stamps.done = stamps.done
+        }
+        let takesRemoval = Self.takes(stamps.removed, over: held.stamps.removed, expected: expected?.removed)
+        if takesRemoval { merged.stamps.removed = stamps.removed }
+        let endsRemoved = takesRemoval ? todo.removed : live == nil
+
+        switch (live != nil, endsRemoved) {
+        case (true, _):
+            guard let id = held.id else { return }
+            if merged.repositoryID != held.repositoryID || merged.text != held.text || merged.doneAt != held.doneAt
+                || merged.stamps != held.stamps {
+                try database.run("""
+                    UPDATE todos SET repository_id = ?, text = ?, done = ?, done_at = ?, updated_at = ?, repository_clock = ?,
+                        text_clock = ?, done_clock = ?, removed_clock = ? WHERE id = ?
+                    """, [.integer(merged.repositoryID), .text(merged.text), .bool(merged.doneAt != nil),
+                          .optional(merged.doneAt?.rfc3339), .text(now.rfc3339), .text(merged.stamps.repository.text),
+                          .text(merged.stamps.text.text), .text(merged.stamps.done.text), Self.removalValue(merged.stamps.removed),
+                          .integer(id)])
+                if endsRemoved {
+                    applied.removed += try entomb(where: "id = ?", [.integer(id)], at: now, stamp: merged.stamps.removed)
+                    return
+                }
+                if merged.repositoryID != held.repositoryID || merged.stamps.removed != held.stamps.removed {
+                    try placeByArrival(id)
+                }
+                applied.updated += 1
+            }
+        case (false, false):
+            // Restored elsewhere: back with its local ID when that is still free.
+            try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(todo.uuid))
+            var state = todo
+            state.repositoryID = merged.repositoryID
+            state.text = merged.text
+            var id = try freeLocalID(held.id)
+            if id == nil { id = try freeLocalID(todo.preferredID) }
+            try insertLive(state, stamps: merged.stamps, doneAt: merged.doneAt, id: id, at: now)
+            applied.inserted += 1
+        case (false, true):
+            guard merged.repositoryID != held.repositoryID || merged.text != held.text || merged.doneAt != held.doneAt
+                || merged.stamps != held.stamps else { return }
+            try database.run("""
+                UPDATE todo_tombstones SET repository_id = ?, text = ?, done = ?, done_at = ?, updated_at = ?, repository_clock = ?,
+                    text_clock = ?, done_clock = ?, removed_clock = ? WHERE uuid = ?
+                """, [.integer(merged.repositoryID), .text(merged.text), .bool(merged.doneAt != nil),
+                      .optional(merged.doneAt?.rfc3339), .text(now.rfc3339), .text(merged.stamps.repository.text),
+                      .text(merged.stamps.text.text), .text(merged.stamps.done.text), .text(merged.stamps.removed.text),
+                      .text(todo.uuid)])
+            applied.updated += 1
+        }
+    }
+
+    private static func removalValue(_ stamp: HybridTimestamp) -> SQLValue {
+        stamp == .zero ? .null : .text(stamp.text)
+    }
+
+    private func insertLive(_ todo: TodoState, stamps: TodoStamps, doneAt: Timestamp?, id: Int64?, at now: Timestamp) throws(StoreError) {
+        try database.run("""
+            INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at, repository_clock,
+                               text_clock, done_clock, removed_clock)
+            VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?, ?, ?, ?, ?)
+            """, [id.map(SQLValue.integer) ?? .null, .text(todo.uuid), .integer(todo.repositoryID), .text(todo.text),
+                  .bool(doneAt != nil), .integer(todo.repositoryID), .text(todo.createdAt.rfc3339), .text(now.rfc3339),
+                  .optional(doneAt?.rfc3339), .text(stamps.repository.text), .text(stamps.text.text), .text(stamps.done.text),
+                  Self.removalValue(stamps.removed)])
+        try placeByArrival(database.lastInsertedRowID)
+    }
+
+    private func insertTombstone(_ todo: TodoState, stamps: TodoStamps, doneAt: Timestamp?, at now: Timestamp) throws(StoreError) {
+        // Its local ID, when the file is this machine's export and no todo has taken the ID since.
+        let id = try freeLocalID(todo.preferredID)
+        try database.run("""
+            INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position, created_at,
+                                                    updated_at, done_at, repository_clock, text_clock, done_clock, removed_clock)
+            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(todo.uuid), .integer(todo.repositoryID), .text(stamps.removed.timestamp.rfc3339),
+                  id.map(SQLValue.integer) ?? .null, .text(todo.text), .bool(doneAt != nil), .text(todo.createdAt.rfc3339),
+                  .text(now.rfc3339), .optional(doneAt?.rfc3339), .text(stamps.repository.text), .text(stamps.text.text),
+                  .text(stamps.done.text), .text(stamps.removed.text)])
+        // An ID kept for a restore is never given to a new todo.
+        if let id {
+            try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id))
+        }
+    }
+
+    /// Puts a todo in its repository's list by when it arrived there (its repository stamp, or
+    /// its restore's): the order every machine shows. A todo added here arrives last anyway.
+    func placeByArrival(_ id: Int64) throws(StoreError) {
+        let arrival = "max(coalesce(repository_clock, ''), coalesce(removed_clock, ''))"
+        guard let (repositoryID, key) = try database.query("SELECT repository_id, \(arrival) AS arrival FROM todos WHERE id = ?",
+                                                           [.integer(id)], { row throws(StoreError) in
+            (try row.int64("repository_id"), try row.string("arrival"))
+        }).first else { return }
+        let next = try database.scalarInt("""
+            SELECT min(position) FROM todos WHERE repository_id = ? AND id <> ? AND \(arrival) > ?
+            """, .integer(repositoryID), .integer(id), .text(key))
+        if let next {
+            try database.run("UPDATE todos SET position = position + 1 WHERE repository_id = ? AND position >= ? AND id <> ?",
+                             .integer(repositoryID), .integer(next), .integer(id))
+            try database.run("UPDATE todos SET position = ? WHERE id = ?", .integer(next), .integer(id))
+        } else {
+            try database.run("""
+                UPDATE todos SET position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ? AND id <> ?)
+                WHERE id = ?
+                """, .integer(repositoryID), .integer(id), .integer(id))
         }
     }
 }

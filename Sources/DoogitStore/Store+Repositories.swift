@@ -44,6 +44,7 @@ extension Store {
             .integer(r.id), .text(r.owner), .text(r.name), .text(r.fullName), .optional(r.description),
             .text(r.url), .bool(r.isPrivate), .bool(r.archived), .bool(r.gone), .optional(r.pushedAt),
             .optional(r.remoteUpdatedAt), .optional(r.etag), .text(r.addedAt.rfc3339), .text(r.syncedAt.rfc3339))
+        try stampRepository(r.id, previousName: previousName, at: r.syncedAt)
         // The current name is nobody's former name any more: this repository has it now.
         try database.run("DELETE FROM repository_names WHERE full_name = ?", .text(r.fullName))
         if let previousName, previousName.lowercased() != r.fullName.lowercased() {
@@ -157,6 +158,7 @@ extension Store {
                     "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 1", .integer(id)) ?? 0)
                 if open + done > 0 && !force { throw StoreError.repositoryHasTodos(fullName: fullName, open: open, done: done) }
                 removedTodos += try entomb(where: "repository_id = ?", [.integer(id)], at: now)
+                try rememberUntracked(id, at: now)
                 try database.run("DELETE FROM repository_names WHERE repository_id = ?", .integer(id))
                 try database.run("DELETE FROM repositories WHERE id = ?", .integer(id))
             }

@@ -1,3 +1,4 @@
+import DoogitMerge
 import DoogitSupport
 
 extension Store {
@@ -42,6 +43,7 @@ extension Store {
                 VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
                 """, .text(UUIDv4.make()), .integer(repositoryID), .text(text), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339))
+            try stamp(.added, todos: [database.lastInsertedRowID], at: now)
             return try requireTodos([database.lastInsertedRowID])[0]
         }
     }
@@ -98,7 +100,8 @@ extension Store {
     /// asked state is left as it is. Returns the todos as they are afterwards.
     public func setDone(_ ids: [Int64], done: Bool, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
-            _ = try requireTodos(ids)
+            let before = try requireTodos(ids)
+            try stamp(.done, todos: before.filter { $0.done != done }.map(\.id), at: now)
             for id in ids {
                 try database.run("""
                     UPDATE todos SET done = ?, done_at = ?, updated_at = ? WHERE id = ? AND done <> ?
@@ -110,7 +113,7 @@ extension Store {
 
     public func editTodo(id: Int64, text: String, at now: Timestamp) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in
-            _ = try requireTodos([id])
+            if try requireTodos([id])[0].text != text { try stamp(.text, todos: [id], at: now) }
             try database.run("UPDATE todos SET text = ?, updated_at = ? WHERE id = ? AND text <> ?",
                              .text(text), .text(now.rfc3339), .integer(id), .text(text))
             return try requireTodos([id])[0]
@@ -142,15 +145,24 @@ extension Store {
         }
     }
 
-    /// Deletes the todos the condition selects, leaving tombstones that keep their values.
+    /// Deletes the todos the condition selects, leaving tombstones that keep their values and
+    /// stamps. The removal is stamped `stamp` (one made elsewhere), else now as a local change.
     @discardableResult
-    func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp) throws(StoreError) -> Int {
+    func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp,
+                stamp: HybridTimestamp? = nil) throws(StoreError) -> Int {
+        guard try !database.query("SELECT 1 FROM todos WHERE \(condition) LIMIT 1", values, { _ in true }).isEmpty else {
+            return 0
+        }
+        var removal = stamp ?? .zero
+        if stamp == nil { removal = try nextStamp(at: now) }
         try database.run("""
             INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position,
-                                                    created_at, updated_at, done_at)
-            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at
+                                                    created_at, updated_at, done_at, repository_clock, text_clock,
+                                                    done_clock, removed_clock)
+            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at, repository_clock,
+                   text_clock, done_clock, ?
             FROM todos WHERE \(condition)
-            """, [.text(now.rfc3339)] + values)
+            """, [.text(now.rfc3339), .text(removal.text)] + values)
         return try database.run("DELETE FROM todos WHERE \(condition)", values)
     }
 
@@ -162,10 +174,11 @@ extension Store {
             var missing: [Int64] = []
             for id in ids {
                 let restored = try database.run("""
-                    INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+                    INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at,
+                                       repository_clock, text_clock, done_clock)
                     SELECT b.todo_id, b.uuid, b.repository_id, b.text, b.done,
                            (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = b.repository_id),
-                           b.created_at, ?, b.done_at
+                           b.created_at, ?, b.done_at, b.repository_clock, b.text_clock, b.done_clock
                     FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
                     WHERE b.todo_id = ? AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
                     ORDER BY b.removed_at DESC LIMIT 1
@@ -173,6 +186,7 @@ extension Store {
                 if restored == 0 { missing.append(id) }
             }
             guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
+            try stamp(.removed, todos: ids, at: now)
             try database.run("DELETE FROM todo_tombstones WHERE uuid IN (SELECT uuid FROM todos) ")
             return try requireTodos(ids)
         }
@@ -186,6 +200,7 @@ extension Store {
                 throw StoreError.unknownRepository("id:\(repositoryID)")
             }
             for todo in try requireTodos(ids) where todo.repositoryID != repositoryID {
+                try stamp(.repository, todos: [todo.id], at: now)
                 try database.run("""
                     UPDATE todos SET repository_id = ?, updated_at = ?,
                         position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)

@@ -63,6 +63,7 @@ public struct RepositoryTracker {
         // uses such a name finds the repository (see Store.findRepository).
         try store.transaction {
             try store.saveRepositories(added.map(\.record))
+            try store.markTracked(ids: added.map(\.record.id), at: now)
             for repository in added {
                 if let name = repository.requestedName { try store.rememberName(name, forRepository: repository.record.id, at: now) }
             }

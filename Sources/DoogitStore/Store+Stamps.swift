@@ -1,0 +1,84 @@
+import DoogitMerge
+import DoogitSupport
+
+/// The fields of a todo that a change wrote, each with a stamp of its own.
+public struct TodoFields: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let repository = TodoFields(rawValue: 1)
+    public static let text = TodoFields(rawValue: 2)
+    public static let done = TodoFields(rawValue: 4)
+    /// Removed or restored.
+    public static let removed = TodoFields(rawValue: 8)
+    /// Everything a new todo has.
+    public static let added: TodoFields = [.repository, .text, .done]
+
+    var columns: [String] {
+        [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+}
+
+extension Store {
+    /// This machine's id in stamps (twelve hex digits, made when the database was).
+    public func machineID() throws -> String {
+        try clock().machine
+    }
+
+    /// This machine's hybrid logical clock as stored.
+    func clock() throws(StoreError) -> HybridClock {
+        guard let row = try database.query("SELECT machine_id, clock FROM replica WHERE id = 1", [], { row throws(StoreError) in
+            (try row.string("machine_id"), try row.string("clock"))
+        }).first, HybridTimestamp.isMachineID(row.0), let latest = HybridTimestamp(text: row.1) else { throw .corrupt }
+        return HybridClock(machine: row.0, latest: latest)
+    }
+
+    /// The stamp for a change made here now, later than every stamp made or seen here. The
+    /// change is counted as waiting to be exchanged with the other machines.
+    func nextStamp(at now: Timestamp) throws(StoreError) -> HybridTimestamp {
+        var clock = try clock()
+        let stamp = clock.tick(now: now)
+        try database.run("UPDATE replica SET clock = ?, changes = changes + 1 WHERE id = 1", .text(stamp.text))
+        return stamp
+    }
+
+    /// Stamps the fields a local change wrote on these todos: the one call every change of a
+    /// todo makes, so that the change wins over older ones when machines exchange their lists.
+    func stamp(_ fields: TodoFields, todos ids: [Int64], at now: Timestamp) throws(StoreError) {
+        guard !ids.isEmpty, !fields.isEmpty else { return }
+        let stamp = try nextStamp(at: now).text
+        let columns = fields.columns
+        let sql = "UPDATE todos SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        for id in ids {
+            try database.run(sql, columns.map { _ in SQLValue.text(stamp) } + [.integer(id)])
+        }
+    }
+
+    /// Takes in the latest stamp seen in an exchange, so the next local change is stamped after
+    /// it (a machine an hour behind still wins with its later edit); a clock that ran more than
+    /// `HybridClock.tolerance` ahead of `reference` (GitHub's time) is brought back to it.
+    public func observeClock(_ latest: HybridTimestamp, reference: Timestamp?) throws {
+        try database.transaction { () throws(StoreError) in
+            var clock = try clock()
+            clock.observe(latest, reference: reference)
+            if let reference { clock.clampLatest(reference: reference) }
+            try database.run("UPDATE replica SET clock = ? WHERE id = 1", .text(clock.latest.text))
+        }
+    }
+
+    /// How many local changes have been made on this machine, ever (compare with
+    /// `RemoteSettings.exchangedChanges`).
+    public func localChangeCount() throws -> Int64 {
+        try database.scalarInt("SELECT changes FROM replica WHERE id = 1") ?? 0
+    }
+
+    /// Counts changes made here by other means than the stamping methods (an import that keeps
+    /// the stamps of its file) as waiting to be exchanged.
+    public func countLocalChanges(_ count: Int) throws {
+        guard count > 0 else { return }
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("UPDATE replica SET changes = changes + ? WHERE id = 1", .integer(Int64(count)))
+        }
+    }
+}
