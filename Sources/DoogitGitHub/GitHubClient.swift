@@ -69,19 +69,20 @@ public final class GitHubClient {
 
     /// GETs an API path (or an absolute URL on the API origin); 2xx and 304 are returned, any
     /// other answer is thrown as a GitHubError about `resource`.
+    /// `accept` replaces GitHub's JSON media type (a file's raw content: `application/vnd.github.raw+json`).
     public func get(_ pathOrURL: String, ifNoneMatch etag: String? = nil,
-                    about resource: GitHubResource = .other("the resource")) throws(GitHubError) -> HTTPResponse {
-        try request(.get, pathOrURL, body: nil, ifNoneMatch: etag, about: resource)
+                    about resource: GitHubResource = .other("the resource"), accept: String? = nil) throws(GitHubError) -> HTTPResponse {
+        try request(.get, pathOrURL, body: nil, ifNoneMatch: etag, about: resource, accept: accept)
     }
 
     /// Sends one request with its retries and follows redirects within the API's origin. A
     /// write follows only 307 and 308, which repeat it as it was.
     func request(_ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
-                 about resource: GitHubResource) throws(GitHubError) -> HTTPResponse {
+                 about resource: GitHubResource, accept: String? = nil) throws(GitHubError) -> HTTPResponse {
         var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a URL outside the API") }
         for _ in 0...Self.maximumRedirects {
-            let response = try sendWithRetries(method, url: url, body: body, etag: etag)
+            let response = try sendWithRetries(method, url: url, body: body, etag: etag, accept: accept)
             guard Self.redirectStatuses.contains(response.status) else {
                 if let error = error(for: response, about: resource) { throw error }
                 return response
@@ -115,9 +116,9 @@ public final class GitHubClient {
         return "\(parsed.scheme)://\(parsed.host)" + (parsed.port.map { ":\($0)" } ?? "") + location
     }
 
-    func headers(for url: String, etag: String?, hasBody: Bool = false) -> [(name: String, value: String)] {
+    func headers(for url: String, etag: String?, hasBody: Bool = false, accept: String? = nil) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
-            ("Accept", "application/vnd.github+json"),
+            ("Accept", accept ?? "application/vnd.github+json"),
             ("X-GitHub-Api-Version", Self.apiVersion),
             ("User-Agent", configuration.userAgent),
         ]
@@ -255,13 +256,14 @@ public final class GitHubClient {
     }
 
     /// One request, one attempt, counted and logged.
-    func sendOnce(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?, timeouts: HTTPTimeouts)
-        -> Result<HTTPResponse, TransportError>
+    func sendOnce(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?, timeouts: HTTPTimeouts,
+                  accept: String? = nil) -> Result<HTTPResponse, TransportError>
     {
         requestCount += 1
         let started = Monotonic.milliseconds()
         let request = HTTPRequest(method: method.rawValue, url: url,
-                                  headers: headers(for: url, etag: etag, hasBody: body != nil), body: body, timeouts: timeouts)
+                                  headers: headers(for: url, etag: etag, hasBody: body != nil, accept: accept), body: body,
+                                  timeouts: timeouts)
         let outcome = Result { () throws(TransportError) in try transport.send(request) }
         let elapsed = Monotonic.milliseconds() - started
         switch outcome {
@@ -271,14 +273,14 @@ public final class GitHubClient {
         return outcome
     }
 
-    private func sendWithRetries(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?)
+    private func sendWithRetries(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?, accept: String? = nil)
         throws(GitHubError) -> HTTPResponse
     {
         var attempt = 0
         while true {
             attempt += 1
             guard let timeouts = attemptTimeouts() else { throw .network(.timeout) }
-            let outcome = sendOnce(method, url: url, body: body, etag: etag, timeouts: timeouts)
+            let outcome = sendOnce(method, url: url, body: body, etag: etag, timeouts: timeouts, accept: accept)
             switch disposition(of: outcome, attempt: attempt, method: method, url: url) {
             case .answered(let response): return response
             case .failed(let error): throw error

@@ -32,7 +32,7 @@ public final class FakeGitHub: @unchecked Sendable {
         public var fullName: String { "\(owner)/\(name)" }
     }
 
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private var repositories: [Int64: Repository] = [:]
     private var deleted: Set<Int64> = []
     private var formerNames: [String: Int64] = [:]
@@ -41,6 +41,8 @@ public final class FakeGitHub: @unchecked Sendable {
     private var scripted: (@Sendable (ReceivedRequest) -> ServerResponse?)?
     private var delay = 0
     private var server: HTTPServer?
+    /// Files of repositories (the Contents API): see FakeGitHub+Contents.swift.
+    public let contents = FakeContents()
 
     public let token: String
     public let login: String
@@ -207,6 +209,10 @@ public final class FakeGitHub: @unchecked Sendable {
             } else {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
+        case (_, 5...) where parts[0] == "repos" && parts[3] == "contents",
+             ("GET", 6) where parts[0] == "repos" && parts[3] == "git" && parts[4] == "blobs",
+             ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
+            response = contents.answer(request, parts: parts, github: self)
         default:
             response = .json(404, Self.unknownRouteBody)
         }

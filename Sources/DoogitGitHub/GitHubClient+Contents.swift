@@ -1,0 +1,149 @@
+import DoogitSupport
+
+/// A file of a repository as the Contents API gives it: its bytes and its blob's sha, which a
+/// write must name (a compare-and-swap: GitHub refuses it once the file has changed).
+public struct RepositoryFile: Equatable, Sendable {
+    public var content: [UInt8]
+    public var sha: String
+
+    public init(content: [UInt8], sha: String) {
+        self.content = content
+        self.sha = sha
+    }
+}
+
+/// What reading a file found, and GitHub's time when it answered (its `Date` header).
+public struct FileRead: Equatable, Sendable {
+    public enum Answer: Equatable, Sendable {
+        /// Unchanged since the ETag given (a 304, free of rate limit).
+        case notModified
+        case file(RepositoryFile, etag: String?)
+        /// No such file (yet).
+        case missing
+    }
+
+    public var answer: Answer
+    public var date: Timestamp?
+}
+
+/// A repository as `remote init` checks it.
+public struct RepositoryAccess: Equatable, Sendable {
+    public var id: Int64
+    public var fullName: String
+    public var isPrivate: Bool
+    public var defaultBranch: String
+
+    public init(json: JSONValue) throws(JSONError) {
+        id = try json.int64("id")
+        fullName = try json.string("full_name")
+        isPrivate = try json.bool("private")
+        defaultBranch = try json.optionalString("default_branch") ?? "main"
+    }
+}
+
+extension GitHubClient {
+    /// The media type that asks for a file's or blob's bytes as they are.
+    public static let rawMediaType = "application/vnd.github.raw+json"
+
+    /// Reads a file on `branch` (nil: the default branch), conditional on `etag`. A file over
+    /// 1 MB, whose content the JSON answer leaves out, is read raw by its blob's sha, so the
+    /// bytes are those of the sha read.
+    public func readFile(repository: String, path: String, branch: String?, ifNoneMatch etag: String?)
+        throws(GitHubError) -> FileRead
+    {
+        let resource = GitHubResource.file(repository: repository, path: path)
+        var target = "/repos/\(repository)/contents/\(Self.encodePath(path))"
+        if let branch { target += "?ref=" + Self.encodeComponent(branch) }
+        let response: HTTPResponse
+        do {
+            response = try get(target, ifNoneMatch: etag, about: resource)
+        } catch .notFound(.file, _) {
+            return FileRead(answer: .missing, date: nil)
+        }
+        let date = response.header("date").flatMap(HTTPDate.parse)
+        if response.status == 304 { return FileRead(answer: .notModified, date: date) }
+        let (sha, encoding, content) = try decode(response) { json throws(JSONError) in
+            guard try json.optionalString("type") ?? "file" == "file" else {
+                throw JSONError.wrongType(field: "type", expected: "a file")
+            }
+            return (try json.string("sha"), try json.optionalString("encoding"), try json.optionalString("content"))
+        }
+        var bytes: [UInt8]
+        if encoding == "base64", let content, let decoded = Base64.decode(content) {
+            bytes = decoded
+        } else if encoding == "base64" {
+            throw .unexpectedResponse("the content of \(path) is not base64")
+        } else {
+            // Over 1 MB the JSON answer has no content ("encoding": "none"): the blob, raw.
+            bytes = try get("/repos/\(repository)/git/blobs/\(sha)", about: resource, accept: Self.rawMediaType).body
+        }
+        return FileRead(answer: .file(RepositoryFile(content: bytes, sha: sha), etag: response.header("etag")), date: date)
+    }
+
+    /// Writes a file on `branch` in one commit: over the blob `sha` that was read, or creating
+    /// it (nil). GitHub refuses a write over a file that changed since it was read with 409, and
+    /// one without a sha over a file that exists with 422. Returns the new blob's sha.
+    public func writeFile(repository: String, path: String, branch: String, content: [UInt8], sha: String?,
+                          message: String) throws(GitHubError) -> String
+    {
+        var body: [JSONMember] = [JSONMember("message", .string(message)), JSONMember("content", .string(Base64.encode(content))),
+                                  JSONMember("branch", .string(branch))]
+        if let sha { body.append(JSONMember("sha", .string(sha))) }
+        let answer = try put("/repos/\(repository)/contents/\(Self.encodePath(path))", .object(body),
+                             about: .file(repository: repository, path: path))
+        guard case .string(let written)? = answer["content"]?["sha"] else {
+            throw .unexpectedResponse("the answer to writing \(path) has no content.sha")
+        }
+        return written
+    }
+
+    /// Whether a failed write lost a race with another writer (the file changed since it was
+    /// read, or was created meanwhile), so that reading and merging again will do.
+    public static func isLostRace(_ error: GitHubError) -> Bool {
+        switch error {
+        case .conflict: return true
+        case .validationFailed(let message): return message.contains("sha")
+        default: return false
+        }
+    }
+
+    /// A repository's id, visibility and default branch.
+    public func repositoryAccess(_ fullName: String) throws(GitHubError) -> RepositoryAccess {
+        try decode(try get("/repos/\(fullName)", about: .repository(fullName)), as: RepositoryAccess.init(json:))
+    }
+
+    /// Creates a private repository of the signed-in user (`owner` nil) or of an organization,
+    /// with a first commit so that its default branch exists. Never repeated once it may have
+    /// reached GitHub.
+    public func createPrivateRepository(owner: String?, name: String, description: String) throws(GitHubError)
+        -> RepositoryAccess
+    {
+        let path = owner.map { "/orgs/\($0)/repos" } ?? "/user/repos"
+        let answer = try post(path, .object([
+            JSONMember("name", .string(name)), JSONMember("description", .string(description)),
+            JSONMember("private", .bool(true)), JSONMember("auto_init", .bool(true)),
+        ]), about: .repository((owner.map { "\($0)/" } ?? "") + name))
+        do { return try RepositoryAccess(json: answer) } catch { throw Self.decodingError(error) }
+    }
+
+    /// A path's segments percent-encoded, its slashes kept.
+    static func encodePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { encodeComponent(String($0)) }.joined(separator: "/")
+    }
+
+    /// Everything but RFC 3986's unreserved characters percent-encoded.
+    static func encodeComponent(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return out
+    }
+}
