@@ -146,6 +146,14 @@ extension Store {
                 applied.removed += try entomb(where: "uuid = ?", [.text(uuid)], at: now)
             }
             for state in changes.repositoryStates where !state.shown { try hideRepository(state, at: now) }
+            // Stamps written here are seen: a change made here next is stamped after them, so it
+            // also comes last in its repository's list, as on every other machine.
+            var latest = HybridTimestamp.zero
+            for todo in changes.todos {
+                if let stamps = todo.stamps { latest = max(latest, stamps.repository, stamps.text, stamps.done, stamps.removed) }
+            }
+            for state in changes.repositoryStates { latest = max(latest, state.nameStamp, state.trackedStamp) }
+            if latest != .zero { try observe(latest) }
             return applied
         }
     }

@@ -59,12 +59,14 @@ extension Store {
     /// it (a machine an hour behind still wins with its later edit); a clock that ran more than
     /// `HybridClock.tolerance` ahead of `reference` (GitHub's time) is brought back to it.
     public func observeClock(_ latest: HybridTimestamp, reference: Timestamp?) throws {
-        try database.transaction { () throws(StoreError) in
-            var clock = try clock()
-            clock.observe(latest, reference: reference)
-            if let reference { clock.clampLatest(reference: reference) }
-            try database.run("UPDATE replica SET clock = ? WHERE id = 1", .text(clock.latest.text))
-        }
+        try database.transaction { () throws(StoreError) in try observe(latest, reference: reference) }
+    }
+
+    func observe(_ latest: HybridTimestamp, reference: Timestamp? = nil) throws(StoreError) {
+        var clock = try clock()
+        clock.observe(latest, reference: reference)
+        if let reference { clock.clampLatest(reference: reference) }
+        try database.run("UPDATE replica SET clock = ? WHERE id = 1", .text(clock.latest.text))
     }
 
     /// How many local changes have been made on this machine, ever (compare with

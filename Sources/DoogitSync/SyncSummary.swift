@@ -26,6 +26,8 @@ public struct SyncSummary: Equatable, Sendable {
     /// Repositories GitHub refused to show for a reason other than their absence (say, a
     /// missing SSO authorization); they were left as they were.
     public var failures: [SyncFailure] = []
+    /// The exchange with the file on GitHub (`remote init`); nil when no remote is set.
+    public var remote: RemoteSummary?
 
     public init() {}
 }

@@ -31,7 +31,7 @@ public final class Syncer {
 
     /// The phases of a sync, in the order they run.
     private var phases: [any SyncPhase] {
-        [RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold)]
+        [RemotePhase(), RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold)]
     }
 
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {

@@ -1,0 +1,345 @@
+import DoogitGitHub
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+@testable import DoogitSync
+import Foundation
+import Testing
+import TestSupport
+
+/// One machine: its own database and clock, the shared fake GitHub, and `sync` as the CLI runs it.
+final class Machine: @unchecked Sendable {
+    let folder = TemporaryDirectory()
+    let store: Store
+    let github: FakeGitHub
+    /// This machine's clock: true time plus its skew.
+    var now: Timestamp
+
+    static let dataRepository = "octocat/doogit-data"
+
+    init(_ github: FakeGitHub, now: Timestamp) throws {
+        self.github = github
+        self.now = now
+        store = try Store.open(path: folder.file("doogit.sqlite3"))
+        try store.setRemote(repositoryID: 4242, fullName: Self.dataRepository, branch: "master", path: "todos.jsonl", at: now)
+    }
+
+    func client() throws -> GitHubClient {
+        GitHubClient(configuration: .init(
+            endpoint: try APIEndpoint(github.apiURL), token: github.token,
+            retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
+                               longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
+            timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
+            transport: CurlTransport())
+    }
+
+    @discardableResult
+    func sync(dryRun: Bool = false) throws -> SyncSummary {
+        let lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: true))
+        let syncer = Syncer(store: store, github: try client(), lock: lock, clock: { [unowned self] in now })
+        return try syncer.run(dryRun: dryRun)
+    }
+
+    func advance(seconds: Int64) { now = Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch + seconds * 1000) }
+
+    func track(_ id: Int64, _ fullName: String) throws {
+        let parts = fullName.split(separator: "/").map(String.init)
+        try store.saveRepository(RepositoryRecord(id: id, owner: parts[0], name: parts[1], fullName: fullName, description: nil,
+                                                  url: "https://github.com/\(fullName)", isPrivate: false, archived: false,
+                                                  addedAt: now, syncedAt: now))
+    }
+
+    func add(_ text: String, to repository: Int64 = 1) throws -> TodoRecord {
+        try store.addTodo(repositoryID: repository, text: text, at: now)
+    }
+
+    func todo(_ uuid: String) throws -> TodoRecord? {
+        try store.sections().flatMap(\.todos).first { $0.uuid == uuid }
+    }
+
+    func id(_ uuid: String) throws -> Int64 {
+        try #require(try todo(uuid)?.id)
+    }
+
+    /// The list as `todo list --json` shows it, local IDs aside.
+    func list() throws -> [String] {
+        try store.sections().map { section in
+            "\(section.repository.fullName): " + section.todos.map { "\($0.text)\($0.done ? " [done]" : "")" }.joined(separator: ", ")
+        }
+    }
+}
+
+/// Sync with the file on GitHub, machine against machine, in-process with clocks the tests set.
+@Suite(.serialized)
+struct RemoteSyncTests {
+    static let t0 = Timestamp(secondsSinceEpoch: 1_780_000_000)
+
+    func world(_ count: Int = 2) throws -> (FakeGitHub, [Machine]) {
+        let github = try FakeGitHub()
+        github.addRepository(id: 1, name: "app", description: "the app")
+        github.addRepository(id: 4242, name: "doogit-data", description: nil, isPrivate: true)
+        github.contents.setDate(Date(timeIntervalSince1970: Double(Self.t0.millisecondsSinceEpoch) / 1000))
+        let machines = try (0..<count).map { _ in try Machine(github, now: Self.t0) }
+        try machines[0].track(1, "octocat/app")
+        return (github, machines)
+    }
+
+    func contentsRequests(_ github: FakeGitHub) -> [ReceivedRequest] {
+        github.requests.filter { $0.path.contains("/contents/") || $0.path.contains("/git/blobs/") }
+    }
+
+    @Test func aTodoAddedOnOneMachineReachesTheOtherWithItsRepository() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        let todo = try a.add("write the release notes")
+        let pushed = try a.sync()
+        #expect(pushed.remote?.pushed == 2 && pushed.remote?.retries == 0)
+        #expect(github.contents.file(Machine.dataRepository)?.text.contains("\"text\":\"write the release notes\"") == true)
+        let pulled = try b.sync()
+        #expect(pulled.remote?.pulled == 2 && pulled.remote?.pushed == 0)
+        #expect(try b.list() == ["octocat/app: write the release notes"])
+        #expect(try b.todo(todo.uuid)?.createdAt == todo.createdAt)
+        #expect(try b.store.repositories().first?.description == "the app", "read from GitHub in the same sync")
+        #expect(github.contents.messages.first?.hasPrefix("doogit: 1 added") == true)
+    }
+
+    @Test func aSyncWithNothingNewOnEitherSideIsOne304AndNoWrite() throws {
+        let (github, machines) = try world()
+        _ = try machines[0].add("one")
+        try machines[0].sync()
+        try machines[0].sync()  // reads its own write back, once, to learn the file's ETag
+        github.resetCounters()
+        let writes = github.contents.writes
+        let summary = try machines[0].sync()
+        #expect(contentsRequests(github).count == 1)
+        #expect(github.rateLimitUsed == 0, "the file's 304 (and the repository's) cost nothing")
+        #expect(summary.remote?.pulled == 0 && summary.remote?.pushed == 0)
+        #expect(github.contents.writes == writes)
+        // The one request was a 304: conditional, and free.
+        #expect(contentsRequests(github).first?.headers["if-none-match"] != nil)
+        // A machine that only reads settles at once.
+        try machines[1].sync()
+        github.resetCounters()
+        try machines[1].sync()
+        #expect(contentsRequests(github).count == 1 && github.contents.writes == writes)
+    }
+
+    @Test(arguments: [true, false])
+    func editsOnBothMachinesMergeFieldByField(aSyncsFirst: Bool) throws {
+        let (_, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        let first = try a.add("text from a")
+        let second = try a.add("second")
+        let third = try a.add("third")
+        try a.sync()
+        try b.sync()
+        a.advance(seconds: 10)
+        b.advance(seconds: 20)
+        // Different fields: a's edit and b's done both survive.
+        _ = try a.store.editTodo(id: a.id(first.uuid), text: "edited on a", at: a.now)
+        _ = try b.store.setDone([b.id(first.uuid)], done: true, at: b.now)
+        // The same field: the later stamp (b's) wins everywhere.
+        _ = try a.store.editTodo(id: a.id(second.uuid), text: "a's version", at: a.now)
+        _ = try b.store.editTodo(id: b.id(second.uuid), text: "b's version", at: b.now)
+        // Removal and a later edit: the removal wins, the edit is kept in the removed todo.
+        _ = try a.store.removeTodos([a.id(third.uuid)], at: a.now)
+        _ = try b.store.editTodo(id: b.id(third.uuid), text: "edited after the removal", at: b.now)
+        for machine in aSyncsFirst ? [a, b, a] : [b, a, b] { try machine.sync() }
+        let expected = ["octocat/app: b's version, edited on a [done]"]
+        #expect(try a.list() == expected)
+        #expect(try b.list() == expected)
+        for machine in [a, b] {
+            let removed = try #require(try machine.store.localReplica().replica.todos[third.uuid])
+            #expect(removed.isRemoved && removed.text.value == "edited after the removal")
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func doneAndUndoAtOnceEndTheSameOnBoth(aSyncsFirst: Bool) throws {
+        let (_, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        let todo = try a.add("flip")
+        _ = try a.store.setDone([a.id(todo.uuid)], done: true, at: a.now)
+        try a.sync()
+        try b.sync()
+        a.advance(seconds: 5)
+        b.advance(seconds: 5)
+        _ = try a.store.setDone([a.id(todo.uuid)], done: false, at: a.now)
+        _ = try b.store.setDone([b.id(todo.uuid)], done: false, at: b.now)
+        _ = try b.store.setDone([b.id(todo.uuid)], done: true, at: b.now)
+        for machine in aSyncsFirst ? [a, b, a] : [b, a, b] { try machine.sync() }
+        #expect(try a.list() == b.list())
+    }
+
+    @Test func aMachineAnHourBehindThatSyncsThenEditsWinsItsLaterEdit() throws {
+        let (_, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        b.now = Timestamp(millisecondsSinceEpoch: Self.t0.millisecondsSinceEpoch - 3_600_000)
+        let todo = try a.add("original")
+        try a.sync()
+        try b.sync()
+        a.advance(seconds: 60)
+        _ = try a.store.editTodo(id: a.id(todo.uuid), text: "a at noon", at: a.now)
+        try a.sync()
+        b.advance(seconds: 120)  // two minutes after a's edit, by the true time; an hour earlier by b's clock
+        try b.sync()
+        _ = try b.store.editTodo(id: b.id(todo.uuid), text: "b, later", at: b.now)
+        try b.sync()
+        try a.sync()
+        #expect(try a.todo(todo.uuid)?.text == "b, later")
+        #expect(try b.todo(todo.uuid)?.text == "b, later")
+    }
+
+    @Test func aClockSetTo2099IsClampedToGitHubsTimeAndReported() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        let todo = try a.add("original")
+        try a.sync()
+        b.now = try #require(Timestamp(rfc3339: "2099-06-01T00:00:00.000Z"))
+        try b.sync()
+        _ = try b.store.editTodo(id: b.id(todo.uuid), text: "from 2099", at: b.now)
+        let summary = try b.sync()
+        #expect((summary.remote?.thisClockAheadBy ?? 0) > 70 * 365 * 86_400_000)
+        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        #expect(!file.contains("2099-"), "no stamp from 2099 reaches the file")
+        // The machine with the right clock edits later, by the true time: its edit wins.
+        a.advance(seconds: 30)
+        github.contents.setDate(Date(timeIntervalSince1970: Double(a.now.millisecondsSinceEpoch) / 1000))
+        try a.sync()
+        _ = try a.store.editTodo(id: a.id(todo.uuid), text: "on time", at: a.now)
+        try a.sync()
+        try b.sync()
+        #expect(try a.todo(todo.uuid)?.text == "on time")
+        #expect(try b.todo(todo.uuid)?.text == "on time")
+    }
+
+    @Test func aWriteThatLosesARaceIsReadMergedAndRetried() throws {
+        let (github, machines) = try world(3)
+        let (a, b, c) = (machines[0], machines[1], machines[2])
+        _ = try a.add("from a")
+        try a.sync()
+        try b.sync()
+        try c.sync()
+        _ = try b.add("from b")
+        _ = try c.add("from c")
+        // c's sync writes between b's read and b's write.
+        let file = try TodoFile.decode(Array(try #require(github.contents.file(Machine.dataRepository)).content)).replica
+        let cWrites = merge(file, try c.store.localReplica().replica)
+        github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(cWrites), as: UTF8.self))
+        let summary = try b.sync()
+        #expect(summary.remote?.retries == 1)
+        #expect(github.requests.filter { $0.method == "PUT" }.count == 3, "a's, b's refused one, b's retry")
+        try c.sync()
+        try a.sync()
+        let expected = ["octocat/app: from a, from b, from c"]
+        #expect(try a.list().map { $0.split(separator: ",").count } == [3])
+        #expect(try b.list() == a.list() && c.list() == a.list())
+        _ = expected
+    }
+
+    @Test func aFileThatKeepsChangingStopsAfterFiveRetriesAndLosesNothing() throws {
+        let (github, machines) = try world()
+        let a = machines[0]
+        _ = try a.add("kept here")
+        github.contents.setFile(Machine.dataRepository, #"{"format":"doogit","version":"1.0"}"# + "\n")
+        let writer = Counter()
+        github.script { request in
+            guard request.method == "PUT" else { return nil }
+            // Another writer gets in before every write.
+            github.contents.setFile(Machine.dataRepository, #"{"format":"doogit","version":"1.0","writer":\#(writer.next())}"# + "\n")
+            return nil
+        }
+        do {
+            try a.sync()
+            Issue.record("the sync succeeded")
+        } catch let error as SyncError {
+            guard case .interrupted(let underlying, let summary) = error else { Issue.record("\(error)"); return }
+            #expect(underlying as? RemoteError == .keptChanging(repository: Machine.dataRepository, attempts: 6))
+            #expect(summary.remote?.retries == 6)
+        }
+        #expect(github.requests.filter { $0.method == "PUT" }.count == 6)
+        github.script(nil)
+        try a.sync()
+        #expect(github.contents.file(Machine.dataRepository)?.text.contains("kept here") == true)
+    }
+
+    @Test func bothMachinesCreatingTheFileAtOnceMerge() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        try b.track(1, "octocat/app")
+        _ = try a.add("from a")
+        _ = try b.add("from b")
+        // b creates the file between a's read (no file yet) and a's write: a's write without sha is a 422.
+        let bReplica = try b.store.localReplica().replica
+        github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(bReplica), as: UTF8.self))
+        let summary = try a.sync()
+        #expect(summary.remote?.retries == 1)
+        #expect(github.requests.contains { $0.method == "PUT" && !(String(decoding: $0.body, as: UTF8.self).contains("\"sha\"")) })
+        try b.sync()
+        #expect(try a.list() == ["octocat/app: from a, from b"] || a.list() == ["octocat/app: from b, from a"])
+        #expect(try a.list() == b.list())
+    }
+
+    @Test func aLargeFileIsReadRawAndStaleReadsEndInTheSameList() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        github.contents.largeFileThreshold = 200
+        for index in 0..<20 { _ = try a.add("todo \(index)") }
+        try a.sync()
+        try b.sync()
+        #expect(github.requests.contains { $0.path.contains("/git/blobs/") })
+        #expect(try b.list() == a.list())
+        _ = try b.add("after")
+        // A lagging replica answers the version before b's write twice: a merges an old file, b's
+        // next write over it is refused and retried; the next round brings everyone up to date.
+        try b.sync()
+        github.contents.makeNextReadsStale(2)
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        #expect(try a.list() == b.list())
+        #expect(try a.list().first?.hasSuffix("after") == true)
+    }
+
+    @Test func aFileDoogitCannotReadChangesNothing() throws {
+        let (github, machines) = try world()
+        let a = machines[0]
+        _ = try a.add("mine")
+        for (text, expected) in [("not json\n", "line: 1"), (#"{"format":"doogit","version":"2.0"}"# + "\n", "2.0")] {
+            github.contents.setFile(Machine.dataRepository, text)
+            let before = try a.store.localReplica()
+            do {
+                try a.sync()
+                Issue.record("accepted \(text)")
+            } catch let error as SyncError {
+                guard case .failed(let underlying, _) = error, case .unreadableFile(_, _, let problem)? = underlying as? RemoteError else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect("\(problem)".contains(expected))
+            }
+            #expect(github.contents.file(Machine.dataRepository)?.text == text, "the file is left as it is")
+            #expect(try a.store.localReplica().replica == before.replica)
+        }
+    }
+
+    @Test func aDryRunReadsAndChangesNothing() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        _ = try a.add("one")
+        try a.sync()
+        let writes = github.contents.writes
+        let summary = try b.sync(dryRun: true)
+        #expect(summary.remote?.pulled == 2)
+        #expect(try b.list().isEmpty)
+        #expect(github.contents.writes == writes)
+    }
+
+    @Test func withoutARemoteThereIsNoExchange() throws {
+        let (github, machines) = try world()
+        try machines[0].store.removeRemote()
+        let summary = try machines[0].sync()
+        #expect(summary.remote == nil)
+        #expect(contentsRequests(github).isEmpty)
+    }
+}
