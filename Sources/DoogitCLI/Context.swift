@@ -13,6 +13,8 @@ public struct Context {
     public var timeouts: HTTPTimeouts
     /// All of standard input, for `auth login --with-token`.
     public var readStandardInput: () -> String
+    /// Standard input as bytes, up to a limit (nil: more than that), for `import -`.
+    public var readStandardInputBytes: (Int) -> [UInt8]?
     /// Runs a program found on PATH and returns its exit status and stdout, or nil when it
     /// cannot be started (used for `gh auth token`).
     public var runProgram: ([String], [String: String]) -> (status: Int32, output: String)?
@@ -22,7 +24,8 @@ public struct Context {
                 makeTransport: @escaping () -> HTTPTransport = { CurlTransport() },
                 retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
                 readStandardInput: @escaping () -> String = { StandardInput.readAll() },
-                runProgram: @escaping ([String], [String: String]) -> (status: Int32, output: String)? = ProgramRunner.run) {
+                runProgram: @escaping ([String], [String: String]) -> (status: Int32, output: String)? = ProgramRunner.run,
+                readStandardInputBytes: @escaping (Int) -> [UInt8]? = { StandardInput.readBytes(limit: $0) }) {
         self.environment = environment
         self.currentDirectory = currentDirectory
         self.console = console
@@ -32,6 +35,7 @@ public struct Context {
         self.timeouts = timeouts
         self.readStandardInput = readStandardInput
         self.runProgram = runProgram
+        self.readStandardInputBytes = readStandardInputBytes
     }
 
     /// A variable that is set and not empty.

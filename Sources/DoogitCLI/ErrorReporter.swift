@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 import DoogitSync
@@ -51,10 +52,32 @@ enum ErrorReporter {
             return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
         case let add as RepositoryTracker.AddError:
             return report(add)
+        case let remote as RemoteError:
+            return report(remote)
         case let lock as SyncLockError:
             return Report(code: .failure, message: "cannot use the lock file \(lock.path): \(lock.reason)")
         default:
             return Report(code: .failure, message: "\(error)")
+        }
+    }
+
+    /// The file on GitHub that sync could not read, or kept losing the race to write.
+    static func report(_ error: RemoteError) -> Report {
+        switch error {
+        case .unreadableFile(let repository, let path, let problem):
+            return Report(code: .failure, message: describe(problem, in: "\(path) in \(repository)")
+                          + "; nothing was changed. Fix or remove the file on GitHub, or 'doogit remote remove'")
+        case .keptChanging(let repository, let attempts):
+            return Report(code: .temporaryFailure, message: "the todo file in \(repository) kept changing while this machine wrote it (\(attempts) tries); nothing is lost (the merge is kept here and sent next time); try again later")
+        }
+    }
+
+    static func describe(_ error: TodoFileError, in file: String) -> String {
+        switch error {
+        case .badLine(let line, let reason):
+            return "\(file) is not a doogit todo file: line \(line): \(reason)"
+        case .newerVersion(let version):
+            return "\(file) was written by a newer doogit (format \(version)); upgrade doogit to read it"
         }
     }
 

@@ -71,6 +71,35 @@ enum JSONOutput {
         json.key("rateLimitRemaining")
         if let remaining = summary.rateLimitRemaining { json.int(Int64(remaining)) } else { json.null() }
         json.key("dryRun"); json.bool(dryRun)
+        json.key("remote")
+        if let remote = summary.remote {
+            json.beginObject()
+            json.key("pulled"); json.int(Int64(remote.pulled))
+            json.key("pushed"); json.int(Int64(remote.pushed))
+            json.key("retries"); json.int(Int64(remote.retries))
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.endObject()
+    }
+
+    /// `remote status --json`: where the todos are exchanged, the last exchange, the local
+    /// changes waiting (null for a remote just removed); null when no remote is set.
+    static func remoteStatus(_ remote: RemoteSettings?, pending: Int64?, machine: String, into json: inout JSONStream) {
+        guard let remote else {
+            json.null()
+            return
+        }
+        json.beginObject()
+        json.key("repository"); json.string(remote.fullName)
+        json.key("repositoryId"); json.int(remote.repositoryID)
+        json.key("branch"); json.string(remote.branch)
+        json.key("path"); json.string(remote.path)
+        json.key("exchangedAt"); json.string(remote.exchangedAt?.rfc3339)
+        json.key("pending")
+        if let pending { json.int(pending) } else { json.null() }
+        json.key("machine"); json.string(machine)
         json.endObject()
     }
 

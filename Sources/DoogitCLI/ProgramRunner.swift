@@ -10,6 +10,12 @@ public enum StandardInput {
     public static func readAll(limit: Int = 1 << 20) -> String {
         String(decoding: Files.readAll(descriptor: STDIN_FILENO, limit: limit) ?? [], as: UTF8.self)
     }
+
+    /// All of standard input, or nil when it is longer than `limit` or cannot be read.
+    public static func readBytes(limit: Int) -> [UInt8]? {
+        guard let bytes = Files.readAll(descriptor: STDIN_FILENO, limit: limit + 1), bytes.count <= limit else { return nil }
+        return bytes
+    }
 }
 
 /// Runs a helper program (only `gh auth token`) and reads its stdout. Signals are reset in the

@@ -18,7 +18,11 @@ enum SyncCommand {
             sync runs at a time per database: a second one exits 0 at once (or waits with --wait). \
             Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept. \
             When every repository and GitHub's /user answer 404, nothing is flagged gone and the exit \
-            is 1: check DOOGIT_API_URL or GH_HOST.
+            is 1: check DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote init'), sync also merges the todos with the file \
+            todos.jsonl there: every field keeps its latest change, a removal wins over an edit made \
+            meanwhile, and what other machines added, finished, edited or removed arrives here. An \
+            unchanged file costs one conditional request. A write that loses a race with another \
+            machine is merged and tried again (5 times at most, then exit 75 with nothing lost).
             """,
         examples: ["doogit sync", "*/15 * * * * doogit sync --quiet   # crontab"],
         run: run)
@@ -64,15 +68,45 @@ enum SyncCommand {
     }
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {
+        if let remote = summary.remote { warnAboutClocks(remote, runtime) }
         if runtime.global.json {
             runtime.printJSON { JSONOutput.sync(summary, dryRun: dryRun, into: &$0) }
             return
         }
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
+        if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         for change in summary.changes {
             runtime.console.print(line(for: change, prefix: prefix))
         }
+    }
+
+    /// What the exchange with the file on GitHub did, when it did anything.
+    static func line(for remote: RemoteSummary, dryRun: Bool) -> String? {
+        guard remote.pulled > 0 || remote.pushed > 0 else { return nil }
+        func changes(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if remote.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + changes(remote.pulled)) }
+        if remote.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + changes(remote.pushed)) }
+        return "\(TerminalText.sanitize(remote.repository)): " + parts.joined(separator: ", ")
+    }
+
+    /// A clock far ahead of GitHub's had its stamps clamped: worth saying, even from cron.
+    static func warnAboutClocks(_ remote: RemoteSummary, _ runtime: Runtime) {
+        if let ahead = remote.thisClockAheadBy {
+            runtime.note("warning: this machine's clock is \(duration(ahead)) ahead of GitHub's; its changes were dated by GitHub's time instead. Set the clock right (for example, turn on NTP)")
+        }
+        if let ahead = remote.otherClockAheadBy {
+            runtime.note("warning: another machine's clock was \(duration(ahead)) ahead of GitHub's; its changes were dated by GitHub's time instead")
+        }
+    }
+
+    static func duration(_ milliseconds: Int64) -> String {
+        let minutes = milliseconds / 60_000
+        if minutes < 120 { return "\(minutes) minutes" }
+        if minutes < 2 * 1440 { return "\(minutes / 60) hours" }
+        if minutes < 2 * 525_600 { return "\(minutes / 1440) days" }
+        return "\(minutes / 525_600) years"
     }
 
     static func line(for change: SyncChange, prefix: String) -> String {

@@ -122,6 +122,8 @@ fileprivate final class ArgumentFuzzWorld {
     let notADatabasePath: String
     private var dumpConnection: Database?
     private var columnCounts: [String: Int32] = [:]
+    /// Each new database has a machine id of its own, in every stamp: the dumps leave it out.
+    private var machineID = ""
     let transport = RecordingTransport()
 
     init(root: String) throws {
@@ -156,6 +158,7 @@ fileprivate final class ArgumentFuzzWorld {
             _ = try store.addTodo(repositoryID: otherWidgets.id, text: "review 漢字 👍🏽", at: Fixture.t2)
             _ = try store.setDone([second.id], done: true, at: Fixture.t2)
             _ = try store.removeTodos([doomed.id], at: Fixture.t3)
+            machineID = try store.machineID()
         }  // the store closes here, before the dumps' own connection opens
         let connection = try Database(path: databasePath)
         for table in Self.tables {
@@ -173,7 +176,7 @@ fileprivate final class ArgumentFuzzWorld {
             let columns = columnCounts[table] ?? 0
             rows += try connection.query("SELECT * FROM \(table) ORDER BY 1") { row in
                 table + ": " + (0..<columns).map { row.isNull($0) ? "NULL" : (row.optionalString($0) ?? "") }
-                    .joined(separator: " | ")
+                    .joined(separator: " | ").replacingOccurrences(of: machineID, with: "MACHINE")
             }
         }
         return rows

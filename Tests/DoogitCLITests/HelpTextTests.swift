@@ -35,6 +35,11 @@ import Testing
           repo remove REPO...   Stop tracking repositories
           repo search [QUERY]   Search your repositories on GitHub
           sync                  Bring tracked repositories up to date with GitHub
+          remote init [REPO]    Keep the todos in a private repository of yours
+          remote status         Show the remote, its last exchange, changes waiting
+          remote remove         Stop exchanging the todos (the file on GitHub stays)
+          export                Write all repositories and todos to stdout or a file
+          import FILE|-         Add the todos of a doogit, Taskwarrior or todo.txt file
           auth status           Show which token is used and whether GitHub accepts it
           auth login            Save a token for doogit to use
           auth logout           Forget the token saved by 'doogit auth login'
@@ -145,7 +150,12 @@ import Testing
         exits 0 at once (or waits with --wait). Exit 75 means try again later (network,
         GitHub down, rate limit); what was done is kept. When every repository and
         GitHub's /user answer 404, nothing is flagged gone and the exit is 1: check
-        DOOGIT_API_URL or GH_HOST.
+        DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote init'), sync also
+        merges the todos with the file todos.jsonl there: every field keeps its latest
+        change, a removal wins over an edit made meanwhile, and what other machines
+        added, finished, edited or removed arrives here. An unchanged file costs one
+        conditional request. A write that loses a race with another machine is merged
+        and tried again (5 times at most, then exit 75 with nothing lost).
 
         Options:
               --wait     wait for a sync already running instead of exiting
@@ -235,7 +245,8 @@ import Testing
     @Test func theTreeHasEveryCommandOfTheContract() {
         for path in [["todo", "add"], ["todo", "list"], ["todo", "done"], ["todo", "undo"], ["todo", "edit"],
                      ["todo", "rm"], ["repo", "add"], ["repo", "list"], ["repo", "remove"], ["repo", "search"],
-                     ["sync"], ["auth", "status"]] {
+                     ["sync"], ["auth", "status"], ["remote", "init"], ["remote", "status"], ["remote", "remove"],
+                     ["export"], ["import"]] {
             #expect(Self.allPaths.contains(path), "missing \(path)")
         }
     }

@@ -1,0 +1,218 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `doogit export` and `doogit import`: the whole list in doogit's file format (that of
+/// todos.jsonl) or todo.txt, and Taskwarrior's and todo.txt's files brought in.
+enum TransferCommands {
+    /// The largest file import reads.
+    static let inputLimit = 64 << 20
+
+    static let export = CommandSpec(
+        name: "export", abstract: "Write all repositories and todos to stdout or a file",
+        options: [
+            OptionSpec("format", value: "FORMAT", help: "doogit (default: the format of todos.jsonl) or todotxt"),
+            OptionSpec("output", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of standard output"),
+        ],
+        discussion: """
+            The doogit format has a header line, then one JSON object per line for each repository and \
+            todo (removed ones included, restorable), with every field's stamp, this machine's local \
+            IDs and what it knows of each repository from GitHub: 'doogit import' of it into an empty \
+            database gives the same list, IDs included. todotxt writes the todos not removed, one a \
+            line: 'x DATE' for done ones, '+OWNER/NAME' for the repository.
+            """,
+        examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt"],
+        run: runExport)
+
+    static let importCommand = CommandSpec(
+        name: "import", abstract: "Add the todos of a doogit, Taskwarrior or todo.txt file",
+        arguments: ArgumentSpec(display: "FILE|-", minimum: 1, maximum: 1),
+        options: [
+            OptionSpec("from", value: "FORMAT", help: "doogit, taskwarrior or todotxt (default: told from the content)"),
+            OptionSpec("repo", short: "R", value: "REPO", help: "the repository for todos whose project names no tracked one"),
+        ],
+        discussion: """
+            FILE - reads standard input. All or nothing: a bad file is refused naming its first bad \
+            line, and nothing is imported. Todos are recognised by UUID, so importing a file twice adds \
+            nothing the second time; a doogit file is merged field by field, as sync does. Taskwarrior: \
+            the output of 'task export'; 'project' names a tracked repository (NAME or OWNER/NAME), \
+            completed tasks are done, deleted ones are skipped, UUIDs are kept. todo.txt: 'x ' marks a \
+            done todo, the first +project names the repository, priorities and dates stay in the text. \
+            A project that names no tracked repository, or several, is an error naming it, unless \
+            --repo takes every such todo.
+            """,
+        examples: ["doogit import todos.jsonl", "task export | doogit import -", "doogit import todo.txt --repo octocat/notes"],
+        run: runImport)
+
+    // MARK: Export
+
+    static func runExport(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let format = invocation.value("format") ?? "doogit"
+        guard ["doogit", "todotxt"].contains(format) else {
+            throw UsageError(message: "unknown format '\(TerminalText.sanitize(format))'; use doogit or todotxt", topic: invocation.path)
+        }
+        let store = try runtime.readingStore()
+        let bytes: [UInt8]
+        if format == "doogit" {
+            let local = try store.localReplica()
+            bytes = TodoFile.encode(local.replica, annotations: local.annotations)
+        } else {
+            bytes = Array(TodoTxtExport.write(try store.sections()).utf8)
+        }
+        guard let output = invocation.value("output") else {
+            runtime.console.output.write(bytes: bytes)
+            return
+        }
+        let path = absolute(output, runtime)
+        if let reason = Files.writeAtomically(String(decoding: bytes, as: UTF8.self), to: path, mode: 0o600) {
+            throw CommandFailure(message: "cannot write \(TerminalText.sanitize(output)): \(reason)",
+                                 hint: "check the folder and its permissions, or write to standard output")
+        }
+    }
+
+    // MARK: Import
+
+    static func runImport(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let argument = invocation.positionals[0]
+        var format: ImportFormat?
+        if let named = invocation.value("from") {
+            guard let known = ImportFormat(rawValue: named) else {
+                throw UsageError(message: "unknown format '\(TerminalText.sanitize(named))'; use doogit, taskwarrior or todotxt",
+                                 topic: invocation.path)
+            }
+            format = known
+        }
+        let bytes = try readInput(argument, runtime)
+        let name = argument == "-" ? "standard input" : TerminalText.sanitize(argument)
+        let store = try runtime.store()
+        let now = runtime.now()
+        let (added, updated, unchanged): (Int, Int, Int)
+        switch format ?? ImportFormat.detect(bytes) {
+        case .doogit:
+            guard invocation.value("repo") == nil else {
+                throw UsageError(message: "--repo is for Taskwarrior and todo.txt files; a doogit file names its repositories",
+                                 topic: invocation.path)
+            }
+            let file: (replica: Replica, annotations: TodoFile.Annotations)
+            do { file = try TodoFile.decode(bytes) } catch {
+                throw CommandFailure(message: ErrorReporter.describe(error, in: name) + "; nothing was imported", hint: nil)
+            }
+            let applied = try store.transaction {
+                let local = try store.localReplica()
+                let changes = Store.changes(from: local.replica, to: merge(local.replica, file.replica),
+                                            annotations: file.annotations)
+                let applied = try store.apply(changes, at: now)
+                try store.countLocalChanges(changes.todos.count + changes.repositoryStates.count)
+                return applied
+            }
+            // Removed todos come along (restorable) without being counted as imported.
+            (added, updated) = (applied.inserted, applied.updated)
+            unchanged = file.replica.todos.count - added - updated - applied.removed
+        case let foreign:
+            let todos: [ForeignTodo]
+            do {
+                todos = foreign == .taskwarrior ? try TaskwarriorImport.read(bytes) : try TodoTxtImport.read(bytes)
+            } catch {
+                throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
+            }
+            let states = try foreignStates(todos, name: name, invocation, runtime, at: now)
+            (added, updated) = (try store.apply(StoreChanges(todos: states), at: now).inserted, 0)
+            unchanged = todos.count - added
+        }
+        if runtime.global.json {
+            runtime.printJSON(.object([JSONMember("added", .int(added)), JSONMember("updated", .int(updated)),
+                                       JSONMember("unchanged", .int(unchanged))]))
+            return
+        }
+        runtime.say("Imported \(added) todo\(added == 1 ? "" : "s") from \(name)"
+                    + (updated > 0 ? ", updated \(updated)" : "") + (unchanged > 0 ? " (\(unchanged) already here)" : ""))
+    }
+
+    /// The todos of another program's file that are new here, each given its repository: the
+    /// one its project names, else `--repo`'s.
+    static func foreignStates(_ todos: [ForeignTodo], name: String, _ invocation: Invocation, _ runtime: Runtime,
+                              at now: Timestamp) throws -> [TodoState] {
+        let store = try runtime.store()
+        let fallback = try invocation.value("repo").map { try runtime.trackedRepository($0, topic: invocation.path) }
+        var byProject: [String: Result<RepositoryRecord, StoreError>] = [:]
+        var known = Set(try store.localReplica().replica.todos.keys)
+        var states: [TodoState] = []
+        for todo in todos where known.insert(todo.uuid).inserted {
+            var repository = fallback
+            if let project = todo.project {
+                let found = try byProject[project] ?? lookUp(project, store)
+                byProject[project] = found
+                switch found {
+                case .success(let record):
+                    repository = record
+                case .failure(let problem) where fallback == nil:
+                    let what: String
+                    if case .ambiguousRepository(_, let candidates) = problem {
+                        what = "names several tracked repositories (\(candidates.map(\.fullName).joined(separator: ", ")))"
+                    } else {
+                        what = "names no tracked repository"
+                    }
+                    throw CommandFailure(message: "project '\(TerminalText.sanitize(project))' (\(name), \(todo.place)) \(what); nothing was imported",
+                                         hint: "track it with 'doogit repo add OWNER/NAME', or put such todos in one with --repo REPO")
+                case .failure:
+                    break
+                }
+            }
+            guard let repository else {
+                throw CommandFailure(message: "\(name), \(todo.place): the todo has no project; nothing was imported",
+                                     hint: "choose the repository for such todos with --repo REPO")
+            }
+            states.append(TodoState(uuid: todo.uuid, repositoryID: repository.id, text: todo.text, done: todo.done,
+                                    createdAt: todo.createdAt ?? now, updatedAt: now,
+                                    doneAt: todo.done ? (todo.doneAt ?? now) : nil))
+        }
+        return states
+    }
+
+    /// The tracked repository a project names (NAME or OWNER/NAME), or why none.
+    private static func lookUp(_ project: String, _ store: Store) throws -> Result<RepositoryRecord, StoreError> {
+        let parts = project.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        do {
+            return .success(parts.count == 2 ? try store.findRepository(owner: parts[0], name: parts[1])
+                : try store.findRepository(owner: nil, name: project))
+        } catch let error as StoreError {
+            switch error {
+            case .unknownRepository, .ambiguousRepository: return .failure(error)
+            default: throw error
+            }
+        }
+    }
+
+    // MARK: Files
+
+    static func absolute(_ path: String, _ runtime: Runtime) -> String {
+        path.hasPrefix("/") ? path : runtime.context.currentDirectory + "/" + path
+    }
+
+    /// The bytes of FILE, or of standard input for `-`.
+    static func readInput(_ argument: String, _ runtime: Runtime) throws -> [UInt8] {
+        let limit = "larger than \(inputLimit >> 20) MB"
+        if argument == "-" {
+            guard let bytes = runtime.context.readStandardInputBytes(inputLimit) else {
+                throw CommandFailure(message: "standard input is \(limit) or cannot be read", hint: "import a file instead")
+            }
+            return bytes
+        }
+        let descriptor = open(absolute(argument, runtime), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): \(Files.reason())", hint: "check the path")
+        }
+        defer { close(descriptor) }
+        guard !Files.isDirectory(absolute(argument, runtime)),
+              let bytes = Files.readAll(descriptor: descriptor, limit: inputLimit + 1), bytes.count <= inputLimit else {
+            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(limit), or unreadable",
+                                 hint: "check the path")
+        }
+        return bytes
+    }
+}
