@@ -9,8 +9,9 @@ final class Sandbox {
     let github: FakeGitHub
     var environment: [String: String]
 
-    init(locale: String? = "C.UTF-8") throws {
-        github = try FakeGitHub()
+    /// `github`: a GitHub shared with other sandboxes (other machines of the same user).
+    init(locale: String? = "C.UTF-8", github shared: FakeGitHub? = nil) throws {
+        github = try shared ?? FakeGitHub()
         environment = [
             "HOME": home.path,
             "PATH": "/usr/bin:/bin",
