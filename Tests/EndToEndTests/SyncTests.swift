@@ -64,7 +64,8 @@ struct SyncTests {
             return
         }
         #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                       "requests", "rateLimitRemaining", "dryRun"])
+                                       "requests", "rateLimitRemaining", "dryRun", "remote"])
+        #expect(json["remote"] == .null, "no remote is set")
         #expect(json["repositories"] == .number("3"))
         #expect(json["unchanged"] == .number("3"))
     }
