@@ -52,6 +52,7 @@ enum SyncCommand {
             }
             clearProgress()
             report(summary, runtime, dryRun: dryRun)
+            if runtime.global.verbose, let remote = summary.remote { reportTimes(remote, runtime) }
         } catch let error as SyncError {
             clearProgress()
             report(error.summary, runtime, dryRun: dryRun)
@@ -79,6 +80,13 @@ enum SyncCommand {
         for change in summary.changes {
             runtime.console.print(line(for: change, prefix: prefix))
         }
+    }
+
+    /// `sync -v`: the size of the exchange and how long its steps took here.
+    static func reportTimes(_ remote: RemoteSummary, _ runtime: Runtime) {
+        guard !remote.milliseconds.isEmpty else { return }
+        let steps = remote.milliseconds.map { "\($0.step) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", ")
+        runtime.note("\(TerminalText.sanitize(remote.repository)): \(remote.todos) todos, \(remote.fileBytes) bytes; " + steps)
     }
 
     /// What the exchange with the file on GitHub did, when it did anything.

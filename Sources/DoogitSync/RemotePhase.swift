@@ -21,9 +21,18 @@ public struct RemoteSummary: Equatable, Sendable {
     public var thisClockAheadBy: Int64?
     /// How far ahead another machine's clock was, when stamps it wrote were clamped.
     public var otherClockAheadBy: Int64?
+    /// What the last attempt worked with, and how long its steps took (for `sync -v`).
+    public var todos = 0
+    public var fileBytes = 0
+    public var milliseconds: [(step: String, milliseconds: Double)] = []
 
     public init(repository: String) {
         self.repository = repository
+    }
+
+    public static func == (lhs: RemoteSummary, rhs: RemoteSummary) -> Bool {
+        lhs.repository == rhs.repository && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
+            && lhs.thisClockAheadBy == rhs.thisClockAheadBy && lhs.otherClockAheadBy == rhs.otherClockAheadBy
     }
 }
 
@@ -88,15 +97,19 @@ struct RemotePhase: SyncPhase {
             case .missing:
                 break
             }
+            var stopwatch = Stopwatch()
+            summary.milliseconds = []
             let remote: Replica
             do {
                 remote = try remoteBytes.map { bytes throws(TodoFileError) in try TodoFile.decode(bytes).replica } ?? .empty
             } catch {
                 throw SyncStop.failed(RemoteError.unreadableFile(repository: settings.fullName, path: settings.path, error))
             }
+            summary.milliseconds.append(("read the file", stopwatch.lap()))
 
             // Merge, clamping stamps from clocks far ahead of GitHub's.
             let local = try session.store.localReplica()
+            summary.milliseconds.append(("read the list here", stopwatch.lap()))
             var (mine, theirs) = (local.replica, remote)
             if let reference = read.date {
                 let clampedMine = mine.clamped(to: reference), clampedTheirs = theirs.clamped(to: reference)
@@ -105,9 +118,12 @@ struct RemotePhase: SyncPhase {
                 if let ahead = clampedTheirs.aheadBy { summary.otherClockAheadBy = ahead }
             }
             let merged = merge(mine, theirs)
+            summary.milliseconds.append(("merge", stopwatch.lap()))
             let changes = Store.changes(from: local.replica, to: merged)
             summary.pulled = changes.todos.count + changes.repositoryStates.count
             let bytes = TodoFile.encode(merged)
+            summary.milliseconds.append(("write the file", stopwatch.lap()))
+            (summary.todos, summary.fileBytes) = (merged.todos.count, bytes.count)
             let needsWrite = remoteBytes != bytes
             summary.pushed = needsWrite ? Self.changedLines(from: remote, to: merged) : 0
             if session.dryRun { return }
@@ -120,6 +136,7 @@ struct RemotePhase: SyncPhase {
                 try session.store.observeClock(merged.latestStamp, reference: read.date)
                 try session.store.recordRemoteFile(sha: remoteSHA, etag: etag, content: remoteBytes)
             }
+            summary.milliseconds.append(("commit here", stopwatch.lap()))
             try readFromGitHub(changes.repositoryStates.filter { $0.shown && !listed.contains($0.id) }.map(\.id), &session)
             guard needsWrite else {
                 try session.store.recordExchange(exchangedChanges: local.changeCount, etag: etag, at: session.clock())
@@ -192,5 +209,23 @@ struct RemotePhase: SyncPhase {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, 255) == 0 else { return "" }
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Elapsed time of the steps of an exchange, on the monotonic clock.
+struct Stopwatch {
+    private var last = Stopwatch.now()
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+    }
+
+    /// Milliseconds since the last lap (or the start).
+    mutating func lap() -> Double {
+        let now = Self.now()
+        defer { last = now }
+        return now - last
     }
 }

@@ -1,10 +1,12 @@
 // A GitHub API on 127.0.0.1 for benchmarks: the same fake the tests use (Tests/TestSupport),
 // as a process. Prints its base URL, then serves until stdin closes.
 //
-//   fake-github --own N --others M [--delay MS]
+//   fake-github --own N --others M [--delay MS] [--data NAME]
 //
-// Extra endpoints: GET /_stats -> {"requests", "rateLimitUsed"}; GET /_delay?ms=N sets the delay
-// added to every answer; GET /_touch?count=N changes the description of the first N repositories.
+// --data NAME adds the signed-in user's private repository NAME, for `remote init` (the Contents
+// API holds its files). Extra endpoints: GET /_stats -> {"requests", "rateLimitUsed", "bytesSent"
+// (request bodies), "contentsRequests"}; GET /_delay?ms=N sets the delay added to every answer;
+// GET /_touch?count=N changes the description of the first N repositories.
 import DoogitSupport
 import Foundation
 import TestSupport
@@ -12,14 +14,16 @@ import TestSupport
 var own = 0
 var others = 0
 var delay = 0
+var data: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--own": own = Int(arguments.next() ?? "") ?? 0
     case "--others": others = Int(arguments.next() ?? "") ?? 0
     case "--delay": delay = Int(arguments.next() ?? "") ?? 0
+    case "--data": data = arguments.next()
     default:
-        FileHandle.standardError.write(Data("usage: fake-github --own N --others M [--delay MS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: fake-github --own N --others M [--delay MS] [--data NAME]\n".utf8))
         exit(2)
     }
 }
@@ -32,13 +36,17 @@ for index in 0..<others {
     github.addRepository(id: Int64(2_000_000 + index), owner: "other\(index % 10)", name: String(format: "lib-%04d", index),
                          description: "lib \(index)")
 }
+if let data { github.addRepository(id: 3_000_000, name: data, description: "doogit's todos", isPrivate: true) }
 github.setDelay(milliseconds: delay)
 let ids = (0..<own).map { Int64(1_000_000 + $0) } + (0..<others).map { Int64(2_000_000 + $0) }
 github.script { request in
     switch request.path {
     case "/_stats":
-        let stats = JSONValue.object([JSONMember("requests", .int(github.requests.count - 1)),
-                                      JSONMember("rateLimitUsed", .int(github.rateLimitUsed))])
+        let requests = github.requests.dropLast()
+        let stats = JSONValue.object([JSONMember("requests", .int(requests.count)),
+                                      JSONMember("rateLimitUsed", .int(github.rateLimitUsed)),
+                                      JSONMember("bytesSent", .int(requests.reduce(0) { $0 + $1.body.count })),
+                                      JSONMember("contentsRequests", .int(requests.filter { $0.path.contains("/contents/") }.count))])
         return .json(200, JSONWriter.write(stats))
     case "/_reset":
         github.resetCounters()
