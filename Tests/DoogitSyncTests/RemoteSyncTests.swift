@@ -24,14 +24,7 @@ final class Machine: @unchecked Sendable {
         try store.setRemote(repositoryID: 4242, fullName: Self.dataRepository, branch: "master", path: "todos.jsonl", at: now)
     }
 
-    func client() throws -> GitHubClient {
-        GitHubClient(configuration: .init(
-            endpoint: try APIEndpoint(github.apiURL), token: github.token,
-            retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
-                               longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
-            timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
-            transport: CurlTransport())
-    }
+    func client() throws -> GitHubClient { try SyncerTests.client(github) }
 
     @discardableResult
     func sync(dryRun: Bool = false) throws -> SyncSummary {

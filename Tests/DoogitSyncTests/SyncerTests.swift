@@ -21,14 +21,7 @@ struct SyncerTests {
             lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
         }
 
-        func client() throws -> GitHubClient {
-            GitHubClient(configuration: .init(
-                endpoint: try APIEndpoint(github.apiURL), token: github.token,
-                retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
-                                   longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
-                timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
-                transport: CurlTransport())
-        }
+        func client() throws -> GitHubClient { try SyncerTests.client(github) }
 
         func syncer(listingThreshold: Int = 10) throws -> Syncer {
             let syncer = Syncer(store: store, github: try client(), lock: lock)
@@ -310,5 +303,17 @@ struct SyncerTests {
         let summary = try world.syncer().run()
         #expect(summary.gone == 3)
         #expect(world.github.requests.filter { $0.path == "/user" }.count == 1, "one question settles it")
+    }
+}
+
+extension SyncerTests {
+    /// A client of the fake GitHub with short retries and timeouts.
+    static func client(_ github: FakeGitHub) throws -> GitHubClient {
+        GitHubClient(configuration: .init(
+            endpoint: try APIEndpoint(github.apiURL), token: github.token,
+            retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
+                               longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
+            timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
+            transport: CurlTransport())
     }
 }
