@@ -244,12 +244,11 @@ public enum TodoFile {
         let parts = fullName.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw LineProblem("\"\(fullName)\" is not OWNER/NAME") }
         let clock = try json.field("clock")
-        let known: Set<String> = ["type", "id", "fullName", "url", "tracked", "clock", "description", "private", "archived", "gone"]
         let entry = RepositoryEntry(
             id: id,
             name: Register(RepositoryName(fullName: fullName, url: try json.string("url")), at: try stamp(clock, "name")),
             tracked: Register(try json.bool("tracked"), at: try stamp(clock, "tracked")),
-            unknown: try unknownFields(members, known: known, clock: clock, knownStamps: ["name", "tracked"]))
+            unknown: try unknownFields(members, known: knownRepositoryKeys, clock: clock, knownStamps: knownRepositoryStamps))
         var details: RepositoryDetails?
         if json["archived"] != nil {
             details = RepositoryDetails(description: try json.optionalString("description"),
@@ -283,14 +282,20 @@ public enum TodoFile {
         if json["localID"] != nil {
             localID = try json.int64("localID")
         }
-        let known: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt", "removed", "localID", "clock"]
         let entry = TodoEntry(
             uuid: uuid, createdAt: createdAt, repository: Register(repository, at: try stamp(clock, "repository")),
             text: Register(text, at: try stamp(clock, "text")),
             done: Register(DoneState(doneAt: doneAt), at: try stamp(clock, "done")), removed: removed,
-            unknown: try unknownFields(members, known: known, clock: clock, knownStamps: ["repository", "text", "done", "removed"]))
+            unknown: try unknownFields(members, known: knownTodoKeys, clock: clock, knownStamps: knownTodoStamps))
         return (entry, localID)
     }
+
+    private static let knownRepositoryKeys: Set<String> = ["type", "id", "fullName", "url", "tracked", "clock", "description",
+                                                           "private", "archived", "gone"]
+    private static let knownRepositoryStamps: Set<String> = ["name", "tracked"]
+    private static let knownTodoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
+                                                     "removed", "localID", "clock"]
+    private static let knownTodoStamps: Set<String> = ["repository", "text", "done", "removed"]
 
     private static func stamp(_ clock: JSONValue, _ name: String) throws -> HybridTimestamp {
         let text = try clock.string(name)

@@ -135,9 +135,10 @@ extension Store {
             var applied = AppliedChanges()
             for repository in changes.repositories { try upsert(repository) }
             for state in changes.repositoryStates where state.shown { try showRepository(state, at: now) }
+            let machine = try clock().machine
             for todo in changes.todos {
                 if let stamps = todo.stamps {
-                    try applyStamped(todo, stamps: stamps, at: now, into: &applied)
+                    try applyStamped(todo, stamps: stamps, machine: machine, at: now, into: &applied)
                 } else {
                     try applyLocal(todo, at: now, into: &applied)
                 }
@@ -210,8 +211,7 @@ extension Store {
         var stamps: TodoStamps
     }
 
-    private func heldTodo(_ uuid: String, removed: Bool) throws(StoreError) -> HeldTodo? {
-        let machine = try clock().machine
+    private func heldTodo(_ uuid: String, removed: Bool, machine: String) throws(StoreError) -> HeldTodo? {
         let sql = removed
             ? """
               SELECT todo_id AS id, repository_id, text, done_at, created_at, coalesce(updated_at, removed_at) AS updated_at,
@@ -241,12 +241,12 @@ extension Store {
         incoming != held && (expected.map { $0 == held } ?? (incoming > held))
     }
 
-    private func applyStamped(_ todo: TodoState, stamps: TodoStamps, at now: Timestamp,
+    private func applyStamped(_ todo: TodoState, stamps: TodoStamps, machine: String, at now: Timestamp,
                               into applied: inout AppliedChanges) throws(StoreError) {
         let expected = todo.expected
         let doneAt: Timestamp? = todo.done ? (todo.doneAt ?? todo.updatedAt) : nil
-        let live = try heldTodo(todo.uuid, removed: false)
-        let removed = live == nil ? try heldTodo(todo.uuid, removed: true) : nil
+        let live = try heldTodo(todo.uuid, removed: false, machine: machine)
+        let removed = live == nil ? try heldTodo(todo.uuid, removed: true, machine: machine) : nil
         guard let held = live ?? removed else {
             if todo.removed {
                 try insertTombstone(todo, stamps: stamps, doneAt: doneAt, at: now)
