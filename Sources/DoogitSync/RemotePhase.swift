@@ -124,7 +124,9 @@ struct RemotePhase: SyncPhase {
             let bytes = TodoFile.encode(merged)
             summary.milliseconds.append(("write the file", stopwatch.lap()))
             (summary.todos, summary.fileBytes) = (merged.todos.count, bytes.count)
-            let needsWrite = remoteBytes != bytes
+            // Compared as lists, not bytes: a newer doogit may order what it adds otherwise, and
+            // two versions must not rewrite each other's file on every sync.
+            let needsWrite = remoteBytes == nil || merged != remote
             summary.pushed = needsWrite ? Self.changedLines(from: remote, to: merged) : 0
             if session.dryRun { return }
 

@@ -316,6 +316,32 @@ struct RemoteSyncTests {
         }
     }
 
+    @Test func aNewerDoogitsFileIsKeptAsItIsAndItsFieldsTravel() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        let todo = try a.add("shared")
+        try a.sync()
+        // A newer doogit rewrote the file: a minor version up, a field of its own (stamped), keys in its order.
+        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
+        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"1.0"}"#, with: #"{"version":"1.2","format":"doogit"}"#)
+            .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"issue":{"number":12},"type":"todo","#)
+            .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"issue":"\#(stamp)","repository""#)
+        github.contents.setFile(Machine.dataRepository, newer)
+        let writes = github.contents.writes
+        try a.sync()
+        try b.sync()
+        #expect(github.contents.writes == writes, "the same list in another order is not written again")
+        #expect(github.contents.file(Machine.dataRepository)?.text == newer)
+        // A change here is written with the newer doogit's field and version kept.
+        _ = try b.store.editTodo(id: b.id(todo.uuid), text: "shared, edited", at: b.now)
+        try b.sync()
+        let written = try #require(github.contents.file(Machine.dataRepository)?.text)
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"1.2"}"#))
+        #expect(written.contains(#""issue":{"number":12}"#) && written.contains(#""issue":"\#(stamp)""#))
+        #expect(written.contains("shared, edited"))
+    }
+
     @Test func aDryRunReadsAndChangesNothing() throws {
         let (github, machines) = try world()
         let (a, b) = (machines[0], machines[1])
