@@ -41,6 +41,9 @@ extension Store {
 }
 
 extension Store {
+    /// `syncedAt` of a repository that came from another machine and was not read from GitHub yet.
+    public static let neverSynced = Timestamp(millisecondsSinceEpoch: 0)
+
     /// The name and tracking stamps this machine holds for a repository on its list.
     private func heldRepository(_ id: Int64) throws(StoreError)
         -> (fullName: String, url: String, name: HybridTimestamp, tracked: Bool, trackedStamp: HybridTimestamp)?
@@ -92,7 +95,7 @@ extension Store {
                 """, .integer(state.id), .text(name.owner), .text(name.name), .text(name.fullName),
                 .optional(state.details?.description), .text(name.url), .bool(state.details?.isPrivate ?? false),
                 .bool(state.details?.archived ?? false), .bool(state.details?.gone ?? false), .text(now.rfc3339),
-                .text(now.rfc3339), .text(state.nameStamp.text), .text(state.trackedStamp.text))
+                .text(Self.neverSynced.rfc3339), .text(state.nameStamp.text), .text(state.trackedStamp.text))
         }
         guard held.map({ Self.takes(state.trackedStamp, over: $0.trackedStamp, expected: state.expectedTrackedStamp) }) ?? true
         else { return }

@@ -132,14 +132,12 @@ struct RemotePhase: SyncPhase {
 
             // The merge is committed here before anything is written there: a sync killed at any
             // point loses nothing, and the next one sends what this one did not.
-            let listed = Set(try session.store.repositories().map(\.id))
             try session.store.transaction {
                 try session.store.apply(changes, at: session.clock())
                 try session.store.observeClock(merged.latestStamp, reference: read.date)
                 try session.store.recordRemoteFile(sha: remoteSHA, etag: etag, content: remoteBytes)
             }
             summary.milliseconds.append(("commit here", stopwatch.lap()))
-            try readFromGitHub(changes.repositoryStates.filter { $0.shown && !listed.contains($0.id) }.map(\.id), &session)
             guard needsWrite else {
                 try session.store.recordExchange(exchangedChanges: local.changeCount, etag: etag, at: session.clock())
                 return
@@ -166,21 +164,6 @@ struct RemotePhase: SyncPhase {
                                                at: session.clock())
             return
         }
-    }
-
-    /// Repositories tracked on another machine arrive with their id and name only: read them from
-    /// GitHub now, as `repo add` would, so the list shows them whole. One that cannot be read is
-    /// left to the repository phase.
-    private func readFromGitHub(_ ids: [Int64], _ session: inout SyncSession) throws {
-        guard !ids.isEmpty else { return }
-        let answers = session.github.repositories(ids.map { (id: $0, etag: nil) })
-        var records: [RepositoryRecord] = []
-        for (id, answer) in zip(ids, answers) {
-            guard case .success(.modified(let remote, let etag)) = answer else { continue }
-            records.append(RepositoryTracker.record(for: remote, etag: etag, existing: try session.store.repository(id: id),
-                                                    at: session.clock()))
-        }
-        try session.store.saveRepositories(records)
     }
 
     /// How many lines of the file a write changes: repositories and todos added or changed.

@@ -199,6 +199,8 @@ struct RepositoryPhase: SyncPhase {
             if stored.isPrivate != remote.isPrivate {
                 changes.append(.visibilityChanged(fullName: remote.fullName, isPrivate: remote.isPrivate))
             }
+            // A repository that came from another machine is read from GitHub for the first time: no news.
+            if stored.syncedAt == Store.neverSynced { changes.removeAll() }
             if changes.isEmpty { session.summary.unchanged += 1 } else { session.summary.updated += 1 }
         }
         session.summary.changes += changes
