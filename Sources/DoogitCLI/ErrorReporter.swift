@@ -90,6 +90,12 @@ enum ErrorReporter {
         case .repositoryHasTodos(let fullName, let open, let done):
             let count = open + done
             return failure("\(fullName) has \(count) todo\(count == 1 ? "" : "s") (\(open) open, \(done) done); nothing was removed. Add --force to remove it with its todos")
+        case .todoAlreadyLinked(let todo, let issue):
+            return failure("todo \(todo) is linked to issue #\(issue) already; nothing was changed. Run 'doogit todo unlink \(todo)' first to link another")
+        case .issueAlreadyLinked(let issue, let todo):
+            return failure("issue #\(issue) is linked to todo \(todo) already; nothing was changed. Run 'doogit todo unlink \(todo)' first")
+        case .todoNotLinked(let todo):
+            return failure("todo \(todo) is not linked to an issue; nothing was changed")
         case .busy:
             return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
         case .readOnlyFiles(let paths):

@@ -4,7 +4,7 @@ extension Store {
 
     static let todoColumns = """
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
-        t.updated_at, t.done_at
+        t.updated_at, t.done_at, t.issue_number, t.issue_url, t.issue_state
         """
 
     static func readTodo(_ row: Row) throws(StoreError) -> TodoRecord {
@@ -13,7 +13,14 @@ extension Store {
             repositoryFullName: try row.string("full_name"), text: try row.string("text"),
             done: try row.bool("done"), position: try row.int64("position"),
             createdAt: try timestamp(row, "created_at"), updatedAt: try timestamp(row, "updated_at"),
-            doneAt: try optionalTimestamp(row, "done_at"))
+            doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row))
+    }
+
+    /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
+    static func readIssueLink(_ row: Row) throws(StoreError) -> IssueLink? {
+        guard !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url"),
+              let state = IssueState(rawValue: try row.optionalString("issue_state") ?? "") else { return nil }
+        return IssueLink(number: try row.int64("issue_number"), url: url, state: state)
     }
 
     func todos(ids: [Int64]) throws(StoreError) -> [TodoRecord] {
@@ -35,12 +42,15 @@ extension Store {
         return found
     }
 
-    public func addTodo(repositoryID: Int64, text: String, at now: Timestamp) throws -> TodoRecord {
+    /// Adds an open todo at the end of its repository; `uuid` names it (a new one by default).
+    public func addTodo(repositoryID: Int64, text: String, uuid: String = UUIDv4.make(), at now: Timestamp) throws
+        -> TodoRecord
+    {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             try database.run("""
                 INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at)
                 VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
-                """, .text(UUIDv4.make()), .integer(repositoryID), .text(text), .integer(repositoryID),
+                """, .text(uuid), .integer(repositoryID), .text(text), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339))
             return try requireTodos([database.lastInsertedRowID])[0]
         }
@@ -179,7 +189,8 @@ extension Store {
     }
 
     /// Moves the todos (all checked first) to the end of another tracked repository, in the
-    /// order given; their IDs and UUIDs stay. Returns them as they are afterwards.
+    /// order given; their IDs and UUIDs stay. A linked issue belongs to the repository the todo
+    /// leaves, so the link is forgotten. Returns them as they are afterwards.
     public func moveTodos(_ ids: [Int64], toRepository repositoryID: Int64, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             guard try database.scalarInt("SELECT count(*) FROM repositories WHERE id = ?", .integer(repositoryID)) == 1 else {
@@ -188,7 +199,8 @@ extension Store {
             for todo in try requireTodos(ids) where todo.repositoryID != repositoryID {
                 try database.run("""
                     UPDATE todos SET repository_id = ?, updated_at = ?,
-                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)
+                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?),
+                        \(Self.unlinkedColumns)
                     WHERE id = ?
                     """, .integer(repositoryID), .text(now.rfc3339), .integer(repositoryID), .integer(todo.id))
             }

@@ -44,6 +44,8 @@ public final class FakeGitHub: @unchecked Sendable {
 
     public let token: String
     public let login: String
+    /// Issues, branches and commits of the repositories (FakeGitHub+Issues.swift).
+    public let activity = FakeActivity()
     public var rateLimit: Int {
         get { locked { limit } }
         set { locked { limit = newValue } }
@@ -207,6 +209,10 @@ public final class FakeGitHub: @unchecked Sendable {
             } else {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
+        case (_, 4...) where parts[0] == "repos":
+            response = activityAnswer(request, parts: parts, repository: repositories.values.first {
+                $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
+            })
         default:
             response = .json(404, Self.unknownRouteBody)
         }

@@ -1,0 +1,341 @@
+import DoogitSupport
+
+/// An issue as seen at one exchange with GitHub.
+public struct IssueSnapshot: Equatable, Sendable {
+    public var number: Int64
+    public var url: String
+    public var title: String
+    public var state: IssueState
+    /// GitHub's `updated_at`, as it sent it.
+    public var updatedAt: String
+
+    public init(number: Int64, url: String, title: String, state: IssueState, updatedAt: String) {
+        self.number = number
+        self.url = url
+        self.title = title
+        self.state = state
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A linked todo with the baselines of both sides: the issue's title as last seen (its state
+/// is `todo.issue.state`), and the todo's text and state at the last exchange. A side changed
+/// since that exchange when it differs from its baseline.
+public struct LinkedTodo: Equatable, Sendable {
+    public var todo: TodoRecord
+    public var number: Int64
+    public var issueTitle: String
+    public var issueState: IssueState
+    public var syncedText: String
+    public var syncedDone: Bool
+    /// The issue's `updated_at` at the last exchange.
+    public var syncedAt: String?
+
+    public var textChangedHere: Bool { todo.text != syncedText }
+    public var doneChangedHere: Bool { todo.done != syncedDone }
+}
+
+/// An issue being created for a todo: recorded before the POST, removed once it is linked.
+public struct PendingIssue: Equatable, Sendable {
+    public enum State: String, Sendable {
+        /// The POST is being sent (a row left in this state: doogit stopped meanwhile).
+        case sending
+        /// The POST may have reached GitHub; its answer was lost.
+        case unknown
+    }
+
+    public var todoUUID: String
+    public var repositoryID: Int64
+    public var title: String
+    public var body: String
+    public var labels: [String]
+    public var marker: String
+    public var state: State
+    public var createdAt: Timestamp
+
+    public init(todoUUID: String, repositoryID: Int64, title: String, body: String, labels: [String], marker: String,
+                state: State = .sending, createdAt: Timestamp) {
+        self.todoUUID = todoUUID
+        self.repositoryID = repositoryID
+        self.title = title
+        self.body = body
+        self.labels = labels
+        self.marker = marker
+        self.state = state
+        self.createdAt = createdAt
+    }
+}
+
+/// How a repository's issue listing was last read: its ETag and the `since` it was asked with.
+public struct IssueListingState: Equatable, Sendable {
+    public var etag: String?
+    public var since: String?
+
+    public init(etag: String?, since: String?) {
+        self.etag = etag
+        self.since = since
+    }
+}
+
+/// The default branch as last read: its ETag and head commit.
+public struct CommitScanState: Equatable, Sendable {
+    public var branchETag: String?
+    public var lastCommitSHA: String?
+
+    public init(branchETag: String?, lastCommitSHA: String?) {
+        self.branchETag = branchETag
+        self.lastCommitSHA = lastCommitSHA
+    }
+}
+
+extension Store {
+    /// The assignments that forget a todo's issue.
+    static let unlinkedColumns = """
+        issue_number = NULL, issue_url = NULL, issue_state = NULL, issue_title = NULL, issue_synced_text = NULL,
+        issue_synced_done = NULL, issue_synced_at = NULL
+        """
+
+    /// One todo by its local ID.
+    public func todo(id: Int64) throws -> TodoRecord {
+        try requireTodos([id])[0]
+    }
+
+    public func todo(uuid: String) throws -> TodoRecord? {
+        try database.query("""
+            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id WHERE t.uuid = ?
+            """, [.text(uuid)]) { row throws(StoreError) in try Self.readTodo(row) }.first
+    }
+
+    // MARK: Links
+
+    /// Links the todo to an issue of its repository, taking both sides as they are now as the
+    /// baselines (neither text changes). Refuses a todo that is linked already and an issue
+    /// linked to another todo. The issue is remembered, so import never makes a todo of it.
+    public func linkIssue(todoID: Int64, to issue: IssueSnapshot, at now: Timestamp) throws -> TodoRecord {
+        try database.transaction { () throws(StoreError) -> TodoRecord in
+            let todo = try requireTodos([todoID])[0]
+            if let linked = todo.issue { throw .todoAlreadyLinked(todo: todoID, issue: linked.number) }
+            if let other = try database.scalarInt(
+                "SELECT id FROM todos WHERE repository_id = ? AND issue_number = ?", .integer(todo.repositoryID),
+                .integer(issue.number)) {
+                throw .issueAlreadyLinked(issue: issue.number, todo: other)
+            }
+            try database.run("""
+                UPDATE todos SET issue_number = ?, issue_url = ?, issue_state = ?, issue_title = ?,
+                    issue_synced_text = text, issue_synced_done = done, issue_synced_at = ?
+                WHERE id = ?
+                """, .integer(issue.number), .text(issue.url), .text(issue.state.rawValue), .text(issue.title),
+                .text(issue.updatedAt), .integer(todoID))
+            try rememberIssue(repositoryID: todo.repositoryID, number: issue.number, at: now)
+            // A repository read in full (import on, never read) stays so; otherwise its listing
+            // needs to go back no further than this issue as it is now.
+            try database.run("""
+                UPDATE repositories SET issues_since = coalesce(issues_since, ?) WHERE id = ? AND import_issues = 'off'
+                """, .text(issue.updatedAt), .integer(todo.repositoryID))
+            return try requireTodos([todoID])[0]
+        }
+    }
+
+    /// Forgets the todo's issue (the issue itself is untouched, and import still never brings it back).
+    public func unlinkIssue(todoID: Int64) throws -> TodoRecord {
+        try database.transaction { () throws(StoreError) -> TodoRecord in
+            guard try requireTodos([todoID])[0].issue != nil else { throw .todoNotLinked(todoID) }
+            try database.run("UPDATE todos SET \(Self.unlinkedColumns) WHERE id = ?", .integer(todoID))
+            return try requireTodos([todoID])[0]
+        }
+    }
+
+    /// The linked todos of a repository, with their baselines, in list order.
+    public func linkedTodos(repositoryID: Int64) throws -> [LinkedTodo] {
+        try database.query("""
+            SELECT \(Self.todoColumns), t.issue_title, t.issue_synced_text, t.issue_synced_done, t.issue_synced_at
+            FROM todos t JOIN repositories r ON r.id = t.repository_id
+            WHERE t.repository_id = ? AND t.issue_number IS NOT NULL ORDER BY t.done, t.position, t.id
+            """, [.integer(repositoryID)]) { row throws(StoreError) in
+            let todo = try Self.readTodo(row)
+            guard let issue = todo.issue else { throw StoreError.unexpectedNull(column: "issue_url") }
+            return LinkedTodo(todo: todo, number: issue.number, issueTitle: try row.optionalString("issue_title") ?? todo.text,
+                              issueState: issue.state, syncedText: try row.optionalString("issue_synced_text") ?? todo.text,
+                              syncedDone: try row.isNull("issue_synced_done") ? todo.done : try row.bool("issue_synced_done"),
+                              syncedAt: try row.optionalString("issue_synced_at"))
+        }
+    }
+
+    /// How many linked todos each repository has (repositories without any are left out).
+    public func linkedTodoCounts() throws -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        _ = try database.query("""
+            SELECT repository_id, count(*) AS linked FROM todos WHERE issue_number IS NOT NULL GROUP BY repository_id
+            """) { row throws(StoreError) in counts[try row.int64("repository_id")] = Int(try row.int64("linked")) }
+        return counts
+    }
+
+    /// Records one exchange with a linked todo's issue: the todo's text and state as they are
+    /// to be (its `updated_at` moves only when one of them changes), the issue as seen, and the
+    /// todo's side of the baseline. Nothing happens when the todo is no longer linked to it.
+    @discardableResult
+    public func recordIssueExchange(todoID: Int64, text: String, done: Bool, issue: IssueSnapshot, syncedText: String,
+                                    syncedDone: Bool, at now: Timestamp) throws -> TodoRecord? {
+        try database.transaction { () throws(StoreError) -> TodoRecord? in
+            let changed = try database.run("""
+                UPDATE todos SET
+                    updated_at = CASE WHEN text <> ?1 OR done <> ?2 THEN ?3 ELSE updated_at END,
+                    done_at = CASE WHEN done = ?2 THEN done_at WHEN ?2 = 1 THEN ?3 ELSE NULL END,
+                    text = ?1, done = ?2, issue_url = ?4, issue_state = ?5, issue_title = ?6, issue_synced_at = ?7,
+                    issue_synced_text = ?8, issue_synced_done = ?9
+                WHERE id = ?10 AND issue_number = ?11
+                """, [.text(text), .bool(done), .text(now.rfc3339), .text(issue.url), .text(issue.state.rawValue),
+                      .text(issue.title), .text(issue.updatedAt), .text(syncedText), .bool(syncedDone),
+                      .integer(todoID), .integer(issue.number)])
+            return changed == 0 ? nil : try requireTodos([todoID])[0]
+        }
+    }
+
+    // MARK: Import
+
+    /// The numbers of every issue of the repository that was ever linked to a todo here.
+    public func knownIssueNumbers(repositoryID: Int64) throws -> Set<Int64> {
+        Set(try database.query("SELECT issue_number FROM known_issues WHERE repository_id = ?", [.integer(repositoryID)]) {
+            row throws(StoreError) in try row.int64("issue_number")
+        })
+    }
+
+    func rememberIssue(repositoryID: Int64, number: Int64, at now: Timestamp) throws(StoreError) {
+        try database.run("INSERT OR IGNORE INTO known_issues (repository_id, issue_number, seen_at) VALUES (?, ?, ?)",
+                         .integer(repositoryID), .integer(number), .text(now.rfc3339))
+    }
+
+    /// Makes a linked todo of an issue, at the end of its repository, unless that issue was
+    /// linked here before (even to a todo since removed): then nil. `uuid` is the new todo's.
+    public func importIssue(repositoryID: Int64, issue: IssueSnapshot, uuid: String = UUIDv4.make(),
+                            at now: Timestamp) throws -> TodoRecord? {
+        try database.transaction { () throws(StoreError) -> TodoRecord? in
+            guard try database.scalarInt("SELECT count(*) FROM known_issues WHERE repository_id = ? AND issue_number = ?",
+                                         .integer(repositoryID), .integer(issue.number)) == 0 else { return nil }
+            let text = issue.title.trimmingSpaces.isEmpty ? "#\(issue.number)" : issue.title
+            let done = issue.state == .closed
+            try database.run("""
+                INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at,
+                                   issue_number, issue_url, issue_state, issue_title, issue_synced_text,
+                                   issue_synced_done, issue_synced_at)
+                VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?,
+                        ?, ?, ?, ?, ?, ?, ?)
+                """, .text(uuid), .integer(repositoryID), .text(text), .bool(done), .integer(repositoryID),
+                .text(now.rfc3339), .text(now.rfc3339), done ? .text(now.rfc3339) : .null, .integer(issue.number),
+                .text(issue.url), .text(issue.state.rawValue), .text(issue.title), .text(text), .bool(done),
+                .text(issue.updatedAt))
+            let id = database.lastInsertedRowID
+            try rememberIssue(repositoryID: repositoryID, number: issue.number, at: now)
+            return try requireTodos([id])[0]
+        }
+    }
+
+    // MARK: Issues being created
+
+    public func beginPendingIssue(_ pending: PendingIssue) throws {
+        let labels = JSONWriter.write(.array(pending.labels.map(JSONValue.string)))
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("""
+                INSERT OR REPLACE INTO pending_issues (todo_uuid, repository_id, title, body, labels, marker, state, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, .text(pending.todoUUID), .integer(pending.repositoryID), .text(pending.title), .text(pending.body),
+                .text(labels), .text(pending.marker), .text(pending.state.rawValue), .text(pending.createdAt.rfc3339))
+        }
+    }
+
+    public func markPendingIssueUnknown(todoUUID: String) throws {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("UPDATE pending_issues SET state = 'unknown' WHERE todo_uuid = ?", .text(todoUUID))
+        }
+    }
+
+    public func removePendingIssue(todoUUID: String) throws {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("DELETE FROM pending_issues WHERE todo_uuid = ?", .text(todoUUID))
+        }
+    }
+
+    /// Issues being created, for one todo or all, oldest first.
+    public func pendingIssues(todoUUID: String? = nil) throws -> [PendingIssue] {
+        try database.query("""
+            SELECT todo_uuid, repository_id, title, body, labels, marker, state, created_at FROM pending_issues
+            WHERE ? IS NULL OR todo_uuid = ? ORDER BY created_at, todo_uuid
+            """, [.optional(todoUUID), .optional(todoUUID)]) { row throws(StoreError) in
+            var labels: [String] = []
+            if case .array(let values)? = try? JSONParser.parse(try row.string("labels")) {
+                labels = values.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            }
+            return PendingIssue(
+                todoUUID: try row.string("todo_uuid"), repositoryID: try row.int64("repository_id"),
+                title: try row.string("title"), body: try row.string("body"), labels: labels,
+                marker: try row.string("marker"), state: PendingIssue.State(rawValue: try row.string("state")) ?? .unknown,
+                createdAt: try Self.timestamp(row, "created_at"))
+        }
+    }
+
+    // MARK: Settings and what sync remembers
+
+    /// Changes the settings of these repositories in one transaction; nil leaves one as it is.
+    /// Turning import on makes the next sync read the repository's issues in full.
+    public func setSettings(repositoryIDs: [Int64], pushIssues: Bool?, importIssues: IssueImport?,
+                            scanCommits: Bool?) throws {
+        try database.transaction { () throws(StoreError) in
+            for id in repositoryIDs {
+                guard try database.scalarInt("SELECT count(*) FROM repositories WHERE id = ?", .integer(id)) == 1 else {
+                    throw StoreError.unknownRepository("id:\(id)")
+                }
+                if let pushIssues {
+                    try database.run("UPDATE repositories SET push_issues = ? WHERE id = ?", .bool(pushIssues), .integer(id))
+                }
+                if let importIssues {
+                    try database.run("""
+                        UPDATE repositories SET import_issues = ?1,
+                            issues_since = CASE WHEN import_issues = 'off' AND ?1 <> 'off' THEN NULL ELSE issues_since END,
+                            issues_etag = CASE WHEN import_issues = 'off' AND ?1 <> 'off' THEN NULL ELSE issues_etag END
+                        WHERE id = ?2
+                        """, .text(importIssues.rawValue), .integer(id))
+                }
+                if let scanCommits {
+                    try database.run("UPDATE repositories SET scan_commits = ? WHERE id = ?", .bool(scanCommits), .integer(id))
+                }
+            }
+        }
+    }
+
+    public func issueListingState(repositoryID: Int64) throws -> IssueListingState {
+        try database.query("SELECT issues_etag, issues_since FROM repositories WHERE id = ?", [.integer(repositoryID)]) {
+            row throws(StoreError) in
+            IssueListingState(etag: try row.optionalString("issues_etag"), since: try row.optionalString("issues_since"))
+        }.first ?? IssueListingState(etag: nil, since: nil)
+    }
+
+    public func saveIssueListingState(_ state: IssueListingState, repositoryID: Int64) throws {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("UPDATE repositories SET issues_etag = ?, issues_since = ? WHERE id = ?",
+                             .optional(state.etag), .optional(state.since), .integer(repositoryID))
+        }
+    }
+
+    public func commitScanState(repositoryID: Int64) throws -> CommitScanState {
+        try database.query("SELECT branch_etag, last_commit_sha FROM repositories WHERE id = ?", [.integer(repositoryID)]) {
+            row throws(StoreError) in
+            CommitScanState(branchETag: try row.optionalString("branch_etag"),
+                            lastCommitSHA: try row.optionalString("last_commit_sha"))
+        }.first ?? CommitScanState(branchETag: nil, lastCommitSHA: nil)
+    }
+
+    public func saveCommitScanState(_ state: CommitScanState, repositoryID: Int64) throws {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("UPDATE repositories SET branch_etag = ?, last_commit_sha = ? WHERE id = ?",
+                             .optional(state.branchETag), .optional(state.lastCommitSHA), .integer(repositoryID))
+        }
+    }
+
+    /// The open todos of a repository, in list order.
+    public func openTodos(repositoryID: Int64) throws -> [TodoRecord] {
+        try database.query("""
+            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
+            WHERE t.repository_id = ? AND t.done = 0 ORDER BY t.position, t.id
+            """, [.integer(repositoryID)]) { row throws(StoreError) in try Self.readTodo(row) }
+    }
+}
