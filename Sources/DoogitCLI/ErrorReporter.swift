@@ -49,6 +49,8 @@ enum ErrorReporter {
             }
         case is SyncAPIURLLooksWrong:
             return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
+        case let link as IssueLinkError:
+            return report(link)
         case let add as RepositoryTracker.AddError:
             return report(add)
         case let lock as SyncLockError:
@@ -68,6 +70,17 @@ enum ErrorReporter {
         var inner = report(error.underlying)
         inner.message = "cannot add \(named), nothing was added: " + inner.message
         return inner
+    }
+
+    static func report(_ error: IssueLinkError) -> Report {
+        switch error {
+        case .otherRepository(let issue, let repository):
+            return Report(code: .failure, message: "\(issue) is not an issue of \(repository), the todo's repository; nothing was changed. Link an issue of \(repository), or move the todo first")
+        case .pullRequest(let repository, let number):
+            return Report(code: .failure, message: "\(repository)#\(number) is a pull request; only issues can be linked, so nothing was changed")
+        case .creationUnknown(let todo, let repository, let request, let reason):
+            return Report(code: .temporaryFailure, message: "\(request) may have reached GitHub (\(reason)); todo \(todo) is kept and its issue in \(repository) will not be created twice: run 'doogit todo promote \(todo)' or 'doogit sync' later, which link the issue if GitHub made it, or create it")
+        }
     }
 
     static func report(_ error: StoreError, databasePath: String?) -> Report {

@@ -21,6 +21,9 @@ enum JSONOutput {
         json.key("open"); json.int(Int64(summary.open))
         json.key("done"); json.int(Int64(summary.done))
         json.key("syncedAt"); json.string(r.syncedAt.rfc3339)
+        json.key("pushIssues"); json.bool(r.settings.pushIssues)
+        json.key("importIssues"); json.string(r.settings.importIssues.rawValue)
+        json.key("scanCommits"); json.bool(r.settings.scanCommits)
         json.endObject()
     }
 
@@ -38,6 +41,17 @@ enum JSONOutput {
         json.key("done"); json.bool(todo.done)
         json.key("createdAt"); json.string(todo.createdAt.rfc3339)
         json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.key("uuid"); json.string(todo.uuid)
+        json.key("issue")
+        if let issue = todo.issue {
+            json.beginObject()
+            json.key("number"); json.int(issue.number)
+            json.key("url"); json.string(issue.url)
+            json.key("state"); json.string(issue.state.rawValue)
+            json.endObject()
+        } else {
+            json.null()
+        }
         json.endObject()
     }
 

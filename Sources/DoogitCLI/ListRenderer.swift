@@ -21,6 +21,15 @@ struct ListRenderer {
         return (shown.joined(separator: " "), plain.joined(separator: " "))
     }
 
+    /// The settings of `repo set` that are not the default: `[push issues] [import all] [commits off]`.
+    func settings(_ settings: RepositorySettings) -> (shown: String, plain: String) {
+        var plain: [String] = []
+        if settings.pushIssues { plain.append("[push issues]") }
+        if settings.importIssues != .off { plain.append("[import \(settings.importIssues.rawValue)]") }
+        if !settings.scanCommits { plain.append("[commits off]") }
+        return (plain.map(style.cyan).joined(separator: " "), plain.joined(separator: " "))
+    }
+
     func flags(_ repository: RepositoryRecord) -> (shown: String, plain: String) {
         flags(gone: repository.gone, archived: repository.archived)
     }
@@ -75,7 +84,7 @@ struct ListRenderer {
         let marker = todo.done ? style.doneMarker : style.openMarker
         let id = String(todo.id)
         let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  "
-        let text = TerminalText.sanitize(todo.text)
+        let text = (todo.issue.map { "#\($0.number) " } ?? "") + TerminalText.sanitize(todo.text)
         guard let width, width - DisplayWidth.of(prefix) >= 10 else {
             let line = prefix + text
             return [todo.done ? style.dim(line) : line]
@@ -107,7 +116,7 @@ struct ListRenderer {
         for summary in summaries {
             let counts = "\(summary.open) open, \(summary.done) done"
             out += repositoryLine(fullName: summary.repository.fullName, nameWidth: nameWidth,
-                                  columns: [(counts, counts), flags(summary.repository)],
+                                  columns: [(counts, counts), flags(summary.repository), settings(summary.repository.settings)],
                                   description: summary.repository.description) + "\n"
         }
         return out

@@ -8,7 +8,7 @@ enum RepoCommands {
     static let group = CommandSpec(
         name: "repo", abstract: "Track, list, search and remove GitHub repositories",
         discussion: "Tracked repositories are the sections of the todo list. They are identified by GitHub's numeric id, so a renamed or transferred repository keeps its todos.",
-        subcommands: [add, list, remove, search])
+        subcommands: [add, list, remove, search, RepoSetCommand.spec])
 
     static let add = CommandSpec(
         name: "add", abstract: "Fetch repositories from GitHub and track them",
@@ -25,7 +25,7 @@ enum RepoCommands {
 
     static let list = CommandSpec(
         name: "list", aliases: ["ls"], abstract: "List tracked repositories with their todo counts",
-        discussion: "Each line shows the full name, the open and done counts, flags ([archived], [gone]) and the description.",
+        discussion: "Each line shows the full name, the open and done counts, flags ([archived], [gone]), the settings of 'doogit repo set' that are not the default ([push issues], [import assigned], [import all], [commits off]) and the description.",
         examples: ["doogit repo list", "doogit repo list --json"],
         run: runList)
 

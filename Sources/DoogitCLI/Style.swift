@@ -42,4 +42,5 @@ struct Style {
     func red(_ text: String) -> String { paint(text, "31") }
     func yellow(_ text: String) -> String { paint(text, "33") }
     func green(_ text: String) -> String { paint(text, "32") }
+    func cyan(_ text: String) -> String { paint(text, "36") }
 }

@@ -10,20 +10,24 @@ enum TodoCommands {
     static let group = CommandSpec(
         name: "todo", abstract: "Add, list, complete, edit and remove todos",
         discussion: "Todos live under tracked repositories. IDs are small numbers, stable for the life of a todo and never reused.",
-        subcommands: [add, list, done, undo, edit, remove])
+        subcommands: [add, list, done, undo, edit, remove, IssueCommands.show, IssueCommands.promote, IssueCommands.link,
+                      IssueCommands.unlink])
 
     static let add = CommandSpec(
         name: "add", abstract: "Add a todo",
         arguments: ArgumentSpec(display: "TEXT...", minimum: 1, maximum: nil),
-        options: [repoOption],
+        options: [repoOption, OptionSpec("issue", help: "also create its GitHub issue (no todo is added if GitHub refuses)")]
+            + IssueCommands.bodyOptions,
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional. The repository is \
             -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
-            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'.
+            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'. \
+            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote'.
             """,
-        examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\""],
+        examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\"",
+                   "doogit todo add --issue --label bug crash on empty config"],
         run: runAdd)
 
     static let list = CommandSpec(
@@ -77,7 +81,13 @@ enum TodoCommands {
 
     static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
         let text = try InputValidation.todoText(invocation.positionals, topic: invocation.path)
+        if !invocation.flag("issue"), let option = ["body", "body-file", "label"].first(where: { invocation.options[$0] != nil }) {
+            throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
+        }
         let repository = try targetRepository(invocation, runtime)
+        if invocation.flag("issue") {
+            return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository)
+        }
         let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, at: runtime.now())
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(todo, into: &$0) }

@@ -30,10 +30,15 @@ import Testing
           todo undo ID...       Mark todos open again
           todo edit ID TEXT...  Change a todo's text
           todo rm ID...         Delete todos
+          todo show ID          Show every field of a todo
+          todo promote ID       Create a GitHub issue for a todo and link the two
+          todo link ID ISSUE    Link a todo to an existing GitHub issue
+          todo unlink ID        Forget a todo's issue (the issue is untouched)
           repo add REPO...      Fetch repositories from GitHub and track them
           repo list             List tracked repositories with their todo counts
           repo remove REPO...   Stop tracking repositories
           repo search [QUERY]   Search your repositories on GitHub
+          repo set REPO...      Choose what sync does with issues and commits
           sync                  Bring tracked repositories up to date with GitHub
           auth status           Show which token is used and whether GitHub accepts it
           auth login            Save a token for doogit to use
@@ -84,6 +89,10 @@ import Testing
           undo ID...       Mark todos open again
           edit ID TEXT...  Change a todo's text
           rm ID...         Delete todos (also: remove)
+          show ID          Show every field of a todo
+          promote ID       Create a GitHub issue for a todo and link the two
+          link ID ISSUE    Link a todo to an existing GitHub issue
+          unlink ID        Forget a todo's issue (the issue is untouched)
 
         Run 'doogit help todo COMMAND' for more about a command.
         """
@@ -98,17 +107,24 @@ import Testing
         points at, read as git reads it (url.<base>.insteadOf, SSH host aliases from
         ~/.ssh/config): the first tracked one of its GitHub remotes, 'origin' first,
         then 'upstream' (so a fork's checkout finds the tracked original), then the
-        others. It must be tracked: see 'doogit repo add'.
+        others. It must be tracked: see 'doogit repo add'. With --issue the todo's
+        GitHub issue is created too, as with 'doogit todo promote'.
 
         Options:
-          -R, --repo REPO  the repository (default: $GH_REPO, else the current
-                           checkout's GitHub remote)
+          -R, --repo REPO       the repository (default: $GH_REPO, else the current
+                                checkout's GitHub remote)
+              --issue           also create its GitHub issue (no todo is added if GitHub
+                                refuses)
+              --body TEXT       the issue's body
+              --body-file FILE  read the issue's body from FILE ('-': standard input)
+              --label NAME      add a label (repeat it, or separate names with commas)
 
         \(globalOptions)
 
         Examples:
           doogit todo add write the release notes
           doogit todo add -R octocat/Hello-World "fix CI"
+          doogit todo add --issue --label bug crash on empty config
         """
 
     static let repoRemove = """
@@ -235,7 +251,8 @@ import Testing
     @Test func theTreeHasEveryCommandOfTheContract() {
         for path in [["todo", "add"], ["todo", "list"], ["todo", "done"], ["todo", "undo"], ["todo", "edit"],
                      ["todo", "rm"], ["repo", "add"], ["repo", "list"], ["repo", "remove"], ["repo", "search"],
-                     ["sync"], ["auth", "status"]] {
+                     ["sync"], ["auth", "status"], ["todo", "promote"], ["todo", "link"], ["todo", "unlink"],
+                     ["todo", "show"], ["repo", "set"]] {
             #expect(Self.allPaths.contains(path), "missing \(path)")
         }
     }

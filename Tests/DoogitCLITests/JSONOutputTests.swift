@@ -1,3 +1,4 @@
+import Foundation
 import DoogitGitHub
 import DoogitSupport
 import Testing
@@ -15,12 +16,21 @@ import Testing
         let harness = CLIHarness()
         let store = try harness.openStore()
         try store.saveRepositories([Fixture.helloWorld, Self.widgets])
-        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "write docs", at: Fixture.t0)
+        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "write docs", uuid: Self.uuid(1), at: Fixture.t0)
         _ = try store.addTodo(repositoryID: Fixture.helloWorld.id,
-                              text: "ring\u{07}bell \u{1B}[31mred\u{9B} \"quoted\" back\\slash\ttab", at: Fixture.t1)
-        _ = try store.addTodo(repositoryID: Self.widgets.id, text: "ship it", at: Fixture.t2)
+                              text: "ring\u{07}bell \u{1B}[31mred\u{9B} \"quoted\" back\\slash\ttab", uuid: Self.uuid(2),
+                              at: Fixture.t1)
+        _ = try store.addTodo(repositoryID: Self.widgets.id, text: "ship it", uuid: Self.uuid(3), at: Fixture.t2)
         _ = try store.setDone([1], done: true, at: Fixture.t3)
+        _ = try store.linkIssue(todoID: 2, to: IssueSnapshot(number: 12, url: "https://github.com/octocat/Hello-World/issues/12",
+                                                             title: "Ring the bell", state: .open,
+                                                             updatedAt: "2023-11-14T22:14:20Z"), at: Fixture.t1)
+        try store.setSettings(repositoryIDs: [Self.widgets.id], pushIssues: true, importIssues: .assigned, scanCommits: false)
         return harness
+    }
+
+    static func uuid(_ number: Int) -> String {
+        "00000000-0000-4000-8000-00000000000\(number)"
     }
 
     static let todoListJSON = #"""
@@ -39,7 +49,9 @@ import Testing
                 "text": "ship it",
                 "done": false,
                 "createdAt": "2023-11-14T22:15:20.000Z",
-                "doneAt": null
+                "doneAt": null,
+                "uuid": "00000000-0000-4000-8000-000000000003",
+                "issue": null
               }
             ]
           },
@@ -57,14 +69,22 @@ import Testing
                 "text": "ring\u0007bell \u001b[31mred\u009b \"quoted\" back\\slash\ttab",
                 "done": false,
                 "createdAt": "2023-11-14T22:14:20.000Z",
-                "doneAt": null
+                "doneAt": null,
+                "uuid": "00000000-0000-4000-8000-000000000002",
+                "issue": {
+                  "number": 12,
+                  "url": "https://github.com/octocat/Hello-World/issues/12",
+                  "state": "open"
+                }
               },
               {
                 "id": 1,
                 "text": "write docs",
                 "done": true,
                 "createdAt": "2023-11-14T22:13:20.000Z",
-                "doneAt": "2023-11-14T23:13:20.000Z"
+                "doneAt": "2023-11-14T23:13:20.000Z",
+                "uuid": "00000000-0000-4000-8000-000000000001",
+                "issue": null
               }
             ]
           }
@@ -86,7 +106,10 @@ import Testing
             "gone": true,
             "open": 1,
             "done": 0,
-            "syncedAt": "2023-11-14T22:13:20.000Z"
+            "syncedAt": "2023-11-14T22:13:20.000Z",
+            "pushIssues": true,
+            "importIssues": "assigned",
+            "scanCommits": false
           },
           {
             "id": 1296269,
@@ -100,7 +123,10 @@ import Testing
             "gone": false,
             "open": 1,
             "done": 1,
-            "syncedAt": "2023-11-14T22:13:20.000Z"
+            "syncedAt": "2023-11-14T22:13:20.000Z",
+            "pushIssues": false,
+            "importIssues": "off",
+            "scanCommits": true
           }
         ]
 
@@ -170,21 +196,28 @@ import Testing
                 "text": "ship it",
                 "done": true,
                 "createdAt": "2023-11-14T22:15:20.000Z",
-                "doneAt": "2023-11-14T22:13:20.000Z"
+                "doneAt": "2023-11-14T22:13:20.000Z",
+                "uuid": "00000000-0000-4000-8000-000000000003",
+                "issue": null
               }
             ]
 
             """#)
         let added = harness.run("todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees")
         #expect(added.code == 0)
-        #expect(added.stdout == #"""
+        let uuid = try #require(try JSONParser.parse(added.stdout)["uuid"])
+        guard case .string(let text) = uuid else { throw JSONError.missing(field: "uuid") }
+        #expect(UUIDv4.isValid(text))
+        #expect(added.stdout.replacingOccurrences(of: text, with: "UUID") == #"""
             {
               "id": 4,
               "repository": "acme/widgets",
               "text": "-1 degrees",
               "done": false,
               "createdAt": "2023-11-14T22:13:20.000Z",
-              "doneAt": null
+              "doneAt": null,
+              "uuid": "UUID",
+              "issue": null
             }
 
             """#)

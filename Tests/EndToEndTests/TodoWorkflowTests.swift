@@ -87,7 +87,7 @@ struct TodoWorkflowTests {
             Issue.record("section has no todos")
             return
         }
-        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt"])
+        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue"])
 
         let repos = try JSONParser.parse(sandbox.run("repo", "list", "--json").stdout)
         guard case .array(let entries) = repos, case .object(let fields)? = entries.first else {
@@ -95,7 +95,8 @@ struct TodoWorkflowTests {
             return
         }
         #expect(fields.map(\.key) == ["id", "fullName", "owner", "name", "description", "url", "private",
-                                      "archived", "gone", "open", "done", "syncedAt"])
+                                      "archived", "gone", "open", "done", "syncedAt", "pushIssues", "importIssues",
+                                      "scanCommits"])
         #expect(entries.first?["done"] == .number("1"))
         #expect(entries.first?["open"] == .number("0"))
         #expect(entries.first?["description"] == .null)
