@@ -85,6 +85,14 @@ enum JSONOutput {
         json.key("rateLimitRemaining")
         if let remaining = summary.rateLimitRemaining { json.int(Int64(remaining)) } else { json.null() }
         json.key("dryRun"); json.bool(dryRun)
+        json.key("issues")
+        json.beginObject()
+        json.key("pulled"); json.int(Int64(summary.issues.pulled))
+        json.key("pushed"); json.int(Int64(summary.issues.pushed))
+        json.key("imported"); json.int(Int64(summary.issues.imported))
+        json.key("closedByCommit"); json.int(Int64(summary.issues.closedByCommit))
+        json.key("conflicts"); json.int(Int64(summary.issues.conflicts))
+        json.endObject()
         json.endObject()
     }
 

@@ -86,6 +86,7 @@ enum SyncCommand {
         case .visibilityChanged(let name, let isPrivate): return "\(clean(name)): \(prefix)made \(isPrivate ? "private" : "public")"
         case .gone(let name): return "\(clean(name)): \(prefix)flagged gone (GitHub no longer returns it; its todos are kept)"
         case .back(let name): return "\(clean(name)): \(prefix)back on GitHub"
+        default: return issueLine(for: change, prefix: prefix)
         }
     }
 }

@@ -64,7 +64,10 @@ struct SyncTests {
             return
         }
         #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                       "requests", "rateLimitRemaining", "dryRun"])
+                                       "requests", "rateLimitRemaining", "dryRun", "issues"])
+        #expect(json["issues"] == .object(["pulled", "pushed", "imported", "closedByCommit", "conflicts"].map {
+            JSONMember($0, .number("0"))
+        }))
         #expect(json["repositories"] == .number("3"))
         #expect(json["unchanged"] == .number("3"))
     }

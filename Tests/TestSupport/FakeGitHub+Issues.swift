@@ -122,6 +122,16 @@ public final class FakeActivity: @unchecked Sendable {
         locked { faults.append(PendingFault(method: method, pathSuffix: pathSuffix, remaining: count, fault: fault)) }
     }
 
+    /// Forgets the faults not met yet; returns how many requests they were waiting for.
+    @discardableResult
+    public func clearFaults() -> Int {
+        locked {
+            let left = faults.reduce(0) { $0 + $1.remaining }
+            faults = []
+            return left
+        }
+    }
+
     private func takeFault(_ request: ReceivedRequest) -> Fault? {
         guard let index = faults.firstIndex(where: {
             $0.method == request.method && request.path.hasSuffix($0.pathSuffix) && $0.remaining > 0
