@@ -31,7 +31,8 @@ public final class Syncer {
     /// The phases of a sync, in the order they run.
     private var phases: [any SyncPhase] {
         [RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold),
-         IssuePhase(batchSize: batchSize)]
+         IssuePhase(batchSize: batchSize),
+         CommitPhase(batchSize: batchSize)]
     }
 
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
