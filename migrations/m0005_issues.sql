@@ -25,10 +25,12 @@ ALTER TABLE repositories ADD COLUMN scan_commits  INTEGER NOT NULL DEFAULT 1 CHE
 -- The issue listing as last read: its ETag and the `since` it was asked with (NULL: every issue).
 ALTER TABLE repositories ADD COLUMN issues_etag   TEXT;
 ALTER TABLE repositories ADD COLUMN issues_since  TEXT;
--- The default branch as last read: its name (from the repository), ETag and head commit.
-ALTER TABLE repositories ADD COLUMN default_branch  TEXT;
-ALTER TABLE repositories ADD COLUMN branch_etag     TEXT;
-ALTER TABLE repositories ADD COLUMN last_commit_sha TEXT;
+-- The default branch: its name (from the repository), and as last read: its ETag, its head
+-- commit, and the repository's pushed_at then (while that stays, nothing was pushed: no read).
+ALTER TABLE repositories ADD COLUMN default_branch    TEXT;
+ALTER TABLE repositories ADD COLUMN branch_etag       TEXT;
+ALTER TABLE repositories ADD COLUMN last_commit_sha   TEXT;
+ALTER TABLE repositories ADD COLUMN commits_pushed_at TEXT;
 
 -- Every issue that was ever linked to a todo here (imported, promoted or linked): import never
 -- makes a todo of one of them again, even after that todo was removed or finished. Kept when

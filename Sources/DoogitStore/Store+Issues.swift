@@ -77,14 +77,17 @@ public struct IssueListingState: Equatable, Sendable {
     }
 }
 
-/// The default branch as last read: its ETag and head commit.
+/// The default branch as last read: its ETag, its head commit, and the repository's `pushed_at`
+/// as it was then.
 public struct CommitScanState: Equatable, Sendable {
     public var branchETag: String?
     public var lastCommitSHA: String?
+    public var pushedAt: String?
 
-    public init(branchETag: String?, lastCommitSHA: String?) {
+    public init(branchETag: String?, lastCommitSHA: String?, pushedAt: String? = nil) {
         self.branchETag = branchETag
         self.lastCommitSHA = lastCommitSHA
+        self.pushedAt = pushedAt
     }
 }
 
@@ -317,17 +320,20 @@ extension Store {
     }
 
     public func commitScanState(repositoryID: Int64) throws -> CommitScanState {
-        try database.query("SELECT branch_etag, last_commit_sha FROM repositories WHERE id = ?", [.integer(repositoryID)]) {
-            row throws(StoreError) in
+        try database.query("SELECT branch_etag, last_commit_sha, commits_pushed_at FROM repositories WHERE id = ?",
+                           [.integer(repositoryID)]) { row throws(StoreError) in
             CommitScanState(branchETag: try row.optionalString("branch_etag"),
-                            lastCommitSHA: try row.optionalString("last_commit_sha"))
+                            lastCommitSHA: try row.optionalString("last_commit_sha"),
+                            pushedAt: try row.optionalString("commits_pushed_at"))
         }.first ?? CommitScanState(branchETag: nil, lastCommitSHA: nil)
     }
 
     public func saveCommitScanState(_ state: CommitScanState, repositoryID: Int64) throws {
         try database.transaction { () throws(StoreError) in
-            _ = try database.run("UPDATE repositories SET branch_etag = ?, last_commit_sha = ? WHERE id = ?",
-                             .optional(state.branchETag), .optional(state.lastCommitSHA), .integer(repositoryID))
+            _ = try database.run(
+                "UPDATE repositories SET branch_etag = ?, last_commit_sha = ?, commits_pushed_at = ? WHERE id = ?",
+                .optional(state.branchETag), .optional(state.lastCommitSHA), .optional(state.pushedAt),
+                .integer(repositoryID))
         }
     }
 

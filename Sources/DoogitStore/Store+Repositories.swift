@@ -46,7 +46,12 @@ extension Store {
                 description = excluded.description, html_url = excluded.html_url, private = excluded.private,
                 archived = excluded.archived, gone = excluded.gone, pushed_at = excluded.pushed_at,
                 remote_updated_at = excluded.remote_updated_at, etag = excluded.etag, synced_at = excluded.synced_at,
-                default_branch = coalesce(excluded.default_branch, default_branch)
+                default_branch = coalesce(excluded.default_branch, default_branch),
+                -- Another default branch is read afresh (from the last commit seen).
+                branch_etag = CASE WHEN excluded.default_branch IS NOT default_branch
+                                        AND excluded.default_branch IS NOT NULL THEN NULL ELSE branch_etag END,
+                commits_pushed_at = CASE WHEN excluded.default_branch IS NOT default_branch
+                                              AND excluded.default_branch IS NOT NULL THEN NULL ELSE commits_pushed_at END
             """,
             .integer(r.id), .text(r.owner), .text(r.name), .text(r.fullName), .optional(r.description),
             .text(r.url), .bool(r.isPrivate), .bool(r.archived), .bool(r.gone), .optional(r.pushedAt),

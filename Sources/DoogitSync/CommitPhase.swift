@@ -5,9 +5,10 @@ import DoogitSupport
 /// Marks todos done from commits that reach a repository's default branch with a trailer
 /// `Doogit-Done: <first 8 or more hex digits of the todo's UUID>`.
 ///
-/// Only repositories with `scan_commits` on and open todos are read. Each default branch is one
-/// conditional request (first ones in parallel batches): unchanged, it is a 304 at no rate-limit
-/// cost. A branch that moved is read from the last commit seen (`compare`, every page), so no
+/// Only repositories with `scan_commits` on and open todos are read, and only when something was
+/// pushed since the last read: the repository's `pushed_at`, which the repository phase has just
+/// brought up to date, has moved. Then the default branch is one conditional request (several in
+/// parallel batches): unchanged, it is a 304 at no rate-limit cost. A branch that moved is read from the last commit seen (`compare`, every page), so no
 /// commit is read twice. The first time, the head is only remembered: commits from before are
 /// not read back. A force-push (the last commit seen is gone, or no longer behind the head) is
 /// read from the latest commits of the new head, up to `recentCommitsBound`, and does not fail.
@@ -21,7 +22,10 @@ struct CommitPhase: SyncPhase {
         var repositories: [RepositoryRecord] = []
         for summary in try session.store.repositorySummaries()
         where !summary.repository.gone && summary.repository.settings.scanCommits && summary.open > 0 {
-            if let known = try withDefaultBranch(summary.repository, &session) { repositories.append(known) }
+            guard let known = try withDefaultBranch(summary.repository, &session) else { continue }
+            let state = try session.store.commitScanState(repositoryID: known.id)
+            if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
+            repositories.append(known)
         }
         var start = 0
         while start < repositories.count {
@@ -36,8 +40,17 @@ struct CommitPhase: SyncPhase {
             })
             for (index, repository) in batch.enumerated() {
                 do {
-                    guard case .modified(let head, let etag) = try results[index].get() else { continue }
-                    try scan(repository, from: states[index].lastCommitSHA, to: head, etag: etag, &session, &changes)
+                    switch try results[index].get() {
+                    case .modified(let head, let etag):
+                        try scan(repository, from: states[index].lastCommitSHA, to: head, etag: etag, &session, &changes)
+                    case .notModified:
+                        // The branch did not move (a push elsewhere): noted, so that the next sync does not ask.
+                        if !session.dryRun {
+                            var state = states[index]
+                            state.pushedAt = repository.pushedAt
+                            try session.store.saveCommitScanState(state, repositoryID: repository.id)
+                        }
+                    }
                 } catch let error as GitHubError {
                     if let stop = SyncSession.stop(for: error) { throw stop }
                     session.summary.failures.append(SyncFailure(fullName: repository.fullName,
@@ -95,8 +108,9 @@ struct CommitPhase: SyncPhase {
         guard !session.dryRun else { return }
         try session.store.transaction {
             if !finished.isEmpty { _ = try session.store.setDone(finished, done: true, at: session.clock()) }
-            try session.store.saveCommitScanState(CommitScanState(branchETag: etag, lastCommitSHA: head),
-                                                  repositoryID: repository.id)
+            try session.store.saveCommitScanState(
+                CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: repository.pushedAt),
+                repositoryID: repository.id)
         }
     }
 

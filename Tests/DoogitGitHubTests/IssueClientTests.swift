@@ -100,7 +100,7 @@ struct IssueClientTests {
         else { Issue.record("expected 304"); return }
         #expect(github.rateLimitUsed == 0)
 
-        let pushed = github.activity.push(repository: 1, messages: (1...120).map { "commit \($0)" })
+        let pushed = github.pushCommits(repository: 1, messages: (1...120).map { "commit \($0)" })
         let comparison = try api.compare(owner: "octocat", name: "app", base: start, head: try #require(pushed.last))
         #expect(comparison.status == "ahead")
         #expect(comparison.commits.map(\.message) == (1...120).map { "commit \($0)" }, "every page, oldest first")
@@ -108,11 +108,11 @@ struct IssueClientTests {
         let recent = try api.recentCommits(owner: "octocat", name: "app", from: try #require(pushed.last), limit: 3)
         #expect(recent.map(\.message) == ["commit 120", "commit 119", "commit 118"])
 
-        let rewritten = github.activity.forcePush(repository: 1, dropping: 2, messages: ["rewritten"])
+        let rewritten = github.forcePushCommits(repository: 1, dropping: 2, messages: ["rewritten"])
         let diverged = try api.compare(owner: "octocat", name: "app", base: try #require(pushed.last),
                                        head: try #require(rewritten.last))
         #expect(diverged.status == "diverged" && diverged.commits.map(\.message) == ["rewritten"])
-        github.activity.forcePush(repository: 1, dropping: 1, messages: ["again"], forget: true)
+        github.forcePushCommits(repository: 1, dropping: 1, messages: ["again"], forget: true)
         #expect(throws: GitHubError.self) {
             try api.compare(owner: "octocat", name: "app", base: try #require(rewritten.last),
                             head: try #require(github.activity.head(repository: 1)))

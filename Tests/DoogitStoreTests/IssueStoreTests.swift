@@ -161,6 +161,17 @@ struct IssueStoreTests {
         try store.saveCommitScanState(CommitScanState(branchETag: "W/\"b\"", lastCommitSHA: "abc"), repositoryID: 1)
         #expect(try store.commitScanState(repositoryID: 1) == CommitScanState(branchETag: "W/\"b\"", lastCommitSHA: "abc"))
         #expect(try store.commitScanState(repositoryID: 2).lastCommitSHA == nil)
+        try store.saveCommitScanState(CommitScanState(branchETag: "W/\"b\"", lastCommitSHA: "abc", pushedAt: "t"), repositoryID: 1)
+        var record = try #require(try store.repository(id: 1))
+        record.defaultBranch = "main"
+        try store.saveRepository(record)
+        try store.saveCommitScanState(CommitScanState(branchETag: "W/\"b\"", lastCommitSHA: "abc", pushedAt: "t"), repositoryID: 1)
+        try store.saveRepository(record)
+        #expect(try store.commitScanState(repositoryID: 1).pushedAt == "t", "the same branch keeps its state")
+        record.defaultBranch = "trunk"
+        try store.saveRepository(record)
+        #expect(try store.commitScanState(repositoryID: 1) == CommitScanState(branchETag: nil, lastCommitSHA: "abc", pushedAt: nil),
+                "another default branch is read again, from the last commit seen")
         #expect(try store.openTodos(repositoryID: 1).map(\.text) == ["feed the cat"])
     }
 }

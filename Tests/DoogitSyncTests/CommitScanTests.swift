@@ -41,7 +41,7 @@ struct CommitScanTests {
     @Test func theFirstSyncRemembersTheHeadAndReadsNothingBack() throws {
         let world = try IssueWorld()
         let todo = try add(world, "fix it")
-        world.activity.push(repository: Self.app, messages: ["Fix it\n\n\(trailer(todo))"])
+        world.github.pushCommits(repository: Self.app, messages: ["Fix it\n\n\(trailer(todo))"])
         try world.sync()
         #expect(try !world.todo(todo.id).done, "commits from before the first sync are not read")
         #expect(world.github.requests.allSatisfy { !$0.path.contains("/compare/") })
@@ -55,7 +55,7 @@ struct CommitScanTests {
         let third = try add(world, "third")
         let untouched = try add(world, "untouched")
         try world.sync()
-        let pushed = world.activity.push(repository: Self.app, messages: [
+        let pushed = world.github.pushCommits(repository: Self.app, messages: [
             "Fix the first\n\n\(trailer(first))",
             "Fix two more\n\ndoogit-done: \(second.uuid.prefix(13))\nDOOGIT-DONE: \(trailer(third, digits: 32).dropFirst(13))",
         ])
@@ -71,19 +71,33 @@ struct CommitScanTests {
 
         world.github.resetCounters()
         try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") } && world.github.rateLimitUsed == 0,
+                "nothing pushed since (the repository's pushed_at stayed): the branch is not asked for")
+    }
+
+    @Test func aPushElsewhereCostsOne304AndThenNothing() throws {
+        let world = try IssueWorld()
+        _ = try add(world, "x")
+        try world.sync()
+        world.github.pushCommits(repository: Self.app, branch: "elsewhere", messages: ["work in progress"])
+        world.github.resetCounters()
+        try world.sync()
         let branch = world.github.requests.filter { $0.path.contains("/branches/") }
-        #expect(branch.count == 1 && world.github.rateLimitUsed == 0, "an unchanged branch is one 304")
+        #expect(branch.count == 1 && world.github.rateLimitUsed == 1, "the repository's 200, then the branch's 304")
+        world.github.resetCounters()
+        try world.sync()
+        #expect(world.github.requests.count == 1 && world.github.rateLimitUsed == 0, "only the repository's 304")
     }
 
     @Test func aTrailerOnABranchCountsOnceTheBranchIsMerged() throws {
         let world = try IssueWorld()
         let todo = try add(world, "feature")
         try world.sync()
-        world.activity.push(repository: Self.app, branch: "feature", messages: ["Add it\n\n\(trailer(todo))"])
+        world.github.pushCommits(repository: Self.app, branch: "feature", messages: ["Add it\n\n\(trailer(todo))"])
         try world.sync()
         #expect(try !world.todo(todo.id).done, "not on the default branch yet")
-        world.activity.push(repository: Self.app, messages: ["Unrelated"])
-        world.activity.merge(repository: Self.app, branch: "feature")
+        world.github.pushCommits(repository: Self.app, messages: ["Unrelated"])
+        world.github.mergeBranch(repository: Self.app, branch: "feature")
         let merged = try world.sync()
         #expect(try world.todo(todo.id).done)
         #expect(merged.issues.closedByCommit == 1)
@@ -94,9 +108,9 @@ struct CommitScanTests {
         let world = try IssueWorld()
         let todo = try add(world, "rewritten")
         let other = try add(world, "still open")
-        world.activity.push(repository: Self.app, messages: ["one", "two"])
+        world.github.pushCommits(repository: Self.app, messages: ["one", "two"])
         try world.sync()
-        world.activity.forcePush(repository: Self.app, dropping: 2, messages: ["one again\n\n\(trailer(todo))"],
+        world.github.forcePushCommits(repository: Self.app, dropping: 2, messages: ["one again\n\n\(trailer(todo))"],
                                  forget: forgetOldCommits)
         let summary = try world.sync()
         #expect(try world.todo(todo.id).done && !world.todo(other.id).done)
@@ -110,7 +124,7 @@ struct CommitScanTests {
         let one = try add(world, "one", uuid: "abcdef01-0000-4000-8000-000000000001")
         let two = try add(world, "two", uuid: "abcdef01-1111-4000-8000-000000000002")
         try world.sync()
-        let pushed = world.activity.push(repository: Self.app, messages: ["Both?\n\nDoogit-Done: abcdef01\nDoogit-Done: abcdef0111"])
+        let pushed = world.github.pushCommits(repository: Self.app, messages: ["Both?\n\nDoogit-Done: abcdef01\nDoogit-Done: abcdef0111"])
         let summary = try world.sync()
         #expect(try !world.todo(one.id).done && world.todo(two.id).done)
         #expect(summary.changes == [
@@ -128,7 +142,7 @@ struct CommitScanTests {
         #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "no open todos: nothing to mark")
         let todo = try add(world, "x")
         try world.store.setSettings(repositoryIDs: [Self.app], pushIssues: nil, importIssues: nil, scanCommits: false)
-        world.activity.push(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
+        world.github.pushCommits(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
         try world.sync()
         #expect(!world.github.requests.contains { $0.path.contains("/branches/") })
         #expect(try !world.todo(todo.id).done)
@@ -151,7 +165,7 @@ struct CommitScanTests {
         let world = try IssueWorld()
         let todo = try add(world, "x")
         try world.sync()
-        world.activity.push(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
+        world.github.pushCommits(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
         world.activity.failNext("GET", pathSuffix: "/compare/\(try #require(world.store.commitScanState(repositoryID: Self.app).lastCommitSHA))...\(try #require(world.activity.head(repository: Self.app)))",
                                 count: 5, with: .status(503))
         #expect(throws: SyncError.self) { try world.sync() }

@@ -49,6 +49,7 @@ public final class FakeActivity: @unchecked Sendable {
     private var commits: [Int64: [String: Commit]] = [:]
     private var branches: [Int64: [String: String]] = [:]
     private var sequence = 0
+    private var pushTimes: [Int64: Int64] = [:]
     private var faults: [PendingFault] = []
     /// Requests that changed something (POST, PATCH) and were carried out, per repository.
     private var writes: [(repository: Int64, method: String, number: Int64)] = []
@@ -165,7 +166,7 @@ public final class FakeActivity: @unchecked Sendable {
     /// Adds commits with these messages on top of `branch` (a new branch starts at the default
     /// branch's head); returns their shas.
     @discardableResult
-    public func push(repository: Int64, branch: String = FakeActivity.defaultBranch, messages: [String]) -> [String] {
+    func push(repository: Int64, branch: String = FakeActivity.defaultBranch, messages: [String]) -> [String] {
         locked {
             ensureHistory(repository)
             var head = branches[repository]?[branch] ?? branches[repository]?[Self.defaultBranch]
@@ -182,7 +183,7 @@ public final class FakeActivity: @unchecked Sendable {
 
     /// Merges `branch` into the default branch with a merge commit.
     @discardableResult
-    public func merge(repository: Int64, branch: String) -> String? {
+    func merge(repository: Int64, branch: String) -> String? {
         locked {
             ensureHistory(repository)
             guard let theirs = branches[repository]?[branch], let ours = branches[repository]?[Self.defaultBranch] else {
@@ -197,7 +198,7 @@ public final class FakeActivity: @unchecked Sendable {
     /// Rewrites `branch`: drops its last `dropping` commits and adds these instead. With
     /// `forget`, the dropped commits no longer exist (as after GitHub collects them).
     @discardableResult
-    public func forcePush(repository: Int64, branch: String = FakeActivity.defaultBranch, dropping: Int,
+    func forcePush(repository: Int64, branch: String = FakeActivity.defaultBranch, dropping: Int,
                           messages: [String], forget: Bool = false) -> [String] {
         locked {
             ensureHistory(repository)
@@ -212,6 +213,15 @@ public final class FakeActivity: @unchecked Sendable {
             if forget { for sha in dropped { commits[repository]?[sha] = nil } }
         }
         return push(repository: repository, branch: branch, messages: messages)
+    }
+
+    /// A push time for the repository's `pushed_at`: now, and later than the one before.
+    func nextPushTime(repository: Int64) -> Int64 {
+        locked {
+            let time = max(now(), (pushTimes[repository] ?? 0) + 1)
+            pushTimes[repository] = time
+            return time
+        }
     }
 
     public func head(repository: Int64, branch: String = FakeActivity.defaultBranch) -> String? {
@@ -469,6 +479,36 @@ extension JSONValue {
 }
 
 extension FakeGitHub {
+    /// Pushes commits with these messages to `branch` (a new branch starts at the default
+    /// branch's head), as `git push` does: the repository's `pushed_at` moves. Returns their shas.
+    @discardableResult
+    public func pushCommits(repository: Int64, branch: String = FakeActivity.defaultBranch, messages: [String]) -> [String] {
+        defer { notePush(repository) }
+        return activity.push(repository: repository, branch: branch, messages: messages)
+    }
+
+    /// Merges `branch` into the default branch with a merge commit, as a merged pull request does.
+    @discardableResult
+    public func mergeBranch(repository: Int64, branch: String) -> String? {
+        defer { notePush(repository) }
+        return activity.merge(repository: repository, branch: branch)
+    }
+
+    /// Rewrites `branch`: drops its last `dropping` commits and pushes these instead (`git push
+    /// --force`). With `forget`, the dropped commits no longer exist.
+    @discardableResult
+    public func forcePushCommits(repository: Int64, branch: String = FakeActivity.defaultBranch, dropping: Int,
+                                 messages: [String], forget: Bool = false) -> [String] {
+        defer { notePush(repository) }
+        return activity.forcePush(repository: repository, branch: branch, dropping: dropping, messages: messages,
+                                  forget: forget)
+    }
+
+    private func notePush(_ repository: Int64) {
+        let time = activity.nextPushTime(repository: repository)
+        update(repository) { $0.pushedAt = FakeActivity.time(time) }
+    }
+
     /// `/repos/OWNER/NAME/...` beyond the repository itself: issues, branches, compare, commits.
     func activityAnswer(_ request: ReceivedRequest, parts: [String], repository: Repository?) -> ServerResponse {
         guard let repository else { return .json(404, Fixtures.text("error-404.json")) }

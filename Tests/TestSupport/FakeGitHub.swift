@@ -17,6 +17,8 @@ public final class FakeGitHub: @unchecked Sendable {
         public var archived = false
         /// Whether `GET /user/repos` lists it (the signed-in user's own, or one they collaborate on).
         public var listed: Bool
+        /// When commits were last pushed (nil: the fixture's time); see FakeGitHub+Issues.swift.
+        public var pushedAt: String? = nil
 
         public init(id: Int64, owner: String, name: String, description: String?, isPrivate: Bool = false,
                     archived: Bool = false, listed: Bool = true) {
@@ -141,6 +143,7 @@ public final class FakeGitHub: @unchecked Sendable {
             "archived": .bool(repository.archived),
             "html_url": .string("https://github.com/\(repository.fullName)"),
             "url": .string("\(apiURL)/repos/\(repository.fullName)"),
+            "pushed_at": repository.pushedAt.map(JSONValue.string) ?? template["pushed_at"] ?? .null,
         ])
     }
 
