@@ -14,7 +14,8 @@ enum SyncCommand {
         discussion: """
             Renames and transfers are followed (todos stay with the repository), descriptions and \
             flags are refreshed, and a repository GitHub no longer returns is flagged [gone] with its \
-            todos kept. Prints nothing unless something changed, so cron mails only news. Only one \
+            todos kept. Linked issues and their todos are kept in step, and commits on the default \
+            branch with a 'Doogit-Done:' trailer finish their todos (see 'doogit help repo set'). Prints nothing unless something changed, so cron mails only news. Only one \
             sync runs at a time per database: a second one exits 0 at once (or waits with --wait). \
             Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept. \
             When every repository and GitHub's /user answer 404, nothing is flagged gone and the exit \

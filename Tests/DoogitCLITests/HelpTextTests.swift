@@ -156,11 +156,13 @@ import Testing
 
         Renames and transfers are followed (todos stay with the repository),
         descriptions and flags are refreshed, and a repository GitHub no longer returns
-        is flagged [gone] with its todos kept. Prints nothing unless something changed,
-        so cron mails only news. Only one sync runs at a time per database: a second one
-        exits 0 at once (or waits with --wait). Exit 75 means try again later (network,
-        GitHub down, rate limit); what was done is kept. When every repository and
-        GitHub's /user answer 404, nothing is flagged gone and the exit is 1: check
+        is flagged [gone] with its todos kept. Linked issues and their todos are kept in
+        step, and commits on the default branch with a 'Doogit-Done:' trailer finish
+        their todos (see 'doogit help repo set'). Prints nothing unless something
+        changed, so cron mails only news. Only one sync runs at a time per database: a
+        second one exits 0 at once (or waits with --wait). Exit 75 means try again later
+        (network, GitHub down, rate limit); what was done is kept. When every repository
+        and GitHub's /user answer 404, nothing is flagged gone and the exit is 1: check
         DOOGIT_API_URL or GH_HOST.
 
         Options:
@@ -172,6 +174,37 @@ import Testing
         Examples:
           doogit sync
           */15 * * * * doogit sync --quiet   # crontab
+        """
+
+    static let repoSet = """
+        doogit repo set: Choose what sync does with issues and commits
+
+        Usage: doogit repo set REPO... [OPTIONS]
+
+        'doogit sync' always pulls the state of linked issues: an issue closed on GitHub
+        marks its todo done, reopened makes it open, a new title becomes its text (when
+        both sides changed, the later change wins). Nothing is written to GitHub unless
+        --push-issues is on. Imported issues never come back once their todo is removed
+        or done; pull requests are never imported. A commit that reaches the default
+        branch with a trailer 'Doogit-Done: <first 8 or more hex digits of the todo's
+        UUID>' (see 'doogit todo show') marks that todo done. 'doogit repo list' shows
+        the settings that are not the default.
+
+        Options:
+              --push-issues on|off          push todo changes to linked issues: done
+                                            closes, undo reopens, edit retitles (default
+                                            off)
+              --import-issues off|assigned|all
+                                            turn open issues (assigned to you, or all)
+                                            into todos, each once (default off)
+              --commits on|off              mark todos done from 'Doogit-Done:' trailers
+                                            on the default branch (default on)
+
+        \(globalOptions)
+
+        Examples:
+          doogit repo set octocat/Hello-World --push-issues on
+          doogit repo set Hello-World --import-issues assigned --commits off
         """
 
     func help(_ arguments: String...) -> RunResult {
@@ -226,6 +259,10 @@ import Testing
         expectText(result.stdout, Self.repoRemove)
         #expect(help("help", "repo", "rm").stdout == result.stdout)
         #expect(help("repo", "rm", "-h").stdout == result.stdout)
+    }
+
+    @Test func repoSetHelp() {
+        expectText(help("help", "repo", "set").stdout, Self.repoSet)
     }
 
     @Test func syncHelp() {
