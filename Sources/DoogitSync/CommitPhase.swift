@@ -27,11 +27,7 @@ struct CommitPhase: SyncPhase {
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)
         }
-        var start = 0
-        while start < repositories.count {
-            try session.checkBudget()
-            let batch = Array(repositories[start..<min(repositories.count, start + session.requestRoom(upTo: batchSize))])
-            start += batch.count
+        try SyncSession.forEachBatch(of: repositories, size: batchSize, in: &session) { batch, session in
             let states = try batch.map { try session.store.commitScanState(repositoryID: $0.id) }
             let results = session.github.branchHeads(zip(batch, states).map { repository, state in
                 (url: session.github.branchURL(owner: repository.owner, name: repository.name,
@@ -52,9 +48,7 @@ struct CommitPhase: SyncPhase {
                         }
                     }
                 } catch let error as GitHubError {
-                    if let stop = SyncSession.stop(for: error) { throw stop }
-                    session.summary.failures.append(SyncFailure(fullName: repository.fullName,
-                                                                error: RepositoryPhase.describe(error)))
+                    try session.fail(error, about: repository.fullName)
                 }
             }
         }
@@ -73,8 +67,7 @@ struct CommitPhase: SyncPhase {
             if !session.dryRun { try session.store.saveRepository(record) }
             return record
         } catch let error as GitHubError {
-            if let stop = SyncSession.stop(for: error) { throw stop }
-            session.summary.failures.append(SyncFailure(fullName: repository.fullName, error: RepositoryPhase.describe(error)))
+            try session.fail(error, about: repository.fullName)
             return nil
         }
     }

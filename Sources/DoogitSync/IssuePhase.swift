@@ -38,11 +38,7 @@ struct IssuePhase: SyncPhase {
 
         let linked = try session.store.linkedTodoCounts()
         let wanted = repositories.filter { linked[$0.id, default: 0] > 0 || $0.settings.importIssues != .off }
-        var start = 0
-        while start < wanted.count {
-            try session.checkBudget()
-            let batch = Array(wanted[start..<min(wanted.count, start + session.requestRoom(upTo: batchSize))])
-            start += batch.count
+        try SyncSession.forEachBatch(of: wanted, size: batchSize, in: &session) { batch, session in
             let states = try batch.map { try session.store.issueListingState(repositoryID: $0.id) }
             let requests = zip(batch, states).map { repository, state in
                 (url: session.github.issueListingURL(owner: repository.owner, name: repository.name, since: state.since),
@@ -65,9 +61,7 @@ struct IssuePhase: SyncPhase {
                     }
                     try push(repository, &session, context)
                 } catch let error as GitHubError {
-                    if let stop = SyncSession.stop(for: error) { throw stop }
-                    session.summary.failures.append(SyncFailure(fullName: repository.fullName,
-                                                                error: RepositoryPhase.describe(error)))
+                    try session.fail(error, about: repository.fullName)
                 }
             }
         }
@@ -276,9 +270,7 @@ struct IssuePhase: SyncPhase {
                 context.changes.append(.issueLinked(fullName: repository.fullName, number: linked.number,
                                                     todoID: linked.todo.id, foundEarlier: linked.foundEarlier))
             } catch let error as GitHubError {
-                if let stop = SyncSession.stop(for: error) { throw stop }
-                session.summary.failures.append(SyncFailure(fullName: repository.fullName,
-                                                            error: RepositoryPhase.describe(error)))
+                try session.fail(error, about: repository.fullName)
             } catch let error as IssueLinkError {
                 // The POST's answer was lost again: GitHub is failing; the next sync looks for it.
                 throw SyncStop.interrupted(error)

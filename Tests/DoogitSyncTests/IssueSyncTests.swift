@@ -110,6 +110,29 @@ struct IssueSyncTests {
         #expect(settled.issues.conflicts == 0 && settled.issues.pushed == 0 && settled.issues.pulled == 0)
     }
 
+    @Test func aDryRunSaysWhatWouldChangeAndChangesNothing() throws {
+        let world = try IssueWorld()
+        try world.setPush(true)
+        try world.setImport(.all)
+        let pulled = try world.linkedTodo("pulled")
+        let pushed = try world.linkedTodo("pushed")
+        try world.sync()
+        world.activity.close(repository: IssueWorld.app, number: pulled.number)
+        _ = try world.store.editTodo(id: pushed.todo.id, text: "pushed again", at: .now())
+        let fresh = world.activity.addIssue(repository: IssueWorld.app, title: "fresh")
+        let before = try world.store.sections().flatMap(\.todos)
+        let state = try world.store.issueListingState(repositoryID: IssueWorld.app)
+        let summary = try world.sync(dryRun: true)
+        #expect(summary.changes == [
+            .issuePulled(fullName: "octocat/app", number: pulled.number, todoID: pulled.todo.id, change: .closed),
+            .issuePushed(fullName: "octocat/app", number: pushed.number, todoID: pushed.todo.id, change: .retitled("pushed again")),
+            .issueImported(fullName: "octocat/app", number: fresh, todoID: nil, title: "fresh"),
+        ])
+        #expect(try world.store.sections().flatMap(\.todos) == before)
+        #expect(try world.store.issueListingState(repositoryID: IssueWorld.app) == state)
+        #expect(world.requests("PATCH").isEmpty && world.requests("POST").isEmpty)
+    }
+
     @Test func aStateClosedOnBothSidesIsNoConflict() throws {
         let world = try IssueWorld()
         let (todo, number) = try world.linkedTodo("write the docs")

@@ -9,35 +9,26 @@ import TestSupport
 /// A store in a temp folder, the fake GitHub with octocat/app (id 1) tracked, and helpers to
 /// link todos and sync, for the tests of issues and commits.
 final class IssueWorld {
-    let folder = TemporaryDirectory()
-    let github: FakeGitHub
-    let store: Store
-    let lock: SyncLock
-    var activity: FakeActivity { github.activity }
+    /// The world of SyncerTests: the store, the fake GitHub, the lock and a quick client.
+    let base: SyncerTests.World
+    var github: FakeGitHub { base.github }
+    var store: Store { base.store }
+    var activity: FakeActivity { base.github.activity }
     static let app: Int64 = 1
 
     init() throws {
-        github = try FakeGitHub()
-        store = try Store.open(path: folder.file("doogit.sqlite3"))
-        lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
+        base = try SyncerTests.World()
         github.addRepository(id: Self.app, name: "app", description: nil)
         _ = try RepositoryTracker(store: store, github: client()).add([.full(owner: "octocat", name: "app")], at: .now())
     }
 
-    func client() throws -> GitHubClient {
-        GitHubClient(configuration: .init(
-            endpoint: try APIEndpoint(github.apiURL), token: github.token,
-            retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
-                               longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
-            timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
-            transport: CurlTransport())
-    }
+    func client() throws -> GitHubClient { try base.client() }
 
     func linker() throws -> IssueLinker { IssueLinker(store: store, github: try client()) }
 
     @discardableResult
     func sync(dryRun: Bool = false) throws -> SyncSummary {
-        try Syncer(store: store, github: try client(), lock: lock).run(dryRun: dryRun)
+        try base.syncer().run(dryRun: dryRun)
     }
 
     /// A todo linked to a new issue with the same title (as `todo promote` leaves it).
