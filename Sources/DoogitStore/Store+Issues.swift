@@ -109,6 +109,11 @@ extension Store {
             """, [.text(uuid)]) { row throws(StoreError) in try Self.readTodo(row) }.first
     }
 
+    /// Whether a todo with this UUID was removed here (and not restored).
+    public func wasRemoved(uuid: String) throws -> Bool {
+        try database.scalarInt("SELECT count(*) FROM todo_tombstones WHERE uuid = ?", .text(uuid)) ?? 0 > 0
+    }
+
     // MARK: Links
 
     /// Links the todo to an issue of its repository, taking both sides as they are now as the

@@ -163,6 +163,11 @@ public struct IssueLinker {
             return nil
         }
         let todo = try store.todo(uuid: pending.todoUUID)
+        // Removed here, or moved to another repository: it wants no issue of this one any more.
+        if try store.wasRemoved(uuid: pending.todoUUID) || (todo.map { $0.repositoryID != repository.id } ?? false) {
+            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            return nil
+        }
         if let found = try findEarlierCreation(pending, in: repository, login: login) {
             let target = try todo ?? store.addTodo(repositoryID: repository.id, text: pending.title,
                                                    uuid: pending.todoUUID, at: clock())

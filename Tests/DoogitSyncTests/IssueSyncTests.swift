@@ -218,6 +218,29 @@ struct IssueSyncTests {
         #expect(try world.store.todo(uuid: uuid)?.issue?.number == 2, "the todo is made, linked to its issue")
     }
 
+    @Test func aCreationForATodoRemovedOrMovedMeanwhileIsDropped() throws {
+        let world = try IssueWorld()
+        world.github.addRepository(id: 2, name: "other", description: nil)
+        _ = try RepositoryTracker(store: world.store, github: world.client()).add([.full(owner: "octocat", name: "other")], at: .now())
+        let removed = try world.store.addTodo(repositoryID: IssueWorld.app, text: "removed", at: .now())
+        let moved = try world.store.addTodo(repositoryID: IssueWorld.app, text: "moved", at: .now())
+        for todo in [removed, moved] {
+            try world.store.beginPendingIssue(PendingIssue(
+                todoUUID: todo.uuid, repositoryID: IssueWorld.app, title: todo.text, body: IssueLinker.marker(for: todo.uuid),
+                labels: [], marker: IssueLinker.marker(for: todo.uuid), createdAt: .now()))
+            // GitHub made them; their answers were lost.
+            _ = try world.client().createIssue(owner: "octocat", name: "app", title: todo.text,
+                                               body: IssueLinker.marker(for: todo.uuid), labels: [])
+        }
+        _ = try world.store.removeTodos([removed.id], at: .now())
+        _ = try world.store.moveTodos([moved.id], toRepository: 2, at: .now())
+        let summary = try world.sync()
+        #expect(try summary.changes.isEmpty && world.store.pendingIssues().isEmpty)
+        #expect(try world.store.todo(uuid: removed.uuid) == nil, "a removed todo is not made again")
+        #expect(try world.store.todo(uuid: moved.uuid)?.issue == nil)
+        #expect(world.requests("POST").count == 2, "and nothing is posted")
+    }
+
     @Test func aGitHubThatFailsStopsTheSyncAndChangesNothing() throws {
         let world = try IssueWorld()
         let (todo, number) = try world.linkedTodo("write the docs")
