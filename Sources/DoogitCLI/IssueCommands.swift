@@ -120,7 +120,7 @@ enum IssueCommands {
         if let doneAt = todo.doneAt { fields.append(("Done", doneAt.rfc3339)) }
         fields.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state.rawValue)) \(clean($0.url))" } ?? "none"))
         for (name, value) in fields {
-            runtime.console.print(name + String(repeating: " ", count: 12 - name.count) + value)
+            runtime.console.print(name + String(repeating: " ", count: max(1, 12 - name.count)) + value)
         }
     }
 

@@ -131,3 +131,23 @@ struct IssueClientTests {
         #expect(github.requests.filter { $0.method == "POST" }.count == 1, "a POST is not repeated")
     }
 }
+
+@Suite struct IssueReferenceTests {
+    @Test func everyFormOfAnIssue() {
+        #expect(IssueReference.parse("12") == IssueReference(number: 12))
+        #expect(IssueReference.parse("#12") == IssueReference(number: 12))
+        #expect(IssueReference.parse("octocat/app#12") == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/issues/12")
+                == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/issues/12#issuecomment-1")
+                == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/pull/7")
+                == IssueReference(owner: "octocat", name: "app", number: 7, isPullRequest: true))
+        #expect(IssueReference.parse("https://ghe.example.com/octocat/app/issues/3", hosts: ["github.com", "ghe.example.com"])?.number == 3)
+        for bad in ["", "#", "0", "-3", "+3", "twelve", "#1x", "octocat/app#", "octocat/app", "a/b/c#1",
+                    "https://example.com/octocat/app/issues/1", "https://github.com/octocat/app/wiki/1",
+                    "https://github.com/octocat/app/issues/", "99999999999999999999", "１２"] {
+            #expect(IssueReference.parse(bad) == nil, "\(bad)")
+        }
+    }
+}
