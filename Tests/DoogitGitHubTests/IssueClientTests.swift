@@ -129,6 +129,13 @@ struct IssueClientTests {
         }
         #expect(github.activity.issues(repository: 1).map(\.title) == ["Once"])
         #expect(github.requests.filter { $0.method == "POST" }.count == 1, "a POST is not repeated")
+
+        github.activity.failNext("POST", pathSuffix: "/issues", with: .hangAfterProcessing(milliseconds: 3000))
+        #expect(throws: GitHubError.outcomeUnknown(request: "POST /repos/octocat/app/issues", reason: "it timed out")) {
+            try client(github).createIssue(owner: "octocat", name: "app", title: "Twice?", body: "", labels: [])
+        }
+        #expect(github.activity.issues(repository: 1).map(\.title) == ["Once", "Twice?"])
+        #expect(github.requests.filter { $0.method == "POST" }.count == 2)
     }
 }
 

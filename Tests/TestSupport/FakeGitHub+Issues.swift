@@ -35,6 +35,8 @@ public final class FakeActivity: @unchecked Sendable {
         case status(Int)
         /// Do what was asked, then close the connection without answering: the answer is lost.
         case dropAfterProcessing
+        /// Do what was asked, then hold the answer back this long (past the client's timeout).
+        case hangAfterProcessing(milliseconds: Int)
     }
 
     private struct PendingFault {
@@ -339,7 +341,11 @@ public final class FakeActivity: @unchecked Sendable {
             default:
                 return nil
             }
-            if case .dropAfterProcessing? = fault { response = response.hangingUp() }
+            switch fault {
+            case .dropAfterProcessing?: response = response.hangingUp()
+            case .hangAfterProcessing(let milliseconds)?: response.delayMilliseconds = milliseconds
+            default: break
+            }
             return response
         }
     }
