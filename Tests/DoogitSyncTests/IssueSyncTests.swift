@@ -250,6 +250,20 @@ struct IssueSyncTests {
         #expect(try !world.todo(todo.id).done, "a failed sync marks nothing done")
     }
 
+    @Test func aRateLimitAtTheReserveStopsBeforeTheIssuesAreRead() throws {
+        let world = try IssueWorld()
+        let (todo, number) = try world.linkedTodo("write the docs")
+        world.activity.close(repository: IssueWorld.app, number: number)
+        world.github.resetCounters()
+        world.github.rateLimit = 50  // what the reserve keeps for the user
+        do {
+            try world.sync()
+            Issue.record("the sync should have stopped")
+        } catch SyncError.rateLimited {}
+        #expect(!world.github.requests.contains { $0.path.hasSuffix("/issues") })
+        #expect(try !world.todo(todo.id).done)
+    }
+
     @Test func aSyncWithNothingChangedCostsNoRateLimit() throws {
         let world = try IssueWorld()
         try world.setPush(true)
