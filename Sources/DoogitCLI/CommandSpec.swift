@@ -38,6 +38,10 @@ struct CommandSpec: Sendable {
     var discussion: String? = nil
     var examples: [String] = []
     var subcommands: [CommandSpec] = []
+    /// Words that stand for a longer command path right under this node (`ls` for `todo list`).
+    var shortcuts: [(word: String, path: [String])] = []
+    /// The command a line without any command word runs (`doogit` alone is `todo list`).
+    var defaultPath: [String]? = nil
     var run: (@Sendable (Invocation, Runtime) throws -> Void)? = nil
 
     func subcommand(named word: String) -> CommandSpec? {
@@ -75,6 +79,7 @@ struct GlobalOptions: Equatable {
     var verbose = false
     var help = false
     var version = false
+    var ascii = false
 
     static let specs: [OptionSpec] = [
         OptionSpec("db", value: "PATH", help: "the database file (default: $DOOGIT_DB, else $XDG_DATA_HOME/doogit/doogit.sqlite3)"),
@@ -84,5 +89,6 @@ struct GlobalOptions: Equatable {
         OptionSpec("verbose", short: "v", help: "print more on stderr (requests to GitHub, timings)"),
         OptionSpec("help", short: "h", help: "show help for the command"),
         OptionSpec("version", help: "print doogit's version"),
+        OptionSpec("ascii", help: "use ASCII markers: [ ] and [x] for ○ and ●"),
     ]
 }

@@ -12,6 +12,7 @@ struct HelpFormatter {
         }
         let name = (["doogit"] + path).joined(separator: " ")
         if path.isEmpty { return topLevel() }
+        if path == ["help"] { return helpOnHelp() }
         return node.subcommands.isEmpty ? command(node, name: name) : group(node, name: name)
     }
 
@@ -65,6 +66,12 @@ struct HelpFormatter {
         }
         rows.append(("help [COMMAND...]", "Show help for a command"))
         out += table(rows)
+        if let path = root.defaultPath, !root.shortcuts.isEmpty {
+            let words = root.shortcuts.map(\.word)
+            out += "\n" + paragraph("Short forms: 'doogit' alone is 'doogit \(path.joined(separator: " "))'; "
+                + "doogit \(words.dropLast().joined(separator: ", ")) and \(words.last ?? "") are the todo commands "
+                + "('doogit add TEXT' is 'doogit todo add TEXT').")
+        }
         out += "\nGlobal options (before or after the command):\n"
         out += table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
         out += "\nEnvironment:\n"
@@ -81,6 +88,15 @@ struct HelpFormatter {
         ])
         out += "\n" + paragraph("Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.")
         out += "Run 'doogit help COMMAND' for more about a command.\n"
+        return out
+    }
+
+    /// `doogit help help`.
+    private func helpOnHelp() -> String {
+        var out = "doogit help: Show help for a command\n\n"
+        out += "Usage: doogit help [COMMAND...]\n\n"
+        out += paragraph("Shows what a command does, its arguments and options, and examples; without a COMMAND, the list of commands. 'doogit COMMAND --help' (or -h) shows the same.")
+        out += "\nExamples:\n  doogit help\n  doogit help todo add\n  doogit add --help\n"
         return out
     }
 

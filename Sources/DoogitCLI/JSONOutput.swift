@@ -29,6 +29,21 @@ enum JSONOutput {
         todoObject(todo, withRepository: true, into: &json)
     }
 
+    /// `todo show --json`: every field of a todo. (Fields are added here as todos gain them.)
+    static func todoDetails(_ todo: TodoRecord, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("id"); json.int(todo.id)
+        json.key("uuid"); json.string(todo.uuid)
+        json.key("repository"); json.string(todo.repositoryFullName)
+        json.key("repositoryId"); json.int(todo.repositoryID)
+        json.key("text"); json.string(todo.text)
+        json.key("done"); json.bool(todo.done)
+        json.key("createdAt"); json.string(todo.createdAt.rfc3339)
+        json.key("updatedAt"); json.string(todo.updatedAt.rfc3339)
+        json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.endObject()
+    }
+
     /// A todo's fields; inside a section the repository is the section's, so it is left out.
     private static func todoObject(_ todo: TodoRecord, withRepository: Bool, into json: inout JSONStream) {
         json.beginObject()

@@ -18,7 +18,7 @@ final class Runtime {
         self.style = Style(
             color: Style.colorEnabled(option: global.color, environment: context.environment,
                                       isTerminal: context.console.outputIsTerminal),
-            unicode: Style.localeIsUTF8(context.environment))
+            unicode: Style.localeIsUTF8(context.environment) && !global.ascii)
     }
 
     var console: Console { context.console }
@@ -120,14 +120,14 @@ final class Runtime {
         return id
     }
 
-    /// Writes a JSON document to stdout.
+    /// Writes a JSON document to stdout: indented for a person at a terminal, compact for a program.
     func printJSON(_ value: JSONValue) {
-        console.output.write(JSONWriter.write(value))
+        console.output.write(JSONWriter.write(value, indented: console.outputIsTerminal))
     }
 
-    /// Writes the JSON document that `write` streams to stdout.
+    /// Writes the JSON document that `write` streams to stdout, indented as `printJSON(_:)` is.
     func printJSON(_ write: (inout JSONStream) -> Void) {
-        var json = JSONStream()
+        var json = JSONStream(indented: console.outputIsTerminal)
         write(&json)
         console.output.write(bytes: json.bytes)
         console.output.write("\n")

@@ -42,4 +42,6 @@ struct Style {
     func red(_ text: String) -> String { paint(text, "31") }
     func yellow(_ text: String) -> String { paint(text, "33") }
     func green(_ text: String) -> String { paint(text, "32") }
+    /// A `--grep` match: bold red, as grep marks one.
+    func highlight(_ text: String) -> String { paint(text, "1;31") }
 }

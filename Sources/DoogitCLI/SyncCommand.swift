@@ -31,25 +31,21 @@ enum SyncCommand {
             return
         }
         let github = try runtime.github()
-        let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
-        // However the sync ends, the progress line goes before anything else is printed.
-        func clearProgress() {
-            guard showProgress else { return }
-            runtime.console.errors.write("\r\u{1B}[K")
-            runtime.console.errors.flush()
-        }
+        let progress = ProgressLine(console: runtime.console, environment: runtime.context.environment,
+                                    enabled: !runtime.global.quiet && !runtime.global.json)
         let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
-        do {
-            let summary = try syncer.run(dryRun: dryRun) { done, total in
-                guard showProgress, done < total else { return }
-                runtime.console.errors.write("\rsyncing \(done + 1)/\(total)\u{1B}[K")
-                runtime.console.errors.flush()
+        let outcome = Result {
+            try syncer.run(dryRun: dryRun) { done, total in
+                if done < total { progress.show("syncing \(done + 1)/\(total)") }
             }
-            clearProgress()
+        }
+        // However the sync ended, the progress line goes before anything else is printed.
+        progress.finish()
+        switch outcome {
+        case .success(let summary):
             report(summary, runtime, dryRun: dryRun)
-        } catch let error as SyncError {
-            clearProgress()
+        case .failure(let error as SyncError):
             report(error.summary, runtime, dryRun: dryRun)
             if runtime.global.verbose {
                 for failure in error.summary.failures {
@@ -57,8 +53,7 @@ enum SyncCommand {
                 }
             }
             throw error
-        } catch {
-            clearProgress()
+        case .failure(let error):
             throw error
         }
     }
@@ -70,22 +65,53 @@ enum SyncCommand {
         }
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
-        for change in summary.changes {
+        for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
+        }
+    }
+
+    /// The changes by repository (as named after the sync), each repository's in the order found,
+    /// so that the lines read the same however the parallel answers arrived.
+    static func sorted(_ changes: [SyncChange]) -> [SyncChange] {
+        changes.enumerated().sorted { lhs, rhs in
+            let left = repositoryName(lhs.element).lowercased(), right = repositoryName(rhs.element).lowercased()
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    private static func repositoryName(_ change: SyncChange) -> String {
+        switch change {
+        case .renamed(_, let to): to
+        case .descriptionChanged(let name, _), .archived(let name), .unarchived(let name),
+             .visibilityChanged(let name, _), .gone(let name), .back(let name): name
         }
     }
 
     static func line(for change: SyncChange, prefix: String) -> String {
         let clean = TerminalText.sanitize
         switch change {
-        case .renamed(let from, let to): return "\(clean(from)): \(prefix)renamed to \(clean(to))"
+        case .renamed(let from, let to):
+            // A new owner is a transfer, whatever happened to the name.
+            let owner = { (name: String) in name.prefix(while: { $0 != "/" }).lowercased() }
+            let verb = owner(from) == owner(to) ? "renamed" : "transferred"
+            return "\(clean(from)): \(prefix)\(verb) to \(clean(to))"
         case .descriptionChanged(let name, let description):
-            return "\(clean(name)): description \(prefix)\(description == nil ? "removed" : "changed to \"\(clean(description ?? ""))\"")"
+            return "\(clean(name)): description \(prefix)\(description.map { "changed to \(quoted(clean($0)))" } ?? "removed")"
         case .archived(let name): return "\(clean(name)): \(prefix)archived"
         case .unarchived(let name): return "\(clean(name)): \(prefix)unarchived"
         case .visibilityChanged(let name, let isPrivate): return "\(clean(name)): \(prefix)made \(isPrivate ? "private" : "public")"
         case .gone(let name): return "\(clean(name)): \(prefix)flagged gone (GitHub no longer returns it; its todos are kept)"
         case .back(let name): return "\(clean(name)): \(prefix)back on GitHub"
         }
+    }
+
+    /// Text in double quotes, with quotes and backslashes inside escaped so the line reads unambiguously.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 }

@@ -1,13 +1,16 @@
-/// Writes a JSON document piece by piece into UTF-8 bytes: two-space indentation, members in the
-/// order written, and every control, C1 and bidirectional-override character escaped so that no
+/// Writes a JSON document piece by piece into UTF-8 bytes: two-space indentation (or none, for
+/// a compact document a program reads), members in the order written, and every control, C1 and bidirectional-override character escaped so that no
 /// text from GitHub can act on a terminal that displays the output. Large lists (10,000 todos)
 /// are written straight from their records, without building a JSONValue tree first.
 public struct JSONStream {
     public private(set) var bytes: [UInt8] = []
     /// For each open array or object: whether it has an element yet.
     private var open: [Bool] = []
+    /// Whether elements go on lines of their own, indented by depth.
+    public let indented: Bool
 
-    public init() {
+    public init(indented: Bool = true) {
+        self.indented = indented
         bytes.reserveCapacity(4096)
     }
 
@@ -19,6 +22,7 @@ public struct JSONStream {
     }
 
     private mutating func newline() {
+        guard indented else { return }
         bytes.append(0x0A)
         bytes.append(contentsOf: repeatElement(0x20, count: open.count * 2))
     }
@@ -61,7 +65,7 @@ public struct JSONStream {
     public mutating func key(_ name: String) {
         beginElement()
         writeString(name)
-        append(": ")
+        indented ? append(": ") : append(":")
         valueFollowsKey = true
     }
 
