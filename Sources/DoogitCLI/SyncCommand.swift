@@ -70,20 +70,31 @@ enum SyncCommand {
         }
     }
 
-    /// The changes by repository (as named after the sync), each repository's in the order found,
-    /// so that the lines read the same however the parallel answers arrived.
+    /// The changes grouped by repository, each group's in the order found, and the groups sorted
+    /// by the name their first line starts with: the lines read the same however the parallel
+    /// answers arrived, and a renamed repository's lines stay together.
     static func sorted(_ changes: [SyncChange]) -> [SyncChange] {
-        changes.enumerated().sorted { lhs, rhs in
-            let left = repositoryName(lhs.element).lowercased(), right = repositoryName(rhs.element).lowercased()
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
+        var groups: [(repository: String, changes: [SyncChange])] = []
+        for change in changes {
+            let repository = names(change).after
+            if let index = groups.firstIndex(where: { $0.repository == repository }) {
+                groups[index].changes.append(change)
+            } else {
+                groups.append((repository, [change]))
+            }
+        }
+        return groups.sorted { lhs, rhs in
+            let left = names(lhs.changes[0]).shown.lowercased(), right = names(rhs.changes[0]).shown.lowercased()
+            return left != right ? left < right : lhs.repository < rhs.repository
+        }.flatMap(\.changes)
     }
 
-    private static func repositoryName(_ change: SyncChange) -> String {
+    /// The name a change's line starts with, and the repository's name after the sync.
+    private static func names(_ change: SyncChange) -> (shown: String, after: String) {
         switch change {
-        case .renamed(_, let to): to
+        case .renamed(let from, let to): (from, to)
         case .descriptionChanged(let name, _), .archived(let name), .unarchived(let name),
-             .visibilityChanged(let name, _), .gone(let name), .back(let name): name
+             .visibilityChanged(let name, _), .gone(let name), .back(let name): (name, name)
         }
     }
 
