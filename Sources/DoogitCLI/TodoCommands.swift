@@ -201,6 +201,9 @@ enum TodoCommands {
 
     static func runEdit(_ invocation: Invocation, _ runtime: Runtime) throws {
         let ids = try InputValidation.todoIDs([invocation.positionals[0]], topic: invocation.path)
+        guard ids.count == 1 else {
+            throw UsageError(message: "'doogit todo edit' changes one todo; give one ID", topic: invocation.path)
+        }
         let text = try InputValidation.todoText(Array(invocation.positionals.dropFirst()), topic: invocation.path)
         let todo = try runtime.store().editTodo(id: ids[0], text: text, at: runtime.now())
         printAffected([todo], runtime)

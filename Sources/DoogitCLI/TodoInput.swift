@@ -31,7 +31,8 @@ extension TodoCommands {
                              topic: topic)
         }
         var texts: [String] = []
-        for (index, line) in input.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        // Lines end in \n or \r\n (one Character, so split by what is a newline, not by "\n").
+        for (index, line) in input.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
         where !line.trimmingSpaces.isEmpty {
             do {
                 texts.append(try InputValidation.todoText([String(line)], topic: topic))
