@@ -18,8 +18,9 @@ public enum HiddenInput {
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0
         }
-        writeError(prompt)
+        // Echo goes off before the prompt shows, so nothing typed after it can be echoed.
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet) == 0 else { return nil }
+        writeError(prompt)
         var line: [UInt8] = []
         var interrupted = false
         reading: while true {
