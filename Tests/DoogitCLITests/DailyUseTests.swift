@@ -385,6 +385,7 @@ import Testing
         #expect(harness.run(["repo", "list"], currentDirectory: work).code == 0)
         #expect(FileManagerCheck.exists(harness.home + "/from-env/y.db"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: work).isEmpty, "no folder named ~")
+        #expect(!FileManagerCheck.exists(FileManager.default.currentDirectoryPath + "/~"), "not where the tests run either")
         let other = harness.run(["--db=~root/x.db", "todo", "list"], currentDirectory: work)
         #expect(other.code == 1)
         #expect(other.stderr == "doogit: error: --db '~root/x.db': doogit expands only ~ and ~/, not ~USER; write the full path of the database file\n")
