@@ -43,26 +43,9 @@ final class ProgressLine {
     private func installInterruptHandler() {
         var action = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { signal in
-            // Only async-signal-safe calls: write(2) of static bytes, then the default action.
-            let clear: StaticString = "\r\u{1B}[K"
-            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
-            var defaultAction = sigaction()
-            sigemptyset(&defaultAction.sa_mask)
-            defaultAction.__sigaction_handler.sa_handler = SIG_DFL
-            sigaction(signal, &defaultAction, nil)
-            raise(signal)
-        }
+        action.__sigaction_handler.sa_handler = clearLineAndStop
         #else
-        action.__sigaction_u.__sa_handler = { signal in
-            let clear: StaticString = "\r\u{1B}[K"
-            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
-            var defaultAction = sigaction()
-            sigemptyset(&defaultAction.sa_mask)
-            defaultAction.__sigaction_u.__sa_handler = SIG_DFL
-            sigaction(signal, &defaultAction, nil)
-            raise(signal)
-        }
+        action.__sigaction_u.__sa_handler = clearLineAndStop
         #endif
         sigemptyset(&action.sa_mask)
         var previous = sigaction()
@@ -74,4 +57,13 @@ final class ProgressLine {
         previousHandler = nil
         sigaction(SIGINT, &previous, nil)
     }
+}
+
+/// Clears the progress line, then lets the signal stop doogit as it would have. Only
+/// async-signal-safe calls: write(2) of static bytes, signal(2), raise(3).
+private func clearLineAndStop(_ number: Int32) {
+    let clear: StaticString = "\r\u{1B}[K"
+    _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
+    _ = signal(number, SIG_DFL)
+    raise(number)
 }
