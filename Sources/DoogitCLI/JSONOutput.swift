@@ -20,7 +20,7 @@ enum JSONOutput {
         json.key("gone"); json.bool(r.gone)
         json.key("open"); json.int(Int64(summary.open))
         json.key("done"); json.int(Int64(summary.done))
-        json.key("syncedAt"); json.string(r.syncedAt.rfc3339)
+        json.key("syncedAt"); json.timestamp(r.syncedAt)
         json.endObject()
     }
 
@@ -38,9 +38,9 @@ enum JSONOutput {
         json.key("repositoryId"); json.int(todo.repositoryID)
         json.key("text"); json.string(todo.text)
         json.key("done"); json.bool(todo.done)
-        json.key("createdAt"); json.string(todo.createdAt.rfc3339)
-        json.key("updatedAt"); json.string(todo.updatedAt.rfc3339)
-        json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.key("createdAt"); json.timestamp(todo.createdAt)
+        json.key("updatedAt"); json.timestamp(todo.updatedAt)
+        json.key("doneAt"); json.timestamp(todo.doneAt)
         json.endObject()
     }
 
@@ -51,8 +51,8 @@ enum JSONOutput {
         if withRepository { json.key("repository"); json.string(todo.repositoryFullName) }
         json.key("text"); json.string(todo.text)
         json.key("done"); json.bool(todo.done)
-        json.key("createdAt"); json.string(todo.createdAt.rfc3339)
-        json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.key("createdAt"); json.timestamp(todo.createdAt)
+        json.key("doneAt"); json.timestamp(todo.doneAt)
         json.endObject()
     }
 

@@ -133,11 +133,15 @@ final class Runtime {
         console.output.write("\n")
     }
 
-    /// Writes a JSON array of `items`, each written by `write`, to stdout.
+    /// Writes a JSON array of `items`, each written by `write`, to stdout: a piece at a time, so
+    /// that a long list never sits whole in memory.
     func printJSONArray<Item>(_ items: [Item], _ write: (Item, inout JSONStream) -> Void) {
         printJSON { json in
             json.beginArray()
-            for item in items { write(item, &json) }
+            for item in items {
+                write(item, &json)
+                if json.bytes.count >= 1 << 16 { console.output.write(bytes: json.drain()) }
+            }
             json.endArray()
         }
     }

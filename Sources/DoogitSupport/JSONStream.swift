@@ -14,6 +14,13 @@ public struct JSONStream {
         bytes.reserveCapacity(4096)
     }
 
+    /// Hands over the bytes written so far and starts an empty buffer (of the same capacity), so
+    /// that a long document can be written out piece by piece; the nesting carries on.
+    public mutating func drain() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     /// The document so far as text, with a final newline.
     public var text: String { String(decoding: bytes, as: UTF8.self) + "\n" }
 
@@ -107,6 +114,20 @@ public struct JSONStream {
 
     public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
+    }
+
+    /// A timestamp as an RFC 3339 string (null for none), written without making a String.
+    public mutating func timestamp(_ value: Timestamp?) {
+        guard let value else { return null() }
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            guard value.writeRFC3339(into: buffer) else { return false }
+            beginValue()
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: buffer)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !written { string(value.rfc3339) }
     }
 
     public mutating func value(_ value: JSONValue) {
