@@ -45,11 +45,11 @@ struct CompletionValues {
     private func todos(_ store: Store, _ state: ValueKind.TodoState) throws -> [Completer.Candidate] {
         let todos: [(id: Int64, text: String?)]
         switch state {
-        case .open: todos = try store.sections(filter: .open).flatMap(\.todos).map { ($0.id, $0.text) }
-        case .done: todos = try store.sections(filter: .done).flatMap(\.todos).map { ($0.id, $0.text) }
-        case .removed: todos = try store.restorableTodoIDs().map { ($0, nil) }
+        case .open: todos = try store.todoTexts(done: false).map { ($0.id, $0.text) }
+        case .done: todos = try store.todoTexts(done: true).map { ($0.id, $0.text) }
+        case .removed: todos = try store.restorableTodoIDs().sorted().map { ($0, nil) }
         }
-        return todos.sorted { $0.id < $1.id }.map { todo in
+        return todos.map { todo in
             Completer.Candidate(String(todo.id), todo.text.map {
                 TextLayout.truncate(TerminalText.sanitize($0), width: Self.descriptionWidth, ellipsis: unicode ? "…" : "...")
             })
