@@ -9,19 +9,16 @@ Run through bench/completion (which builds doogit as shipped), or:
 import argparse
 import os
 import shlex
-import shutil
 import tempfile
 
 from local import PER_REPOSITORY, REPOSITORIES, build_doogit, hyperfine
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--doogit", required=True)
-    args = parser.parse_args()
-    doogit = os.path.abspath(args.doogit)
-    root = tempfile.mkdtemp(prefix="doogit-bench-")
-    try:
+    doogit = os.path.abspath(parser.parse_args().doogit)
+    with tempfile.TemporaryDirectory(prefix="doogit-bench-") as root:
         env, _ = build_doogit(doogit, root)
         empty = dict(env, HOME=os.path.join(root, "nobody"))
         ops = [
@@ -34,8 +31,6 @@ def main():
             ("todo IDs, no database", empty, [doogit, "__complete", "--", "todo", "done", ""]),
         ]
         rows = [(name, hyperfine("doogit", shlex.join(words), environment)) for name, environment, words in ops]
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
     floor = rows[0][1]
     print(f"\nmedian ms, {REPOSITORIES * PER_REPOSITORY:,} todos over {REPOSITORIES} repositories "
