@@ -43,6 +43,7 @@ enum CompletionScripts {
                     candidates+=("$line")
                 done < <(compgen -f -- "${current#--*=}")
             fi
+            ((${#candidates[@]} > 0)) || return 0
             # After --opt= readline replaces only what follows the '='.
             if [[ $current == --*=* ]]; then
                 for i in "${!candidates[@]}"; do
