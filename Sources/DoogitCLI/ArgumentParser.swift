@@ -89,23 +89,12 @@ struct ArgumentParser {
         (["doogit"] + path).joined(separator: " ")
     }
 
-    /// Every option of the tree, so that argv can be split before the command is known.
-    private var knownOptions: [OptionSpec] {
-        var all = GlobalOptions.specs
-        var pending = [root]
-        while let node = pending.popLast() {
-            for option in node.options where !all.contains(where: { $0.long == option.long }) { all.append(option) }
-            pending += node.subcommands
-        }
-        return all
-    }
-
     /// Splits argv into words (the command path and arguments), options, unknown options, and
     /// problems that are reported once the command, and so the help topic, is known.
     private func split(_ arguments: [String])
         -> (words: [String], given: [GivenOption], unknown: [String], problems: [String])
     {
-        let known = knownOptions
+        let known = root.optionsOfTree
         var words: [String] = []
         var given: [GivenOption] = []
         var unknown: [String] = []
@@ -207,7 +196,7 @@ struct ArgumentParser {
     }
 
     private func unknownCommand(_ word: String, under node: CommandSpec, path: [String], helpTopic: Bool) -> UsageError {
-        let names = node.subcommands.flatMap { [$0.name] + $0.aliases } + node.shortcuts.map(\.word)
+        let names = node.subcommands.filter { !$0.hidden }.flatMap { [$0.name] + $0.aliases } + node.shortcuts.map(\.word)
         let suggestion = Suggestions.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         let place = path.isEmpty ? "" : " of '\(commandName(path))'"
         let kind = path.isEmpty ? "command" : "subcommand"

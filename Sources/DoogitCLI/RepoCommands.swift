@@ -12,7 +12,8 @@ enum RepoCommands {
 
     static let add = CommandSpec(
         name: "add", abstract: "Fetch repositories from GitHub and track them",
-        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
+        // Names on GitHub, not tracked ones: nothing to offer from the database.
+        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil, values: [.text]),
         discussion: """
             REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, a bare NAME (a repository of the signed-in user), or id:ID \

@@ -71,6 +71,12 @@ enum TextLayout {
         guard DisplayWidth.of(text) > width else { return text }
         let room = width - DisplayWidth.of(ellipsis)
         guard room > 0 else { return "" }
+        // Printable ASCII, the usual case, is one column a byte: no need to walk its characters.
+        if TerminalText.isPrintableASCII(text) {
+            var bytes = text.utf8.prefix(room)
+            while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
+            return String(decoding: bytes, as: UTF8.self) + ellipsis
+        }
         var out = ""
         var used = 0
         for character in text {

@@ -73,7 +73,7 @@ enum TodoCommands {
 
     static let undo = CommandSpec(
         name: "undo", abstract: "Mark todos open again",
-        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil),
+        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil, values: [.todo(.done)]),
         discussion: "All IDs are checked first; nothing changes unless every one exists.",
         examples: ["doogit todo undo 3"],
         run: { invocation, runtime in try runSetDone(invocation, runtime, done: false) })

@@ -5,7 +5,7 @@ import DoogitSupport
 extension TodoCommands {
     static let restore = CommandSpec(
         name: "restore", abstract: "Bring back removed todos",
-        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil),
+        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil, values: [.todo(.removed)]),
         discussion: """
             Brings back todos removed by 'doogit todo rm' or 'doogit todo clear', with their IDs, \
             text and state, at the end of their repository's list. All IDs are checked first: each \

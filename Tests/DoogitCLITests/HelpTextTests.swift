@@ -43,6 +43,7 @@ import Testing
           auth status             Show which token is used and whether GitHub accepts it
           auth login              Save a token for doogit to use
           auth logout             Forget the token saved by 'doogit auth login'
+          completion SHELL        Print a shell completion script
           help [COMMAND...]       Show help for a command
 
         Short forms: 'doogit' alone is 'doogit todo list'; doogit ls, add, show, done,
@@ -298,11 +299,11 @@ import Testing
         #expect(help("sync", "--help").stdout == result.stdout)
     }
 
-    /// Every node of the command tree, the top level included.
+    /// Every node of the command tree, the top level included; hidden plumbing left out.
     static let allPaths: [[String]] = {
         var paths: [[String]] = [[]]
         func walk(_ node: CommandSpec, _ path: [String]) {
-            for sub in node.subcommands {
+            for sub in node.subcommands where !sub.hidden {
                 paths.append(path + [sub.name])
                 walk(sub, path + [sub.name])
             }
