@@ -22,6 +22,8 @@ enum ErrorReporter {
             return Report(code: .failure, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
         case let token as MalformedTokenError:
             return Report(code: .authentication, message: token.message + "; " + token.hint)
+        case let helper as TokenHelperTimeout:
+            return Report(code: .authentication, message: "no token: '\(helper.command)' did not answer within \(helper.seconds) s (gh may be waiting for a keyring); set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case let output as OutputWriteError:
             return Report(code: .failure, message: "cannot write the output (\(Files.reason(output.code))); anything the command changed is saved, so check where standard output goes before running it again")
         case let store as StoreError:
@@ -36,6 +38,9 @@ enum ErrorReporter {
                 return Report(code: .failure, message: "sync finished, but \(count) repositor\(count == 1 ? "y" : "ies") could not be read (\(first)\(count > 1 ? "; and others" : "")); run 'doogit sync -v' for details")
             case .rateLimited(let resetAt, _):
                 return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
+                    + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
+            case .reserveReached(let reserve, let resetAt, _):
+                return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
                     + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
             case .interrupted(let underlying, _):
                 var inner = report(underlying, databasePath: databasePath)

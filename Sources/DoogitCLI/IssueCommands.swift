@@ -3,7 +3,7 @@ import DoogitStore
 import DoogitSupport
 import DoogitSync
 
-/// `doogit todo promote|link|unlink|show`: a todo and its GitHub issue.
+/// `doogit todo promote|link|unlink`: a todo and its GitHub issue.
 enum IssueCommands {
     static let bodyOptions = [
         OptionSpec("body", value: "TEXT", help: "the issue's body"),
@@ -39,13 +39,6 @@ enum IssueCommands {
         arguments: ArgumentSpec(display: "ID", minimum: 1, maximum: 1),
         examples: ["doogit todo unlink 3"],
         run: runUnlink)
-
-    static let show = CommandSpec(
-        name: "show", abstract: "Show every field of a todo",
-        arguments: ArgumentSpec(display: "ID", minimum: 1, maximum: 1),
-        discussion: "Its ID, UUID, repository, text, state, times and linked issue. --json: as 'doogit todo add --json'.",
-        examples: ["doogit todo show 3"],
-        run: runShow)
 
     // MARK: Handlers
 
@@ -98,30 +91,6 @@ enum IssueCommands {
         }
         let number = before.issue.map { " from \(TerminalText.sanitize(todo.repositoryFullName))#\($0.number)" } ?? ""
         runtime.say("Unlinked todo \(todo.id)\(number)")
-    }
-
-    static func runShow(_ invocation: Invocation, _ runtime: Runtime) throws {
-        let id = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)[0]
-        let todo = try runtime.readingStore().todo(id: id)
-        if runtime.global.json {
-            runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
-            return
-        }
-        let clean = TerminalText.sanitize
-        var fields: [(String, String)] = [
-            ("ID", String(todo.id)),
-            ("UUID", todo.uuid),
-            ("Repository", clean(todo.repositoryFullName)),
-            ("Text", clean(todo.text)),
-            ("State", todo.done ? "done" : "open"),
-            ("Created", todo.createdAt.rfc3339),
-            ("Updated", todo.updatedAt.rfc3339),
-        ]
-        if let doneAt = todo.doneAt { fields.append(("Done", doneAt.rfc3339)) }
-        fields.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state.rawValue)) \(clean($0.url))" } ?? "none"))
-        for (name, value) in fields {
-            runtime.console.print(name + String(repeating: " ", count: max(1, 12 - name.count)) + value)
-        }
     }
 
     // MARK: Helpers

@@ -11,14 +11,14 @@ extension SyncCommand {
             switch what {
             case .closed: return "\(issue): closed on GitHub; todo \(todo) \(prefix)marked done"
             case .reopened: return "\(issue): reopened on GitHub; todo \(todo) \(prefix)marked open"
-            case .retitled(let title): return "\(issue): retitled on GitHub; todo \(todo) \(prefix)changed to \"\(clean(title))\""
+            case .retitled(let title): return "\(issue): retitled on GitHub; todo \(todo) \(prefix)changed to \(quoted(clean(title)))"
             }
         case .issuePushed(let name, let number, let todo, let what):
             let issue = "\(clean(name))#\(number)"
             switch what {
             case .closed: return "\(issue): \(prefix)closed as completed (todo \(todo) is done)"
             case .reopened: return "\(issue): \(prefix)reopened (todo \(todo) is open)"
-            case .retitled(let title): return "\(issue): \(prefix)retitled \"\(clean(title))\" (todo \(todo) was edited)"
+            case .retitled(let title): return "\(issue): \(prefix)retitled \(quoted(clean(title))) (todo \(todo) was edited)"
             }
         case .issueImported(let name, let number, let todo, let title):
             let made = todo.map { "imported as todo \($0)" } ?? "\(prefix)imported"

@@ -43,4 +43,6 @@ struct Style {
     func yellow(_ text: String) -> String { paint(text, "33") }
     func green(_ text: String) -> String { paint(text, "32") }
     func cyan(_ text: String) -> String { paint(text, "36") }
+    /// A `--grep` match: bold red, as grep marks one.
+    func highlight(_ text: String) -> String { paint(text, "1;31") }
 }

@@ -32,25 +32,21 @@ enum SyncCommand {
             return
         }
         let github = try runtime.github()
-        let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
-        // However the sync ends, the progress line goes before anything else is printed.
-        func clearProgress() {
-            guard showProgress else { return }
-            runtime.console.errors.write("\r\u{1B}[K")
-            runtime.console.errors.flush()
-        }
+        let progress = ProgressLine(console: runtime.console, environment: runtime.context.environment,
+                                    enabled: !runtime.global.quiet && !runtime.global.json)
         let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
-        do {
-            let summary = try syncer.run(dryRun: dryRun) { done, total in
-                guard showProgress, done < total else { return }
-                runtime.console.errors.write("\rsyncing \(done + 1)/\(total)\u{1B}[K")
-                runtime.console.errors.flush()
+        let outcome = Result {
+            try syncer.run(dryRun: dryRun) { done, total in
+                if done < total { progress.show("syncing \(done + 1)/\(total)") }
             }
-            clearProgress()
+        }
+        // However the sync ended, the progress line goes before anything else is printed.
+        progress.finish()
+        switch outcome {
+        case .success(let summary):
             report(summary, runtime, dryRun: dryRun)
-        } catch let error as SyncError {
-            clearProgress()
+        case .failure(let error as SyncError):
             report(error.summary, runtime, dryRun: dryRun)
             if runtime.global.verbose {
                 for failure in error.summary.failures {
@@ -58,8 +54,7 @@ enum SyncCommand {
                 }
             }
             throw error
-        } catch {
-            clearProgress()
+        case .failure(let error):
             throw error
         }
     }
@@ -71,17 +66,52 @@ enum SyncCommand {
         }
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
-        for change in summary.changes {
+        for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
+        }
+    }
+
+    /// The changes grouped by repository, each group's in the order found, and the groups sorted
+    /// by the name their first line starts with: the lines read the same however the parallel
+    /// answers arrived, and a renamed repository's lines stay together.
+    static func sorted(_ changes: [SyncChange]) -> [SyncChange] {
+        var groups: [(repository: String, changes: [SyncChange])] = []
+        for change in changes {
+            let repository = names(change).after
+            if let index = groups.firstIndex(where: { $0.repository == repository }) {
+                groups[index].changes.append(change)
+            } else {
+                groups.append((repository, [change]))
+            }
+        }
+        return groups.sorted { lhs, rhs in
+            let left = names(lhs.changes[0]).shown.lowercased(), right = names(rhs.changes[0]).shown.lowercased()
+            return left != right ? left < right : lhs.repository < rhs.repository
+        }.flatMap(\.changes)
+    }
+
+    /// The name a change's line starts with, and the repository's name after the sync.
+    private static func names(_ change: SyncChange) -> (shown: String, after: String) {
+        switch change {
+        case .renamed(let from, let to): (from, to)
+        case .descriptionChanged(let name, _), .archived(let name), .unarchived(let name),
+             .visibilityChanged(let name, _), .gone(let name), .back(let name): (name, name)
+        case .issuePulled(let name, _, _, _), .issuePushed(let name, _, _, _), .issueImported(let name, _, _, _),
+             .issueConflict(let name, _, _, _, _), .issueLinked(let name, _, _, _), .doneByCommit(let name, _, _),
+             .ambiguousTrailer(let name, _, _): (name, name)
         }
     }
 
     static func line(for change: SyncChange, prefix: String) -> String {
         let clean = TerminalText.sanitize
         switch change {
-        case .renamed(let from, let to): return "\(clean(from)): \(prefix)renamed to \(clean(to))"
+        case .renamed(let from, let to):
+            // A new owner is a transfer, whatever happened to the name.
+            let owner = { (name: String) in name.prefix(while: { $0 != "/" }).lowercased() }
+            let verb = owner(from) == owner(to) ? "renamed" : "transferred"
+            return "\(clean(from)): \(prefix)\(verb) to \(clean(to))"
         case .descriptionChanged(let name, let description):
-            return "\(clean(name)): description \(prefix)\(description == nil ? "removed" : "changed to \"\(clean(description ?? ""))\"")"
+            return "\(clean(name)): description \(prefix)\(description.map { "changed to \(quoted(clean($0)))" } ?? "removed")"
         case .archived(let name): return "\(clean(name)): \(prefix)archived"
         case .unarchived(let name): return "\(clean(name)): \(prefix)unarchived"
         case .visibilityChanged(let name, let isPrivate): return "\(clean(name)): \(prefix)made \(isPrivate ? "private" : "public")"
@@ -89,5 +119,15 @@ enum SyncCommand {
         case .back(let name): return "\(clean(name)): \(prefix)back on GitHub"
         default: return issueLine(for: change, prefix: prefix)
         }
+    }
+
+    /// Text in double quotes, with quotes and backslashes inside escaped so the line reads unambiguously.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 }

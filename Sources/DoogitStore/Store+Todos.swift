@@ -34,7 +34,7 @@ extension Store {
     }
 
     /// The todos with these ids, in the order given; throws naming every id that does not exist.
-    func requireTodos(_ ids: [Int64]) throws(StoreError) -> [TodoRecord] {
+    public func requireTodos(_ ids: [Int64]) throws(StoreError) -> [TodoRecord] {
         let found = try todos(ids: ids)
         let known = Set(found.map(\.id))
         let missing = ids.filter { !known.contains($0) }

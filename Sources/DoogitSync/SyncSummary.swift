@@ -78,6 +78,8 @@ public struct SyncFailure: Equatable, Sendable {
 public enum SyncError: Error, Sendable {
     /// GitHub's rate limit ran out (or is about to); try again after `resetAt`.
     case rateLimited(resetAt: Timestamp?, summary: SyncSummary)
+    /// The sync stopped while `reserve` requests of the rate limit were left, to keep them for the user.
+    case reserveReached(reserve: Int, resetAt: Timestamp?, summary: SyncSummary)
     /// GitHub could not be reached or kept failing; the sync stopped rather than trying every repository.
     case interrupted(underlying: Error, summary: SyncSummary)
     /// The sync went through, but some repositories could not be read (see `summary.failures`).
@@ -88,8 +90,8 @@ public enum SyncError: Error, Sendable {
     /// What the sync did before it stopped.
     public var summary: SyncSummary {
         switch self {
-        case .rateLimited(_, let summary), .interrupted(_, let summary), .incomplete(let summary),
-             .failed(_, let summary):
+        case .rateLimited(_, let summary), .reserveReached(_, _, let summary), .interrupted(_, let summary),
+             .incomplete(let summary), .failed(_, let summary):
             return summary
         }
     }

@@ -59,6 +59,8 @@ public final class Syncer {
         } catch let stop as SyncStop {
             switch stop {
             case .rateLimited(let resetAt): throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
+            case .reserveReached(let reserve, let resetAt):
+                throw SyncError.reserveReached(reserve: reserve, resetAt: resetAt, summary: finished())
             case .interrupted(let error): throw SyncError.interrupted(underlying: error, summary: finished())
             case .failed(let error): throw SyncError.failed(underlying: error, summary: finished())
             }

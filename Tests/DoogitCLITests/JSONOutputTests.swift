@@ -1,5 +1,6 @@
 import Foundation
 import DoogitGitHub
+import Foundation
 import DoogitSupport
 import Testing
 @testable import DoogitCLI
@@ -132,13 +133,28 @@ import Testing
 
         """#
 
+    /// Indented for a person at a terminal.
     @Test func todoListJSON() throws {
         let harness = try preparedHarness()
-        let result = harness.run("todo", "list", "--json")
+        let result = harness.run(["todo", "list", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == Self.todoListJSON)
         #expect(harness.transportsMade == 0)
+    }
+
+    /// Compact for a program (stdout not a terminal): the same document on one line.
+    @Test(arguments: [["todo", "list"], ["repo", "list"], ["todo", "done", "3"], ["todo", "show", "3"]])
+    func jsonForAProgramIsCompact(command: [String]) throws {
+        let harness = try preparedHarness()
+        let compact = harness.run(command + ["--json"]).stdout
+        #expect(compact.hasSuffix("\n"))
+        #expect(compact.filter { $0 == "\n" }.count == 1, "one line: \(compact)")
+        #expect(!compact.contains("\": "))
+        let indented = harness.run(command + ["--json"], terminal: true).stdout
+        #expect(indented.contains("\n  "))
+        let parse = { (text: String) in try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSObject }
+        #expect(try parse(compact) == parse(indented))
     }
 
     @Test func globalJSONOptionBeforeOrAfterTheCommandGivesTheSameOutput() throws {
@@ -157,18 +173,18 @@ import Testing
 
     @Test func todoListJSONFilteredByRepository() throws {
         let harness = try preparedHarness()
-        let result = harness.run("todo", "list", "widgets", "--json")
+        let result = harness.run(["todo", "list", "widgets", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stdout.hasPrefix("[\n  {\n    \"repository\": {\n      \"id\": 42,"))
         #expect(!result.stdout.contains("Hello-World"))
-        let open = harness.run("todo", "list", "--open", "--json", "octocat/Hello-World").stdout
+        let open = harness.run(["todo", "list", "--open", "--json", "octocat/Hello-World"], terminal: true).stdout
         #expect(open.contains("\"id\": 2,"))
         #expect(!open.contains("\"id\": 1,"))
     }
 
     @Test func repoListJSON() throws {
         let harness = try preparedHarness()
-        let result = harness.run("repo", "list", "--json")
+        let result = harness.run(["repo", "list", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == Self.repoListJSON)
@@ -180,14 +196,14 @@ import Testing
         try store.saveRepository(Fixture.repository(id: 7, owner: "evil", name: "repo",
                                                     description: "\u{1B}]0;pwned\u{07}evil\u{202E}"))
         let result = harness.run("repo", "list", "--json")
-        #expect(result.stdout.contains(#""description": "\u001b]0;pwned\u0007evil\u202e","#))
+        #expect(result.stdout.contains(#""description":"\u001b]0;pwned\u0007evil\u202e","#))
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(!result.stdout.contains("\u{07}"))
     }
 
     @Test func todoCommandsPrintTheAffectedTodos() throws {
         let harness = try preparedHarness()
-        let done = harness.run("todo", "done", "3", "--json")
+        let done = harness.run(["todo", "done", "3", "--json"], terminal: true)
         #expect(done.stdout == #"""
             [
               {
@@ -203,7 +219,7 @@ import Testing
             ]
 
             """#)
-        let added = harness.run("todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees")
+        let added = harness.run(["todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees"], terminal: true)
         #expect(added.code == 0)
         let uuid = try #require(try JSONParser.parse(added.stdout)["uuid"])
         guard case .string(let text) = uuid else { throw JSONError.missing(field: "uuid") }

@@ -259,7 +259,7 @@ struct IssueSyncTests {
         do {
             try world.sync()
             Issue.record("the sync should have stopped")
-        } catch SyncError.rateLimited {}
+        } catch SyncError.reserveReached {}
         #expect(!world.github.requests.contains { $0.path.hasSuffix("/issues") })
         #expect(try !world.todo(todo.id).done)
     }

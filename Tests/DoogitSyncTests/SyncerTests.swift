@@ -179,7 +179,8 @@ struct SyncerTests {
         do {
             _ = try world.syncer().run()
             Issue.record("the sync must stop at the reserve")
-        } catch SyncError.rateLimited(let resetAt, let summary) {
+        } catch SyncError.reserveReached(let reserve, let resetAt, let summary) {
+            #expect(reserve == 50)
             #expect(resetAt == Timestamp(secondsSinceEpoch: world.github.rateLimitReset))
             #expect(summary.updated == 9)
         }

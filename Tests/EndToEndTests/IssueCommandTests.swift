@@ -70,6 +70,8 @@ struct IssueCommandTests {
 
         let usage = sandbox.run("todo", "add", "-R", "app", "--label", "bug", "no issue")
         #expect(usage.status == 2 && usage.stderr.contains("--label goes with --issue"))
+        let fromInput = sandbox.run(["todo", "add", "-R", "app", "--issue", "-"], stdin: "one\ntwo\n")
+        #expect(fromInput.status == 2 && fromInput.stderr.contains("--issue is for one todo"))
     }
 
     /// The POST's answer is lost after GitHub made the issue: the todo is kept, and the next

@@ -185,7 +185,7 @@ struct SyncTests {
         #expect(limited.stdout.hasSuffix(": description changed to \"new\"\n"))
         let repos = sandbox.run("repo", "list", "--json").stdout
         #expect(repos.components(separatedBy: "\"new\"").count == 2)
-        #expect(!repos.contains("\"gone\": true"))
+        #expect(!repos.contains("\"gone\":true"))
 
         let before = try sandbox.snapshot()
         sandbox.github.stop()

@@ -41,7 +41,7 @@ struct TodoWorkflowTests {
 
         #expect(sandbox.run("todo", "undo", "1").stdout == "  ○ 1  set up CI\n")
         #expect(sandbox.run("todo", "edit", "2", "write", "notes").stdout == "  ○ 2  write notes\n")
-        #expect(sandbox.run("todo", "rm", "1").stdout == "Removed 1  set up CI\n")
+        #expect(sandbox.run("todo", "rm", "1").stdout == "Removed 1  set up CI\nTo take it back: doogit todo restore 1\n")
         #expect(sandbox.run("todo", "list").stdout == """
             octocat/Hello-World  My first repository on GitHub!
               ○ 2  write notes
