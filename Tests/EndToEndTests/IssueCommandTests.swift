@@ -36,6 +36,8 @@ struct IssueCommandTests {
         #expect(issue.body == "For 1.2.\n\n<!-- doogit:\(try uuid(sandbox, 1)) -->")
 
         #expect(sandbox.run("todo", "list").stdout.contains("  ○ 1  #1 write the release notes\n"))
+        #expect(sandbox.run("todo", "list", "--long").stdout.contains("  open  #1 write the release notes\n"),
+                "--long shows the issue's state")
         let shown = sandbox.run("todo", "show", "1").stdout
         #expect(shown.contains("Repository  octocat/app\n"))
         #expect(shown.contains("Issue       #1 (open) https://github.com/octocat/app/issues/1\n"))
