@@ -16,6 +16,16 @@ ALTER TABLE todos ADD COLUMN issue_synced_at   TEXT;
 -- An issue is linked to at most one todo.
 CREATE UNIQUE INDEX todos_issue ON todos (repository_id, issue_number) WHERE issue_number IS NOT NULL;
 
+-- A removed todo's tombstone keeps its link too, so `todo restore` brings it back linked (unless
+-- the issue was linked to another todo meanwhile).
+ALTER TABLE todo_tombstones ADD COLUMN issue_number      INTEGER;
+ALTER TABLE todo_tombstones ADD COLUMN issue_url         TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN issue_state       TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN issue_title       TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN issue_synced_text TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN issue_synced_done INTEGER;
+ALTER TABLE todo_tombstones ADD COLUMN issue_synced_at   TEXT;
+
 -- Settings: push todo changes to linked issues (off by default: nothing is written to GitHub by
 -- surprise), turn open issues into todos, mark todos done from commit trailers.
 ALTER TABLE repositories ADD COLUMN push_issues   INTEGER NOT NULL DEFAULT 0 CHECK (push_issues IN (0, 1));

@@ -98,6 +98,24 @@ extension Store {
         issue_synced_done = NULL, issue_synced_at = NULL
         """
 
+    /// The columns of a todo's link (as todos and their tombstones have them).
+    static let issueColumns = """
+        issue_number, issue_url, issue_state, issue_title, issue_synced_text, issue_synced_done, issue_synced_at
+        """
+
+    /// Gives a restored todo back the link its tombstone kept, unless the issue was linked to
+    /// another todo meanwhile.
+    func restoreIssueLink(todoID: Int64) throws(StoreError) {
+        try database.run("""
+            UPDATE todos SET (\(Self.issueColumns)) =
+                (SELECT \(Self.issueColumns) FROM todo_tombstones b WHERE b.uuid = todos.uuid)
+            WHERE id = ? AND EXISTS (
+                SELECT 1 FROM todo_tombstones b WHERE b.uuid = todos.uuid AND b.issue_number IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM todos o WHERE o.repository_id = b.repository_id
+                                AND o.issue_number = b.issue_number))
+            """, .integer(todoID))
+    }
+
     /// One todo by its local ID.
     public func todo(id: Int64) throws -> TodoRecord {
         try requireTodos([id])[0]

@@ -157,8 +157,8 @@ extension Store {
     func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp) throws(StoreError) -> Int {
         try database.run("""
             INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position,
-                                                    created_at, updated_at, done_at)
-            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at
+                                                    created_at, updated_at, done_at, \(Self.issueColumns))
+            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at, \(Self.issueColumns)
             FROM todos WHERE \(condition)
             """, [.text(now.rfc3339)] + values)
         return try database.run("DELETE FROM todos WHERE \(condition)", values)
@@ -183,6 +183,7 @@ extension Store {
                 if restored == 0 { missing.append(id) }
             }
             guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
+            for id in ids { try restoreIssueLink(todoID: id) }
             try database.run("DELETE FROM todo_tombstones WHERE uuid IN (SELECT uuid FROM todos) ")
             return try requireTodos(ids)
         }

@@ -100,6 +100,24 @@ struct IssueStoreTests {
         #expect(blank.text == "#8")
     }
 
+    @Test("a restored todo comes back linked, unless its issue was linked to another todo meanwhile")
+    func restoreKeepsTheLink() throws {
+        let (store, todo) = try makeStore()
+        let other = try store.addTodo(repositoryID: 1, text: "other", at: moment(2))
+        _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(3))
+        _ = try store.editTodo(id: todo.id, text: "changed here", at: moment(4))
+        _ = try store.removeTodos([todo.id], at: moment(5))
+        let restored = try store.restoreTodos([todo.id], at: moment(6))
+        #expect(restored.first?.issue?.number == 12)
+        #expect(try store.linkedTodos(repositoryID: 1).first?.textChangedHere == true, "with its baselines")
+
+        _ = try store.removeTodos([todo.id], at: moment(7))
+        _ = try store.linkIssue(todoID: other.id, to: snapshot(12), at: moment(8))
+        let again = try store.restoreTodos([todo.id], at: moment(9))
+        #expect(again.first?.issue == nil && again.first?.text == "changed here")
+        #expect(try store.linkedTodos(repositoryID: 1).map(\.todo.id) == [other.id])
+    }
+
     @Test("moving a linked todo to another repository forgets the link")
     func moveForgetsTheLink() throws {
         let (store, todo) = try makeStore()
