@@ -52,11 +52,17 @@ struct IssuePhase: SyncPhase {
                         break
                     case .modified(let page, let etag):
                         let issues = try readRemainingPages(page, repository, session)
-                        try reconcile(repository, issues, &session, context)
-                        if !session.dryRun {
-                            try session.store.saveIssueListingState(
-                                Self.nextListingState(after: issues, etag: etag, since: states[index].since),
-                                repositoryID: repository.id)
+                        try learnLoginIfImportNeedsIt(repository, issues, session, context)
+                        // What a listing brought is kept whole or not at all (then it is read again),
+                        // in a transaction that waits for no request.
+                        let store = session.store
+                        try store.transaction {
+                            try reconcile(repository, issues, &session, context)
+                            if !session.dryRun {
+                                try store.saveIssueListingState(
+                                    Self.nextListingState(after: issues, etag: etag, since: states[index].since),
+                                    repositoryID: repository.id)
+                            }
                         }
                     }
                     try push(repository, &session, context)
@@ -172,6 +178,16 @@ struct IssuePhase: SyncPhase {
         guard !session.dryRun else { return }
         try session.store.recordIssueExchange(todoID: todo.id, text: text, done: done, issue: snapshot,
                                               syncedText: syncedText, syncedDone: syncedDone, at: session.clock())
+    }
+
+    /// Asks who the user is (once a sync) when an issue may be imported as assigned to them.
+    private func learnLoginIfImportNeedsIt(_ repository: RepositoryRecord, _ issues: [GitHubIssue],
+                                           _ session: SyncSession, _ context: Context) throws {
+        guard repository.settings.importIssues == .assigned, context.login == nil else { return }
+        let known = try session.store.knownIssueNumbers(repositoryID: repository.id)
+        if issues.contains(where: { $0.state == .open && !$0.isPullRequest && !known.contains($0.number) }) {
+            _ = try login(session, context)
+        }
     }
 
     private func wantsImport(_ issue: GitHubIssue, _ repository: RepositoryRecord, known: Set<Int64>,
