@@ -28,6 +28,16 @@ struct ArgumentParser {
             helpTopic = true
             remaining = remaining.dropFirst()
         }
+        // A shortcut at the top (`doogit add`) stands for its path (`doogit todo add`); a line
+        // with no command word runs the default command, unless it asks for help.
+        if let word = remaining.first, root.subcommand(named: word) == nil,
+           let shortcut = root.shortcuts.first(where: { $0.word == word }) {
+            remaining = (shortcut.path + remaining.dropFirst())[...]
+        } else if remaining.isEmpty, !helpTopic, let path = root.defaultPath,
+                  !given.contains(where: { $0.spec.long == "help" }) {
+            remaining = path[...]
+        }
+        if helpTopic, remaining == ["help"] { return .help(["help"], GlobalOptions()) }
         var node = root
         var path: [String] = []
         while !node.subcommands.isEmpty, let word = remaining.first {
@@ -79,23 +89,12 @@ struct ArgumentParser {
         (["doogit"] + path).joined(separator: " ")
     }
 
-    /// Every option of the tree, so that argv can be split before the command is known.
-    private var knownOptions: [OptionSpec] {
-        var all = GlobalOptions.specs
-        var pending = [root]
-        while let node = pending.popLast() {
-            for option in node.options where !all.contains(where: { $0.long == option.long }) { all.append(option) }
-            pending += node.subcommands
-        }
-        return all
-    }
-
     /// Splits argv into words (the command path and arguments), options, unknown options, and
     /// problems that are reported once the command, and so the help topic, is known.
     private func split(_ arguments: [String])
         -> (words: [String], given: [GivenOption], unknown: [String], problems: [String])
     {
-        let known = knownOptions
+        let known = root.optionsOfTree
         var words: [String] = []
         var given: [GivenOption] = []
         var unknown: [String] = []
@@ -191,12 +190,13 @@ struct ArgumentParser {
         case "verbose": global.verbose = true
         case "help": global.help = true
         case "version": global.version = true
+        case "ascii": global.ascii = true
         default: break
         }
     }
 
     private func unknownCommand(_ word: String, under node: CommandSpec, path: [String], helpTopic: Bool) -> UsageError {
-        let names = node.subcommands.flatMap { [$0.name] + $0.aliases }
+        let names = node.subcommands.filter { !$0.hidden }.flatMap { [$0.name] + $0.aliases } + node.shortcuts.map(\.word)
         let suggestion = Suggestions.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         let place = path.isEmpty ? "" : " of '\(commandName(path))'"
         let kind = path.isEmpty ? "command" : "subcommand"

@@ -13,7 +13,8 @@ enum AuthCommands {
 
     static let status = CommandSpec(
         name: "status", abstract: "Show which token is used and whether GitHub accepts it",
-        examples: ["doogit auth status"],
+        discussion: "With --json, 'source' is where the token came from: GH_TOKEN, GITHUB_TOKEN, saved (by 'doogit auth login') or gh.",
+        examples: ["doogit auth status", "doogit auth status --json"],
         run: runStatus)
 
     static let login = CommandSpec(
@@ -21,8 +22,9 @@ enum AuthCommands {
         options: [OptionSpec("with-token", help: "read the token from standard input (required)")],
         discussion: """
             Reads a token from standard input, checks it with GitHub, and saves it in \
-            $XDG_CONFIG_HOME/doogit/token (mode 0600). A token in GH_TOKEN or GITHUB_TOKEN still \
-            takes precedence.
+            $XDG_CONFIG_HOME/doogit/token (mode 0600). On a terminal it asks for the token and does \
+            not show what is typed or pasted. A token in GH_TOKEN or GITHUB_TOKEN still takes \
+            precedence.
             """,
         examples: ["doogit auth login --with-token < token.txt", "gh auth token | doogit auth login --with-token"],
         run: runLogin)
@@ -37,7 +39,7 @@ enum AuthCommands {
         guard let token = try runtime.tokenResolver().resolve() else { throw GitHubError.missingToken }
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
         if runtime.global.json {
-            runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.description, into: &$0) }
+            runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.identifier, into: &$0) }
             return
         }
         runtime.console.print("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login))")
@@ -53,7 +55,14 @@ enum AuthCommands {
             throw UsageError(message: "'doogit auth login' needs --with-token and the token on standard input",
                              topic: invocation.path)
         }
-        let token = runtime.context.readStandardInput().trimmingSpaces
+        let token: String
+        if runtime.context.standardInputIsTerminal {
+            // Typed or pasted by a person: asked for, and not shown on the screen.
+            runtime.console.flush()
+            token = runtime.context.readHiddenLine("Paste a GitHub token (it is not shown), then press Enter: ")?.trimmingSpaces ?? ""
+        } else {
+            token = runtime.context.readStandardInput().trimmingSpaces
+        }
         guard !token.isEmpty else {
             throw UsageError(message: "no token on standard input", topic: invocation.path)
         }

@@ -11,10 +11,15 @@ public struct Context {
     public var makeTransport: () -> HTTPTransport
     public var retryPolicy: RetryPolicy
     public var timeouts: HTTPTimeouts
-    /// All of standard input, for `auth login --with-token`.
+    /// All of standard input, for `auth login --with-token` and `todo add -`.
     public var readStandardInput: () -> String
     /// Standard input as bytes, up to a limit (nil: more than that), for `import -`.
     public var readStandardInputBytes: (Int) -> [UInt8]?
+    /// Whether standard input is a terminal (a person typing, not a pipe).
+    public var standardInputIsTerminal: Bool
+    /// Shows the prompt on the terminal and reads one line without echoing it (a token); nil
+    /// when nothing could be read.
+    public var readHiddenLine: (String) -> String?
     /// Runs a program found on PATH and returns its exit status and stdout, or nil when it
     /// cannot be started (used for `gh auth token`).
     public var runProgram: ([String], [String: String]) -> (status: Int32, output: String)?
@@ -24,6 +29,8 @@ public struct Context {
                 makeTransport: @escaping () -> HTTPTransport = { CurlTransport() },
                 retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
                 readStandardInput: @escaping () -> String = { StandardInput.readAll() },
+                standardInputIsTerminal: Bool = false,
+                readHiddenLine: @escaping (String) -> String? = HiddenInput.readLine(prompt:),
                 runProgram: @escaping ([String], [String: String]) -> (status: Int32, output: String)? = ProgramRunner.run,
                 readStandardInputBytes: @escaping (Int) -> [UInt8]? = { StandardInput.readBytes(limit: $0) }) {
         self.environment = environment
@@ -34,6 +41,8 @@ public struct Context {
         self.retryPolicy = retryPolicy
         self.timeouts = timeouts
         self.readStandardInput = readStandardInput
+        self.standardInputIsTerminal = standardInputIsTerminal
+        self.readHiddenLine = readHiddenLine
         self.runProgram = runProgram
         self.readStandardInputBytes = readStandardInputBytes
     }

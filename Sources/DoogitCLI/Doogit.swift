@@ -9,7 +9,9 @@ public enum Doogit {
     static let tree = CommandSpec(
         name: "doogit", abstract: "a todo list for each of your GitHub repositories",
         subcommands: [TodoCommands.group, RepoCommands.group, SyncCommand.spec, RemoteCommands.group, TransferCommands.export,
-                      TransferCommands.importCommand, AuthCommands.group])
+                      TransferCommands.importCommand, AuthCommands.group, CompletionCommand.spec, CompletionCommand.candidates,
+                      ManPage.command],
+        shortcuts: TodoCommands.shortcuts, defaultPath: ["todo", "list"])
 
     /// Runs one command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], context: Context) -> Int32 {

@@ -23,6 +23,8 @@ enum ErrorReporter {
             return Report(code: .failure, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
         case let token as MalformedTokenError:
             return Report(code: .authentication, message: token.message + "; " + token.hint)
+        case let helper as TokenHelperTimeout:
+            return Report(code: .authentication, message: "no token: '\(helper.command)' did not answer within \(helper.seconds) s (gh may be waiting for a keyring); set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case let output as OutputWriteError:
             return Report(code: .failure, message: "cannot write the output (\(Files.reason(output.code))); anything the command changed is saved, so check where standard output goes before running it again")
         case let store as StoreError:
@@ -38,6 +40,9 @@ enum ErrorReporter {
             case .rateLimited(let resetAt, _):
                 return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
                     + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
+            case .reserveReached(let reserve, let resetAt, _):
+                return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
+                    + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
             case .interrupted(let underlying, _):
                 var inner = report(underlying, databasePath: databasePath)
                 inner.message = "sync stopped: " + inner.message
@@ -50,6 +55,8 @@ enum ErrorReporter {
             }
         case is SyncAPIURLLooksWrong:
             return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
+        case let link as IssueLinkError:
+            return report(link)
         case let add as RepositoryTracker.AddError:
             return report(add)
         case let remote as RemoteError:
@@ -93,6 +100,17 @@ enum ErrorReporter {
         return inner
     }
 
+    static func report(_ error: IssueLinkError) -> Report {
+        switch error {
+        case .otherRepository(let issue, let repository):
+            return Report(code: .failure, message: "\(issue) is not an issue of \(repository), the todo's repository; nothing was changed. Link an issue of \(repository), or move the todo first")
+        case .pullRequest(let repository, let number):
+            return Report(code: .failure, message: "\(repository)#\(number) is a pull request; only issues can be linked, so nothing was changed")
+        case .creationUnknown(let todo, let repository, let request, let reason):
+            return Report(code: .temporaryFailure, message: "\(request) may have reached GitHub (\(reason)); todo \(todo) is kept and its issue in \(repository) will not be created twice: run 'doogit todo promote \(todo)' or 'doogit sync' later, which link the issue if GitHub made it, or create it")
+        }
+    }
+
     static func report(_ error: StoreError, databasePath: String?) -> Report {
         let place = databasePath ?? "the database"
         func failure(_ message: String) -> Report { Report(code: .failure, message: message) }
@@ -113,6 +131,12 @@ enum ErrorReporter {
         case .repositoryHasTodos(let fullName, let open, let done):
             let count = open + done
             return failure("\(fullName) has \(count) todo\(count == 1 ? "" : "s") (\(open) open, \(done) done); nothing was removed. Add --force to remove it with its todos")
+        case .todoAlreadyLinked(let todo, let issue):
+            return failure("todo \(todo) is linked to issue #\(issue) already; nothing was changed. Run 'doogit todo unlink \(todo)' first to link another")
+        case .issueAlreadyLinked(let issue, let todo):
+            return failure("issue #\(issue) is linked to todo \(todo) already; nothing was changed. Run 'doogit todo unlink \(todo)' first")
+        case .todoNotLinked(let todo):
+            return failure("todo \(todo) is not linked to an issue; nothing was changed")
         case .busy:
             return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
         case .readOnlyFiles(let paths):

@@ -23,3 +23,9 @@ struct OutputWriteError: Error, Equatable {
     /// The errno value of the failed write.
     var code: Int32
 }
+
+/// The helper asked for a token (`gh auth token`) did not answer in time and was stopped.
+struct TokenHelperTimeout: Error, Equatable {
+    var command: String
+    var seconds: Int
+}

@@ -4,6 +4,27 @@ struct HelpFormatter {
     /// Paragraphs wrap at this many columns.
     let width: Int
 
+    /// `help`, which the argument parser answers itself: it has no node in the tree.
+    static let helpCommand = (name: "help", arguments: "[COMMAND...]", abstract: "Show help for a command")
+
+    /// The variables doogit reads, as the top-level help and the man page list them.
+    static let environment = [
+        ("GH_TOKEN, GITHUB_TOKEN", "the GitHub token (else the one saved by 'doogit auth login', else 'gh auth token')"),
+        ("GH_REPO", "the repository for 'todo add' without -R"),
+        ("GH_HOST", "a GitHub Enterprise Server host"),
+        ("DOOGIT_API_URL", "the REST API base URL (default https://api.github.com)"),
+        ("DOOGIT_DB", "the database file"),
+        ("XDG_DATA_HOME", "where the database lives (default ~/.local/share)"),
+        ("XDG_CONFIG_HOME", "where a saved token lives (default ~/.config)"),
+        ("NO_COLOR, CLICOLOR_FORCE", "never or always colour, unless --color says otherwise"),
+        ("LC_ALL, LC_CTYPE, LANG", "the first one set decides between ○ ● and [ ] [x]"),
+    ]
+
+    static let exitCodes: [(code: ExitCode, meaning: String)] = [
+        (.success, "success"), (.failure, "failure"), (.usage, "usage error"),
+        (.authentication, "authentication needed"), (.temporaryFailure, "try again later"),
+    ]
+
     func help(for path: [String]) -> String {
         var node = root
         for word in path {
@@ -12,6 +33,7 @@ struct HelpFormatter {
         }
         let name = (["doogit"] + path).joined(separator: " ")
         if path.isEmpty { return topLevel() }
+        if path == ["help"] { return helpOnHelp() }
         return node.subcommands.isEmpty ? command(node, name: name) : group(node, name: name)
     }
 
@@ -41,7 +63,7 @@ struct HelpFormatter {
         return short + "--" + option.long + (option.valueName.map { " " + $0 } ?? "")
     }
 
-    private func usage(_ node: CommandSpec, name: String) -> String {
+    static func usage(_ node: CommandSpec, name: String) -> String {
         var parts = [name]
         if !node.arguments.display.isEmpty { parts.append(node.arguments.display) }
         if !node.options.isEmpty { parts.append("[OPTIONS]") }
@@ -53,7 +75,7 @@ struct HelpFormatter {
         out += "Usage: doogit [OPTIONS] COMMAND [SUBCOMMAND] [ARGS]\n\n"
         out += "Commands:\n"
         var rows: [(String, String)] = []
-        for command in root.subcommands {
+        for command in root.subcommands where !command.hidden {
             if command.subcommands.isEmpty {
                 rows.append(([command.name, command.arguments.display].filter { !$0.isEmpty }.joined(separator: " "),
                              command.abstract))
@@ -63,24 +85,31 @@ struct HelpFormatter {
                              sub.abstract))
             }
         }
-        rows.append(("help [COMMAND...]", "Show help for a command"))
+        rows.append((Self.helpCommand.name + " " + Self.helpCommand.arguments, Self.helpCommand.abstract))
         out += table(rows)
+        if let path = root.defaultPath, !root.shortcuts.isEmpty {
+            let words = root.shortcuts.map(\.word)
+            out += "\n" + paragraph("Short forms: 'doogit' alone is 'doogit \(path.joined(separator: " "))'; "
+                + "doogit \(words.dropLast().joined(separator: ", ")) and \(words.last ?? "") are the todo commands "
+                + "('doogit add TEXT' is 'doogit todo add TEXT').")
+        }
         out += "\nGlobal options (before or after the command):\n"
         out += table(GlobalOptions.specs.map { (optionTerm($0), $0.help) })
         out += "\nEnvironment:\n"
-        out += table([
-            ("GH_TOKEN, GITHUB_TOKEN", "the GitHub token (else the one saved by 'doogit auth login', else 'gh auth token')"),
-            ("GH_REPO", "the repository for 'todo add' without -R"),
-            ("GH_HOST", "a GitHub Enterprise Server host"),
-            ("DOOGIT_API_URL", "the REST API base URL (default https://api.github.com)"),
-            ("DOOGIT_DB", "the database file"),
-            ("XDG_DATA_HOME", "where the database lives (default ~/.local/share)"),
-            ("XDG_CONFIG_HOME", "where a saved token lives (default ~/.config)"),
-            ("NO_COLOR, CLICOLOR_FORCE", "never or always colour, unless --color says otherwise"),
-            ("LC_ALL, LC_CTYPE, LANG", "the first one set decides between ○ ● and [ ] [x]"),
-        ])
-        out += "\n" + paragraph("Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try again later.")
+        out += table(Self.environment)
+        let exitCodes = Self.exitCodes.map { "\($0.code.rawValue) \($0.meaning)" }.joined(separator: ", ")
+        out += "\n" + paragraph("Exit codes: \(exitCodes).")
         out += "Run 'doogit help COMMAND' for more about a command.\n"
+        return out
+    }
+
+    /// `doogit help help`.
+    private func helpOnHelp() -> String {
+        let help = Self.helpCommand
+        var out = "doogit \(help.name): \(help.abstract)\n\n"
+        out += "Usage: doogit \(help.name) \(help.arguments)\n\n"
+        out += paragraph("Shows what a command does, its arguments and options, and examples; without a COMMAND, the list of commands. 'doogit COMMAND --help' (or -h) shows the same.")
+        out += "\nExamples:\n  doogit help\n  doogit help todo add\n  doogit add --help\n"
         return out
     }
 
@@ -89,7 +118,7 @@ struct HelpFormatter {
         out += "Usage: \(name) COMMAND [ARGS] [OPTIONS]\n\n"
         if let discussion = node.discussion { out += paragraph(discussion) + "\n" }
         out += "Commands:\n"
-        out += table(node.subcommands.map { sub in
+        out += table(node.subcommands.filter { !$0.hidden }.map { sub in
             let aliases = sub.aliases.isEmpty ? "" : " (also: \(sub.aliases.joined(separator: ", ")))"
             return ([sub.name, sub.arguments.display].filter { !$0.isEmpty }.joined(separator: " "), sub.abstract + aliases)
         })
@@ -99,7 +128,7 @@ struct HelpFormatter {
 
     private func command(_ node: CommandSpec, name: String) -> String {
         var out = "\(name): \(node.abstract)\n\n"
-        out += "Usage: \(usage(node, name: name))\n"
+        out += "Usage: \(Self.usage(node, name: name))\n"
         if !node.aliases.isEmpty {
             let parent = name.split(separator: " ").dropLast().joined(separator: " ")
             out += "Also: " + node.aliases.map { "\(parent) \($0)" }.joined(separator: ", ") + "\n"

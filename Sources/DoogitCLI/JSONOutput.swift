@@ -20,13 +20,43 @@ enum JSONOutput {
         json.key("gone"); json.bool(r.gone)
         json.key("open"); json.int(Int64(summary.open))
         json.key("done"); json.int(Int64(summary.done))
-        json.key("syncedAt"); json.string(r.syncedAt.rfc3339)
+        json.key("syncedAt"); json.timestamp(r.syncedAt)
+        json.key("pushIssues"); json.bool(r.settings.pushIssues)
+        json.key("importIssues"); json.string(r.settings.importIssues.rawValue)
+        json.key("scanCommits"); json.bool(r.settings.scanCommits)
         json.endObject()
     }
 
     /// A todo as `todo add|done|undo|edit|rm --json` print it.
     static func todo(_ todo: TodoRecord, into json: inout JSONStream) {
         todoObject(todo, withRepository: true, into: &json)
+    }
+
+    /// `todo show --json`: every field of a todo. (Fields are added here as todos gain them.)
+    static func todoDetails(_ todo: TodoRecord, into json: inout JSONStream) {
+        json.beginObject()
+        json.key("id"); json.int(todo.id)
+        json.key("uuid"); json.string(todo.uuid)
+        json.key("repository"); json.string(todo.repositoryFullName)
+        json.key("repositoryId"); json.int(todo.repositoryID)
+        json.key("text"); json.string(todo.text)
+        json.key("done"); json.bool(todo.done)
+        json.key("createdAt"); json.timestamp(todo.createdAt)
+        json.key("updatedAt"); json.timestamp(todo.updatedAt)
+        json.key("doneAt"); json.timestamp(todo.doneAt)
+        issueObject(todo.issue, into: &json)
+        json.endObject()
+    }
+
+    /// `"issue": {"number", "url", "state"}` of a linked todo, `null` for another.
+    private static func issueObject(_ issue: IssueLink?, into json: inout JSONStream) {
+        json.key("issue")
+        guard let issue else { return json.null() }
+        json.beginObject()
+        json.key("number"); json.int(issue.number)
+        json.key("url"); json.string(issue.url)
+        json.key("state"); json.string(issue.state.rawValue)
+        json.endObject()
     }
 
     /// A todo's fields; inside a section the repository is the section's, so it is left out.
@@ -36,8 +66,10 @@ enum JSONOutput {
         if withRepository { json.key("repository"); json.string(todo.repositoryFullName) }
         json.key("text"); json.string(todo.text)
         json.key("done"); json.bool(todo.done)
-        json.key("createdAt"); json.string(todo.createdAt.rfc3339)
-        json.key("doneAt"); json.string(todo.doneAt?.rfc3339)
+        json.key("createdAt"); json.timestamp(todo.createdAt)
+        json.key("doneAt"); json.timestamp(todo.doneAt)
+        json.key("uuid"); json.string(todo.uuid)
+        issueObject(todo.issue, into: &json)
         json.endObject()
     }
 
@@ -71,6 +103,14 @@ enum JSONOutput {
         json.key("rateLimitRemaining")
         if let remaining = summary.rateLimitRemaining { json.int(Int64(remaining)) } else { json.null() }
         json.key("dryRun"); json.bool(dryRun)
+        json.key("issues")
+        json.beginObject()
+        json.key("pulled"); json.int(Int64(summary.issues.pulled))
+        json.key("pushed"); json.int(Int64(summary.issues.pushed))
+        json.key("imported"); json.int(Int64(summary.issues.imported))
+        json.key("closedByCommit"); json.int(Int64(summary.issues.closedByCommit))
+        json.key("conflicts"); json.int(Int64(summary.issues.conflicts))
+        json.endObject()
         json.key("remote")
         if let remote = summary.remote {
             json.beginObject()

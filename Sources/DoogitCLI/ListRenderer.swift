@@ -7,6 +7,10 @@ struct ListRenderer {
     let style: Style
     /// Terminal columns, or nil when stdout is not a terminal (then nothing is wrapped).
     let width: Int?
+    /// Text to highlight in todo text (`--grep`), found ignoring case; shown only with colour.
+    var highlight: String? = nil
+    /// The extra columns of `todo list --long`, or nil.
+    var long: LongColumns? = nil
 
     /// `[private]`, `[gone]`, `[archived]` as they apply: as shown (coloured) and as plain text,
     /// whose width the layout needs. The one place where a repository's flags are written.
@@ -19,6 +23,15 @@ struct ListRenderer {
             plain.append(flag)
         }
         return (shown.joined(separator: " "), plain.joined(separator: " "))
+    }
+
+    /// The settings of `repo set` that are not the default: `[push issues] [import all] [commits off]`.
+    func settings(_ settings: RepositorySettings) -> (shown: String, plain: String) {
+        var plain: [String] = []
+        if settings.pushIssues { plain.append("[push issues]") }
+        if settings.importIssues != .off { plain.append("[import \(settings.importIssues.rawValue)]") }
+        if !settings.scanCommits { plain.append("[commits off]") }
+        return (plain.map(style.cyan).joined(separator: " "), plain.joined(separator: " "))
     }
 
     func flags(_ repository: RepositoryRecord) -> (shown: String, plain: String) {
@@ -42,26 +55,35 @@ struct ListRenderer {
     /// Adds `description` to a line whose visible part is `used` columns wide: sanitized, dimmed,
     /// and on a terminal shortened with an ellipsis to fit.
     private func appendDescription(_ description: String?, to line: inout String, used: Int) {
+        if let shown = shownDescription(description, used: used) { line += "  " + shown }
+    }
+
+    /// The description as shown after `used` columns (sanitized, dimmed, shortened to fit), or
+    /// nil when there is none or no room for it.
+    private func shownDescription(_ description: String?, used: Int) -> String? {
         guard let description = description.map(TerminalText.sanitize)?.trimmingSpaces, !description.isEmpty else {
-            return
+            return nil
         }
         let shown = width.map { TextLayout.truncate(description, width: $0 - used - 2, ellipsis: style.ellipsis) } ?? description
-        if !shown.isEmpty { line += "  " + style.dim(shown) }
+        return shown.isEmpty ? nil : style.dim(shown)
     }
 
     /// One line of a repository listing: `lead`, the full name padded to `nameWidth`, the
-    /// `columns` (each as shown and as plain text, for its width), then the description.
+    /// `columns` (each as shown and as plain text, for its width), then the description. The
+    /// name is padded only when something follows it: no line ends in spaces.
     func repositoryLine(lead: String = "", leadWidth: Int = 0, fullName: String, nameWidth: Int,
                         columns: [(shown: String, plain: String)], description: String?) -> String {
         let name = TerminalText.sanitize(fullName)
         let nameColumns = DisplayWidth.of(name)
-        var line = lead + style.bold(name) + String(repeating: " ", count: max(0, nameWidth - nameColumns))
+        var line = lead + style.bold(name)
+        var padding = String(repeating: " ", count: max(0, nameWidth - nameColumns))
         var used = leadWidth + max(nameWidth, nameColumns)
         for column in columns where !column.plain.isEmpty {
-            line += "  " + column.shown
+            line += padding + "  " + column.shown
+            padding = ""
             used += 2 + DisplayWidth.of(column.plain)
         }
-        appendDescription(description, to: &line, used: used)
+        if let shown = shownDescription(description, used: used) { line += padding + "  " + shown }
         return line
     }
 
@@ -70,32 +92,60 @@ struct ListRenderer {
         min(40, fullNames.map { DisplayWidth.of(TerminalText.sanitize($0)) }.max() ?? 0)
     }
 
-    /// One todo: indent, marker, ID (right-aligned to `idWidth`), text wrapped under itself.
-    func todoLines(_ todo: TodoRecord, idWidth: Int) -> [String] {
+    /// One todo: indent, marker, ID (right-aligned to `idWidth`), the `--long` cells, and the
+    /// text wrapped under itself. Below about 20 columns there is no room for a hanging indent:
+    /// continuation lines then start near the left edge.
+    func todoLines(_ todo: TodoRecord, idWidth: Int, cells: String = "") -> [String] {
         let marker = todo.done ? style.doneMarker : style.openMarker
         let id = String(todo.id)
-        let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  "
-        let text = TerminalText.sanitize(todo.text)
-        guard let width, width - DisplayWidth.of(prefix) >= 10 else {
-            let line = prefix + text
-            return [todo.done ? style.dim(line) : line]
-        }
+        let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  " + cells
+        let text = (todo.issue.map { "#\($0.number) " } ?? "") + TerminalText.sanitize(todo.text)
+        guard let width else { return [paint(text, lead: prefix, done: todo.done)] }
         let prefixWidth = DisplayWidth.of(prefix)
-        let indent = String(repeating: " ", count: prefixWidth)
-        return TextLayout.wrap(text, width: width - prefixWidth).enumerated().map { index, part in
-            let line = (index == 0 ? prefix : indent) + part
-            return todo.done ? style.dim(line) : line
+        let room = width - prefixWidth
+        let indent: String
+        let parts: [String]
+        if room >= 10 {
+            indent = String(repeating: " ", count: prefixWidth)
+            parts = TextLayout.wrap(text, width: room)
+        } else {
+            indent = String(repeating: " ", count: min(4, max(0, width - 10)))
+            parts = TextLayout.wrap(text, width: width - indent.count, firstLineWidth: room >= 4 ? room : 0)
+        }
+        return parts.enumerated().map { index, part in
+            var lead = index == 0 ? prefix : indent
+            if part.isEmpty { while lead.last == " " { lead.removeLast() } }  // no line ends in spaces
+            return paint(part, lead: lead, done: todo.done)
         }
     }
 
+    /// `lead` and a piece of todo text as one line: dimmed when done, with `highlight` marked.
+    private func paint(_ text: String, lead: String, done: Bool) -> String {
+        func plain(_ piece: String) -> String { done ? style.dim(piece) : piece }
+        guard style.color, let highlight, !highlight.isEmpty else { return plain(lead + text) }
+        var out = ""
+        var pending = lead
+        for piece in TextMatch.pieces(of: text, matching: highlight) {
+            if piece.matches {
+                out += plain(pending) + style.highlight(piece.text)
+                pending = ""
+            } else {
+                pending += piece.text
+            }
+        }
+        return out + plain(pending)
+    }
+
     func todoList(_ sections: [TodoSection]) -> String {
-        let idWidth = sections.flatMap(\.todos).map { String($0.id).count }.max() ?? 1
+        let todos = sections.flatMap(\.todos)
+        let idWidth = todos.map { String($0.id).count }.max() ?? 1
+        let cells = long.map { LongColumns.Layout($0, todos) }
         var out = ""
         for (index, section) in sections.enumerated() {
             if index > 0 { out += "\n" }
             out += header(section.repository) + "\n"
             for todo in section.todos {
-                for line in todoLines(todo, idWidth: idWidth) { out += line + "\n" }
+                for line in todoLines(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "") { out += line + "\n" }
             }
         }
         return out
@@ -107,7 +157,10 @@ struct ListRenderer {
         for summary in summaries {
             let counts = "\(summary.open) open, \(summary.done) done"
             out += repositoryLine(fullName: summary.repository.fullName, nameWidth: nameWidth,
-                                  columns: [(counts, counts), flags(summary.repository)],
+                                  columns: [(counts, counts), flags(isPrivate: summary.repository.isPrivate,
+                                                                    gone: summary.repository.gone,
+                                                                    archived: summary.repository.archived),
+                                            settings(summary.repository.settings)],
                                   description: summary.repository.description) + "\n"
         }
         return out

@@ -17,13 +17,22 @@ struct Paths {
 
     /// `--db`, else `DOOGIT_DB`, else `$XDG_DATA_HOME/doogit/doogit.sqlite3`.
     func database(option: String?) throws(CommandFailure) -> String {
-        if let option { return option }
-        if let path = variable("DOOGIT_DB") { return path }
+        if let option { return try expandingHome(option, from: "--db") }
+        if let path = variable("DOOGIT_DB") { return try expandingHome(path, from: "DOOGIT_DB") }
         // XDG: a relative XDG_* path is invalid and must be ignored.
         if let dataHome = variable("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
             return dataHome + "/doogit/doogit.sqlite3"
         }
         return try home() + "/.local/share/doogit/doogit.sqlite3"
+    }
+
+    /// `~` and `~/...` with HOME, as a shell would have (`--db=~/x` and a quoted DOOGIT_DB reach
+    /// doogit unexpanded). `~user/...` is refused rather than taken as a folder named `~user`.
+    private func expandingHome(_ path: String, from source: String) throws(CommandFailure) -> String {
+        guard path.hasPrefix("~") else { return path }
+        if path == "~" || path.hasPrefix("~/") { return try home() + path.dropFirst() }
+        throw CommandFailure(message: "\(source) '\(path)': doogit expands only ~ and ~/, not ~USER",
+                             hint: "write the full path of the database file")
     }
 
     /// `$XDG_CONFIG_HOME/doogit`, where a saved token lives.

@@ -7,7 +7,10 @@ import Darwin
 
 /// Reads all of standard input (for `auth login --with-token`).
 public enum StandardInput {
-    public static func readAll(limit: Int = 1 << 20) -> String {
+    /// Reading stops after about this many bytes.
+    public static let defaultLimit = 1 << 20
+
+    public static func readAll(limit: Int = defaultLimit) -> String {
         String(decoding: Files.readAll(descriptor: STDIN_FILENO, limit: limit) ?? [], as: UTF8.self)
     }
 
@@ -21,12 +24,19 @@ public enum StandardInput {
 /// Runs a helper program (only `gh auth token`) and reads its stdout. Signals are reset in the
 /// child so it behaves as if started from a shell; stdin and stderr are /dev/null.
 public enum ProgramRunner {
+    /// How long a helper may take, from its start.
+    public static let timeoutMilliseconds = 5000
+    /// The status of a helper that did not finish in time and was stopped (a real exit status
+    /// is never negative).
+    public static let timedOut: Int32 = -1
+
     public static func run(_ arguments: [String], environment: [String: String]) -> (status: Int32, output: String)? {
-        run(arguments, environment: environment, timeoutMilliseconds: 5000)
+        run(arguments, environment: environment, timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    /// Nil when the program cannot be started, or did not finish within the timeout, which
-    /// counts from the start: a helper that trickles output is stopped as one that is silent.
+    /// Nil when the program cannot be started; status `timedOut` when it did not finish within
+    /// the timeout, which counts from the start: a helper that trickles output is stopped as one
+    /// that is silent.
     public static func run(_ arguments: [String], environment: [String: String], timeoutMilliseconds: Int)
         -> (status: Int32, output: String)?
     {
@@ -45,7 +55,7 @@ public enum ProgramRunner {
         let (outputs, finished) = Subprocess.readUntilClosed([output.read], deadline: deadline, limit: 1 << 20)
         if !finished { kill(pid, SIGKILL) }
         let status = Subprocess.waitForExit(pid)
-        guard finished else { return nil }
+        guard finished else { return (timedOut, "") }
         return (status, String(decoding: outputs[0], as: UTF8.self))
     }
 

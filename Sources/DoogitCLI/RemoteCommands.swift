@@ -24,7 +24,8 @@ enum RemoteCommands {
             The todos go in the file todos.jsonl on the default branch of REPO (OWNER/NAME, or NAME \
             for one of yours; default LOGIN/\(defaultName)). It must be private: a public one is \
             refused. With --create, a missing repository is created, private. Run 'doogit remote init' \
-            with the same repository on each machine, then 'doogit sync' exchanges the todos.
+            with the same repository on each machine, then 'doogit sync' exchanges the todos, their \
+            links to issues and the repositories' settings.
             """,
         examples: ["doogit remote init --create", "doogit remote init octocat/todos"],
         run: runInit)

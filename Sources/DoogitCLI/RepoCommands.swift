@@ -8,11 +8,12 @@ enum RepoCommands {
     static let group = CommandSpec(
         name: "repo", abstract: "Track, list, search and remove GitHub repositories",
         discussion: "Tracked repositories are the sections of the todo list. They are identified by GitHub's numeric id, so a renamed or transferred repository keeps its todos.",
-        subcommands: [add, list, remove, search])
+        subcommands: [add, list, remove, search, RepoSetCommand.spec])
 
     static let add = CommandSpec(
         name: "add", abstract: "Fetch repositories from GitHub and track them",
-        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil),
+        // Names on GitHub, not tracked ones: nothing to offer from the database.
+        arguments: ArgumentSpec(display: "REPO...", minimum: 1, maximum: nil, values: [.text]),
         discussion: """
             REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, a bare NAME (a repository of the signed-in user), or id:ID \
@@ -25,7 +26,7 @@ enum RepoCommands {
 
     static let list = CommandSpec(
         name: "list", aliases: ["ls"], abstract: "List tracked repositories with their todo counts",
-        discussion: "Each line shows the full name, the open and done counts, flags ([archived], [gone]) and the description.",
+        discussion: "Each line shows the full name, the open and done counts, flags ([private], [gone], [archived]), the settings of 'doogit repo set' that are not the default ([push issues], [import assigned], [import all], [commits off]) and the description.",
         examples: ["doogit repo list", "doogit repo list --json"],
         run: runList)
 
@@ -44,13 +45,13 @@ enum RepoCommands {
 
     static let search = CommandSpec(
         name: "search", abstract: "Search your repositories on GitHub",
-        arguments: ArgumentSpec(display: "[QUERY]", minimum: 0, maximum: 1),
+        arguments: ArgumentSpec(display: "[QUERY...]", minimum: 0, maximum: nil),
         discussion: """
             Lists every repository you own, collaborate on or reach through an organization (all \
-            pages), keeping those whose name or description contains QUERY (ignoring case). \
-            Tracked repositories are marked.
+            pages), keeping those in which every word of QUERY is found (ignoring case) in the \
+            owner, the name or the description. Tracked repositories are marked.
             """,
-        examples: ["doogit repo search", "doogit repo search cli"],
+        examples: ["doogit repo search", "doogit repo search cli", "doogit repo search octocat hello"],
         run: runSearch)
 
     // MARK: Handlers
@@ -115,10 +116,10 @@ enum RepoCommands {
     }
 
     static func runSearch(_ invocation: Invocation, _ runtime: Runtime) throws {
-        let query = invocation.positionals.first?.lowercased() ?? ""
+        let words = invocation.positionals.flatMap { $0.lowercased().split(whereSeparator: \.isWhitespace) }
         let found = try runtime.github().userRepositories().filter { repository in
-            query.isEmpty || repository.name.lowercased().contains(query)
-                || (repository.description?.lowercased().contains(query) ?? false)
+            let fields = [repository.owner, repository.name, repository.description ?? ""].map { $0.lowercased() }
+            return words.allSatisfy { word in fields.contains { $0.contains(word) } }
         }
         let store = try runtime.store()
         let tracked = Set(try store.repositories().map(\.id))
@@ -139,7 +140,8 @@ enum RepoCommands {
                 description: repository.description))
         }
         if found.isEmpty && runtime.console.outputIsTerminal {
-            runtime.note(query.isEmpty ? "no repositories found" : "no repository matches '\(TerminalText.sanitize(query))'")
+            runtime.note(words.isEmpty ? "no repositories found"
+                : "no repository matches '\(TerminalText.sanitize(words.joined(separator: " ")))'")
         }
     }
 }

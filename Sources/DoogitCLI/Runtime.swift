@@ -18,7 +18,7 @@ final class Runtime {
         self.style = Style(
             color: Style.colorEnabled(option: global.color, environment: context.environment,
                                       isTerminal: context.console.outputIsTerminal),
-            unicode: Style.localeIsUTF8(context.environment))
+            unicode: Style.localeIsUTF8(context.environment) && !global.ascii)
     }
 
     var console: Console { context.console }
@@ -120,24 +120,28 @@ final class Runtime {
         return id
     }
 
-    /// Writes a JSON document to stdout.
+    /// Writes a JSON document to stdout: indented for a person at a terminal, compact for a program.
     func printJSON(_ value: JSONValue) {
-        console.output.write(JSONWriter.write(value))
+        console.output.write(JSONWriter.write(value, indented: console.outputIsTerminal))
     }
 
-    /// Writes the JSON document that `write` streams to stdout.
+    /// Writes the JSON document that `write` streams to stdout, indented as `printJSON(_:)` is.
     func printJSON(_ write: (inout JSONStream) -> Void) {
-        var json = JSONStream()
+        var json = JSONStream(indented: console.outputIsTerminal)
         write(&json)
         console.output.write(bytes: json.bytes)
         console.output.write("\n")
     }
 
-    /// Writes a JSON array of `items`, each written by `write`, to stdout.
+    /// Writes a JSON array of `items`, each written by `write`, to stdout: a piece at a time, so
+    /// that a long list never sits whole in memory.
     func printJSONArray<Item>(_ items: [Item], _ write: (Item, inout JSONStream) -> Void) {
         printJSON { json in
             json.beginArray()
-            for item in items { write(item, &json) }
+            for item in items {
+                write(item, &json)
+                if json.bytes.count >= 1 << 16 { console.output.write(bytes: json.drain()) }
+            }
             json.endArray()
         }
     }

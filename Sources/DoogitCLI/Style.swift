@@ -42,4 +42,7 @@ struct Style {
     func red(_ text: String) -> String { paint(text, "31") }
     func yellow(_ text: String) -> String { paint(text, "33") }
     func green(_ text: String) -> String { paint(text, "32") }
+    func cyan(_ text: String) -> String { paint(text, "36") }
+    /// A `--grep` match: bold red, as grep marks one.
+    func highlight(_ text: String) -> String { paint(text, "1;31") }
 }

@@ -14,13 +14,15 @@ enum SyncCommand {
         discussion: """
             Renames and transfers are followed (todos stay with the repository), descriptions and \
             flags are refreshed, and a repository GitHub no longer returns is flagged [gone] with its \
-            todos kept. Prints nothing unless something changed, so cron mails only news. Only one \
+            todos kept. Linked issues and their todos are kept in step, and commits on the default \
+            branch with a 'Doogit-Done:' trailer finish their todos (see 'doogit help repo set'). Prints nothing unless something changed, so cron mails only news. Only one \
             sync runs at a time per database: a second one exits 0 at once (or waits with --wait). \
             Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept. \
             When every repository and GitHub's /user answer 404, nothing is flagged gone and the exit \
             is 1: check DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote init'), sync also merges the todos with the file \
             todos.jsonl there: every field keeps its latest change, a removal wins over an edit made \
-            meanwhile, and what other machines added, finished, edited or removed arrives here. An \
+            meanwhile, and what other machines added, finished, edited, removed, linked to issues or \
+            set with 'repo set' arrives here. An \
             unchanged file costs one conditional request. A write that loses a race with another \
             machine is merged and tried again (5 times at most, then exit 75 with nothing lost).
             """,
@@ -35,26 +37,22 @@ enum SyncCommand {
             return
         }
         let github = try runtime.github()
-        let showProgress = runtime.console.errorsIsTerminal && !runtime.global.quiet && !runtime.global.json
-        // However the sync ends, the progress line goes before anything else is printed.
-        func clearProgress() {
-            guard showProgress else { return }
-            runtime.console.errors.write("\r\u{1B}[K")
-            runtime.console.errors.flush()
-        }
+        let progress = ProgressLine(console: runtime.console, environment: runtime.context.environment,
+                                    enabled: !runtime.global.quiet && !runtime.global.json)
         let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
-        do {
-            let summary = try syncer.run(dryRun: dryRun) { done, total in
-                guard showProgress, done < total else { return }
-                runtime.console.errors.write("\rsyncing \(done + 1)/\(total)\u{1B}[K")
-                runtime.console.errors.flush()
+        let outcome = Result {
+            try syncer.run(dryRun: dryRun) { done, total in
+                if done < total { progress.show("syncing \(done + 1)/\(total)") }
             }
-            clearProgress()
+        }
+        // However the sync ended, the progress line goes before anything else is printed.
+        progress.finish()
+        switch outcome {
+        case .success(let summary):
             report(summary, runtime, dryRun: dryRun)
             if runtime.global.verbose, let remote = summary.remote { reportTimes(remote, runtime) }
-        } catch let error as SyncError {
-            clearProgress()
+        case .failure(let error as SyncError):
             report(error.summary, runtime, dryRun: dryRun)
             if runtime.global.verbose {
                 for failure in error.summary.failures {
@@ -62,8 +60,7 @@ enum SyncCommand {
                 }
             }
             throw error
-        } catch {
-            clearProgress()
+        case .failure(let error):
             throw error
         }
     }
@@ -77,7 +74,7 @@ enum SyncCommand {
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
         if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
-        for change in summary.changes {
+        for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
     }
@@ -117,17 +114,63 @@ enum SyncCommand {
         return "\(minutes / 525_600) years"
     }
 
+    /// The changes grouped by repository, each group's in the order found, and the groups sorted
+    /// by the name their first line starts with: the lines read the same however the parallel
+    /// answers arrived, and a renamed repository's lines stay together.
+    static func sorted(_ changes: [SyncChange]) -> [SyncChange] {
+        var groups: [(repository: String, changes: [SyncChange])] = []
+        for change in changes {
+            let repository = names(change).after
+            if let index = groups.firstIndex(where: { $0.repository == repository }) {
+                groups[index].changes.append(change)
+            } else {
+                groups.append((repository, [change]))
+            }
+        }
+        return groups.sorted { lhs, rhs in
+            let left = names(lhs.changes[0]).shown.lowercased(), right = names(rhs.changes[0]).shown.lowercased()
+            return left != right ? left < right : lhs.repository < rhs.repository
+        }.flatMap(\.changes)
+    }
+
+    /// The name a change's line starts with, and the repository's name after the sync.
+    private static func names(_ change: SyncChange) -> (shown: String, after: String) {
+        switch change {
+        case .renamed(let from, let to): (from, to)
+        case .descriptionChanged(let name, _), .archived(let name), .unarchived(let name),
+             .visibilityChanged(let name, _), .gone(let name), .back(let name): (name, name)
+        case .issuePulled(let name, _, _, _), .issuePushed(let name, _, _, _), .issueImported(let name, _, _, _),
+             .issueConflict(let name, _, _, _, _), .issueLinked(let name, _, _, _), .doneByCommit(let name, _, _),
+             .ambiguousTrailer(let name, _, _): (name, name)
+        }
+    }
+
     static func line(for change: SyncChange, prefix: String) -> String {
         let clean = TerminalText.sanitize
         switch change {
-        case .renamed(let from, let to): return "\(clean(from)): \(prefix)renamed to \(clean(to))"
+        case .renamed(let from, let to):
+            // A new owner is a transfer, whatever happened to the name.
+            let owner = { (name: String) in name.prefix(while: { $0 != "/" }).lowercased() }
+            let verb = owner(from) == owner(to) ? "renamed" : "transferred"
+            return "\(clean(from)): \(prefix)\(verb) to \(clean(to))"
         case .descriptionChanged(let name, let description):
-            return "\(clean(name)): description \(prefix)\(description == nil ? "removed" : "changed to \"\(clean(description ?? ""))\"")"
+            return "\(clean(name)): description \(prefix)\(description.map { "changed to \(quoted(clean($0)))" } ?? "removed")"
         case .archived(let name): return "\(clean(name)): \(prefix)archived"
         case .unarchived(let name): return "\(clean(name)): \(prefix)unarchived"
         case .visibilityChanged(let name, let isPrivate): return "\(clean(name)): \(prefix)made \(isPrivate ? "private" : "public")"
         case .gone(let name): return "\(clean(name)): \(prefix)flagged gone (GitHub no longer returns it; its todos are kept)"
         case .back(let name): return "\(clean(name)): \(prefix)back on GitHub"
+        default: return issueLine(for: change, prefix: prefix)
         }
+    }
+
+    /// Text in double quotes, with quotes and backslashes inside escaped so the line reads unambiguously.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 }

@@ -2,31 +2,45 @@ import DoogitSupport
 
 /// Fitting text into terminal columns: word wrapping and shortening with an ellipsis.
 enum TextLayout {
-    /// Splits `text` into lines of at most `width` columns at spaces; a word longer than a whole
-    /// line is broken between characters.
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// Splits `text` into lines of at most `width` columns at spaces (the first line at most
+    /// `firstLineWidth`, when given: 0 leaves it empty). A word longer than a whole line is
+    /// broken between characters, except a URL: it goes whole on a line of its own, so that the
+    /// terminal still sees one link (and lets it be clicked or copied).
+    static func wrap(_ text: String, width: Int, firstLineWidth: Int? = nil) -> [String] {
         let width = max(1, width)
+        var limit = min(width, max(0, firstLineWidth ?? width))
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
+        func finishLine() {
+            lines.append(line)
+            line = ""
+            lineWidth = 0
+            limit = width
+        }
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             var word = Substring(word)
             var wordWidth = DisplayWidth.of(word)
-            if lineWidth > 0 && lineWidth + 1 + wordWidth <= width {
-                line += " " + word
-                lineWidth += 1 + wordWidth
+            if lineWidth > 0 {
+                if lineWidth + 1 + wordWidth <= limit {
+                    line += " " + word
+                    lineWidth += 1 + wordWidth
+                    continue
+                }
+                finishLine()
+            }
+            // A short first line that cannot take this word stays empty; the word starts below.
+            if wordWidth > limit && limit < width { finishLine() }
+            if wordWidth > limit && isURL(word) {
+                line = String(word)
+                finishLine()
                 continue
             }
-            if lineWidth > 0 {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-            }
-            while wordWidth > width {
+            while wordWidth > limit {
                 var piece = ""
                 var pieceWidth = 0
                 var rest = word
-                while let character = rest.first, pieceWidth + DisplayWidth.of(character) <= width {
+                while let character = rest.first, pieceWidth + DisplayWidth.of(character) <= limit {
                     piece.append(character)
                     pieceWidth += DisplayWidth.of(character)
                     rest = rest.dropFirst()
@@ -35,7 +49,8 @@ enum TextLayout {
                     piece.append(character)
                     rest = rest.dropFirst()
                 }
-                lines.append(piece)
+                line = piece
+                finishLine()
                 word = rest
                 wordWidth = DisplayWidth.of(word)
             }
@@ -46,11 +61,22 @@ enum TextLayout {
         return lines
     }
 
+    /// Whether a word is (or holds) a web address: `https://...`, `www....`.
+    static func isURL(_ word: Substring) -> Bool {
+        word.contains("://") || word.hasPrefix("www.")
+    }
+
     /// `text` shortened to `width` columns, ending in `ellipsis` when something was cut.
     static func truncate(_ text: String, width: Int, ellipsis: String) -> String {
         guard DisplayWidth.of(text) > width else { return text }
         let room = width - DisplayWidth.of(ellipsis)
         guard room > 0 else { return "" }
+        // Printable ASCII, the usual case, is one column a byte: no need to walk its characters.
+        if TerminalText.isPrintableASCII(text) {
+            var bytes = text.utf8.prefix(room)
+            while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
+            return String(decoding: bytes, as: UTF8.self) + ellipsis
+        }
         var out = ""
         var used = 0
         for character in text {

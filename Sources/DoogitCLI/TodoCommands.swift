@@ -9,40 +9,63 @@ enum TodoCommands {
 
     static let group = CommandSpec(
         name: "todo", abstract: "Add, list, complete, edit and remove todos",
-        discussion: "Todos live under tracked repositories. IDs are small numbers, stable for the life of a todo and never reused.",
-        subcommands: [add, list, done, undo, edit, remove])
+        discussion: """
+            Todos live under tracked repositories. IDs are small numbers, stable for the life of a \
+            todo and never reused; where IDs are taken, '3 4', '3,4', '1-3' and '#3' all work. The \
+            short forms 'doogit ls', 'doogit add', 'doogit done' and so on are these commands, and \
+            'doogit' alone is 'doogit todo list'.
+            """,
+        subcommands: [add, list, show, done, undo, edit, move, remove, restore, clear, IssueCommands.promote,
+                      IssueCommands.link, IssueCommands.unlink])
+
+    /// `doogit ls`, `doogit add`, ...: the todo commands without the `todo`.
+    static let shortcuts: [(word: String, path: [String])] =
+        ["ls", "add", "show", "done", "undo", "edit", "move", "rm", "restore", "clear"].map { word in
+            (word, ["todo", word == "ls" ? "list" : word])
+        }
 
     static let add = CommandSpec(
         name: "add", abstract: "Add a todo",
         arguments: ArgumentSpec(display: "TEXT...", minimum: 1, maximum: nil),
-        options: [repoOption],
+        options: [repoOption, OptionSpec("issue", help: "also create its GitHub issue (no todo is added if GitHub refuses)")]
+            + IssueCommands.bodyOptions,
         discussion: """
-            The words of TEXT are joined with spaces, so quotes are optional. The repository is \
+            The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads todos \
+            from standard input instead, one per non-empty line, all added or none. The repository is \
             -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
-            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'.
+            checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'. \
+            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote'.
             """,
-        examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\""],
+        examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\"",
+                   "grep -h TODO *.swift | doogit todo add -R octocat/Hello-World -",
+                   "doogit todo add --issue --label bug crash on empty config"],
         run: runAdd)
 
     static let list = CommandSpec(
         name: "list", aliases: ["ls"], abstract: "Show todos, one section per repository",
-        arguments: ArgumentSpec(display: "[REPO]", minimum: 0, maximum: 1),
+        arguments: ArgumentSpec(display: "[REPO...]", minimum: 0, maximum: nil),
         options: [
+            OptionSpec("repo", short: "R", value: "REPO", help: "only this repository (may be given several times)"),
+            OptionSpec("grep", value: "TEXT", help: "only todos whose text contains TEXT (ignoring case)"),
             OptionSpec("open", help: "only open todos"),
             OptionSpec("done", help: "only done todos"),
+            OptionSpec("long", short: "l", help: "also show each todo's age and the state of its issue"),
             OptionSpec("all-repos", help: "also show tracked repositories that have no todos to show"),
-            OptionSpec("ascii", help: "use [ ] and [x] as markers instead of ○ and ●"),
         ],
         discussion: """
             Each section has a header with the repository's full name (flagged [archived] or [gone] \
             when GitHub says so) and its description, then one line per todo: a marker (○ open, \
             ● done; [ ] and [x] where the locale is not UTF-8 or with --ascii), the ID and the text. \
-            Open todos come first. REPO is OWNER/NAME, NAME when one tracked repository has it, a name \
-            the repository had before, or id:ID (GitHub's numeric id).
+            Open todos come first. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
+            has it, a name the repository had before, id:ID (GitHub's numeric id), or '.' for the \
+            repository of the current directory's git checkout; several show several sections. \
+            --grep matches are highlighted when colour is on. --long adds each todo's age (3d: \
+            created three days ago) before its text.
             """,
-        examples: ["doogit todo list", "doogit todo list Hello-World --open", "doogit todo list --json"],
+        examples: ["doogit todo list", "doogit ls . --open", "doogit ls Hello-World Spoon-Knife --grep release -l",
+                   "doogit todo list --json"],
         run: runList)
 
     static let done = CommandSpec(
@@ -54,7 +77,7 @@ enum TodoCommands {
 
     static let undo = CommandSpec(
         name: "undo", abstract: "Mark todos open again",
-        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil),
+        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil, values: [.todo(.done)]),
         discussion: "All IDs are checked first; nothing changes unless every one exists.",
         examples: ["doogit todo undo 3"],
         run: { invocation, runtime in try runSetDone(invocation, runtime, done: false) })
@@ -69,15 +92,28 @@ enum TodoCommands {
     static let remove = CommandSpec(
         name: "rm", aliases: ["remove"], abstract: "Delete todos",
         arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil),
-        discussion: "All IDs are checked first; nothing is deleted unless every one exists.",
-        examples: ["doogit todo rm 3"],
+        discussion: "All IDs are checked first; nothing is deleted unless every one exists. 'doogit todo restore ID...' brings deleted todos back.",
+        examples: ["doogit todo rm 3", "doogit todo rm 3,4 7-9"],
         run: runRemove)
 
     // MARK: Handlers
 
     static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let issueOptions = ["issue", "body", "body-file", "label"].filter { invocation.options[$0] != nil }
+        if invocation.positionals == ["-"] {
+            if let option = issueOptions.first {
+                throw UsageError(message: "--\(option) is for one todo, not for todos read from standard input", topic: invocation.path)
+            }
+            return try runAddFromInput(invocation, runtime)
+        }
         let text = try InputValidation.todoText(invocation.positionals, topic: invocation.path)
+        if !invocation.flag("issue"), let option = issueOptions.first {
+            throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
+        }
         let repository = try targetRepository(invocation, runtime)
+        if invocation.flag("issue") {
+            return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository)
+        }
         let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, at: runtime.now())
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
@@ -96,22 +132,10 @@ enum TodoCommands {
         } else if let variable = runtime.context.variable("GH_REPO") {
             text = variable
         } else {
-            let checkout = GitCheckout(environment: runtime.context.environment, hosts: runtime.webHosts)
-            let candidates = checkout.repositories(from: runtime.context.currentDirectory)
-            guard let first = candidates.first else {
-                throw UsageError(message: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME",
-                                 topic: invocation.path)
-            }
-            let store = try runtime.store()
-            for candidate in candidates {
-                do {
-                    return try store.findRepository(owner: candidate.owner, name: candidate.name)
-                } catch StoreError.unknownRepository {
-                    continue
-                }
-            }
-            throw notTracked(first.description, reference: first)
+            return try checkoutRepository(runtime, store: runtime.store(), topic: invocation.path,
+                                          notACheckout: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME")
         }
+        if text == "." { return try checkoutRepository(runtime, store: runtime.store(), topic: invocation.path) }
         if Runtime.repositoryID(text) != nil { return try runtime.trackedRepository(text, topic: invocation.path) }
         let reference = try runtime.parseReference(text, topic: invocation.path)
         do {
@@ -119,6 +143,34 @@ enum TodoCommands {
         } catch StoreError.unknownRepository(let name) {
             throw notTracked(name, reference: reference)
         }
+    }
+
+    /// A REPO argument of a local command: `.` is the current checkout's repository; anything
+    /// else names a tracked repository (OWNER/NAME, NAME, a former name, id:ID).
+    static func namedRepository(_ text: String, _ invocation: Invocation, _ runtime: Runtime,
+                                reading: Bool) throws -> RepositoryRecord {
+        guard text == "." else { return try runtime.trackedRepository(text, topic: invocation.path, reading: reading) }
+        return try checkoutRepository(runtime, store: reading ? runtime.readingStore() : runtime.store(),
+                                      topic: invocation.path)
+    }
+
+    /// The tracked repository the current directory's git checkout points at: the first tracked
+    /// one of its GitHub remotes, origin first, then upstream, then the others.
+    static func checkoutRepository(
+        _ runtime: Runtime, store: Store, topic: [String],
+        notACheckout: String = "'.' stands for the current checkout's repository, but this directory is not a git checkout with a GitHub remote"
+    ) throws -> RepositoryRecord {
+        let checkout = GitCheckout(environment: runtime.context.environment, hosts: runtime.webHosts)
+        let candidates = checkout.repositories(from: runtime.context.currentDirectory)
+        guard let first = candidates.first else { throw UsageError(message: notACheckout, topic: topic) }
+        for candidate in candidates {
+            do {
+                return try store.findRepository(owner: candidate.owner, name: candidate.name)
+            } catch StoreError.unknownRepository {
+                continue
+            }
+        }
+        throw notTracked(first.description, reference: first)
     }
 
     private static func notTracked(_ name: String, reference: RepositoryReference) -> CommandFailure {
@@ -131,18 +183,30 @@ enum TodoCommands {
             throw UsageError(message: "--open and --done cannot be used together", topic: invocation.path)
         }
         let filter: TodoFilter = invocation.flag("open") ? .open : invocation.flag("done") ? .done : .all
-        let repository = try invocation.positionals.first.map {
-            try runtime.trackedRepository($0, topic: invocation.path, reading: true)
+        let grep = invocation.value("grep")
+        if let grep, grep.trimmingSpaces.isEmpty {
+            throw UsageError(message: "--grep needs some text to look for", topic: invocation.path)
         }
-        let sections = try runtime.readingStore().sections(repositoryIDs: repository.map { [$0.id] }, filter: filter,
-                                                    includeEmpty: invocation.flag("all-repos") || repository != nil)
+        var repositories: [RepositoryRecord] = []
+        for text in invocation.positionals + (invocation.options["repo"] ?? []) {
+            let repository = try namedRepository(text, invocation, runtime, reading: true)
+            if !repositories.contains(where: { $0.id == repository.id }) { repositories.append(repository) }
+        }
+        let store = try runtime.readingStore()
+        let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
+                                          filter: filter, matching: grep,
+                                          includeEmpty: invocation.flag("all-repos") || !repositories.isEmpty)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)
             return
         }
-        var style = runtime.style
-        if invocation.flag("ascii") { style.unicode = false }
-        runtime.console.output.write(ListRenderer(style: style, width: runtime.console.width).todoList(sections))
+        var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+        renderer.highlight = grep
+        if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
+        runtime.console.output.write(renderer.todoList(sections))
+        if runtime.console.outputIsTerminal && sections.allSatisfy({ $0.todos.isEmpty }) {
+            runtime.note(try emptyListHint(store: store, repositories: repositories, filter: filter, grep: grep))
+        }
     }
 
     static func runSetDone(_ invocation: Invocation, _ runtime: Runtime, done: Bool) throws {
@@ -153,6 +217,9 @@ enum TodoCommands {
 
     static func runEdit(_ invocation: Invocation, _ runtime: Runtime) throws {
         let ids = try InputValidation.todoIDs([invocation.positionals[0]], topic: invocation.path)
+        guard ids.count == 1 else {
+            throw UsageError(message: "'doogit todo edit' changes one todo; give one ID", topic: invocation.path)
+        }
         let text = try InputValidation.todoText(Array(invocation.positionals.dropFirst()), topic: invocation.path)
         let todo = try runtime.store().editTodo(id: ids[0], text: text, at: runtime.now())
         printAffected([todo], runtime)
@@ -165,6 +232,7 @@ enum TodoCommands {
             runtime.printJSONArray(removed, JSONOutput.todo)
         } else {
             for todo in removed { runtime.say("Removed \(todo.id)  \(TerminalText.sanitize(todo.text))") }
+            runtime.say(takeBackHint(removed))
         }
     }
 

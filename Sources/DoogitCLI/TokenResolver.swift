@@ -12,6 +12,15 @@ enum TokenSource: Equatable {
         case .ghCLI: return "the GitHub CLI ('gh auth token')"
         }
     }
+
+    /// The source as `auth status --json` names it: GH_TOKEN, GITHUB_TOKEN, saved or gh.
+    var identifier: String {
+        switch self {
+        case .environment(let name): return name
+        case .savedFile: return "saved"
+        case .ghCLI: return "gh"
+        }
+    }
 }
 
 struct ResolvedToken {
@@ -27,7 +36,7 @@ struct TokenResolver {
 
     var savedTokenPath: String? { configDirectory.map { $0 + "/token" } }
 
-    func resolve() throws(MalformedTokenError) -> ResolvedToken? {
+    func resolve() throws -> ResolvedToken? {
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] {
             if let value = context.variable(name) {
                 return try validated(ResolvedToken(source: .environment(name), value: value.trimmingSpaces))
@@ -38,9 +47,13 @@ struct TokenResolver {
         }
         var arguments = ["gh", "auth", "token"]
         if let host = context.variable("GH_HOST") { arguments += ["--hostname", host] }
-        if let result = context.runProgram(arguments, context.environment), result.status == 0 {
+        if let result = context.runProgram(arguments, context.environment) {
+            if result.status == ProgramRunner.timedOut {
+                throw TokenHelperTimeout(command: arguments.joined(separator: " "),
+                                         seconds: ProgramRunner.timeoutMilliseconds / 1000)
+            }
             let token = result.output.trimmingSpaces
-            if !token.isEmpty { return try validated(ResolvedToken(source: .ghCLI, value: token)) }
+            if result.status == 0 && !token.isEmpty { return try validated(ResolvedToken(source: .ghCLI, value: token)) }
         }
         return nil
     }

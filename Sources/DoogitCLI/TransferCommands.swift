@@ -14,23 +14,24 @@ enum TransferCommands {
     static let inputLimit = 64 << 20
 
     static let export = CommandSpec(
-        name: "export", abstract: "Write all repositories and todos to stdout or a file",
+        name: "export", abstract: "Write everything: repositories, todos, links, settings",
         options: [
             OptionSpec("format", value: "FORMAT", help: "doogit (default: the format of todos.jsonl) or todotxt"),
             OptionSpec("output", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of standard output"),
         ],
         discussion: """
-            The doogit format has a header line, then one JSON object per line for each repository and \
-            todo (removed ones included, restorable), with every field's stamp, this machine's local \
-            IDs and what it knows of each repository from GitHub: 'doogit import' of it into an empty \
-            database gives the same list, IDs included. todotxt writes the todos not removed, one a \
+            Writes to standard output, or to FILE with -o. The doogit format has a header line, then one \
+            JSON object per line for each repository (with its settings) and todo (with its issue; \
+            removed ones included, restorable), with every field's stamp, this machine's local IDs and \
+            what it knows of each repository from GitHub: 'doogit import' of it into an empty database \
+            gives the same list, IDs, links and settings included. todotxt writes the todos not removed, one a \
             line: 'x DATE' for done ones, '+OWNER/NAME' for the repository.
             """,
         examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt"],
         run: runExport)
 
     static let importCommand = CommandSpec(
-        name: "import", abstract: "Add the todos of a doogit, Taskwarrior or todo.txt file",
+        name: "import", abstract: "Add todos from a doogit, Taskwarrior or todo.txt file",
         arguments: ArgumentSpec(display: "FILE|-", minimum: 1, maximum: 1),
         options: [
             OptionSpec("from", value: "FORMAT", help: "doogit, taskwarrior or todotxt (default: told from the content)"),
@@ -39,7 +40,8 @@ enum TransferCommands {
         discussion: """
             FILE - reads standard input. All or nothing: a bad file is refused naming its first bad \
             line, and nothing is imported. Todos are recognised by UUID, so importing a file twice adds \
-            nothing the second time; a doogit file is merged field by field, as sync does. Taskwarrior: \
+            nothing the second time; a doogit file is merged field by field, as sync does, links to \
+            issues and repository settings included. Taskwarrior: \
             the output of 'task export'; 'project' names a tracked repository (NAME or OWNER/NAME), \
             completed tasks are done, deleted ones are skipped, UUIDs are kept. todo.txt: 'x ' marks a \
             done todo, the first +project names the repository, priorities and dates stay in the text. \

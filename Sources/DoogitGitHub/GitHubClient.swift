@@ -250,8 +250,7 @@ public final class GitHubClient {
         switch error {
         case .timeout: return "it timed out"
         case .connection(let detail), .cannotConnect(let detail): return "the connection failed: \(detail)"
-        case .protocolError(let detail): return "the connection broke off: \(detail)"
-        case .tooLarge, .unavailable, .optionRefused: return "\(error)"
+        default: return error.summary
         }
     }
 
@@ -268,7 +267,7 @@ public final class GitHubClient {
         let elapsed = Monotonic.milliseconds() - started
         switch outcome {
         case .success(let response): log("\(method.rawValue) \(url) -> \(response.status) (\(elapsed) ms)")
-        case .failure(let error): log("\(method.rawValue) \(url) failed: \(error) (\(elapsed) ms)")
+        case .failure(let error): log("\(method.rawValue) \(url) failed: \(error.summary) (\(elapsed) ms)")
         }
         return outcome
     }

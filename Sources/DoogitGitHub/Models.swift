@@ -13,9 +13,11 @@ public struct GitHubRepository: Equatable, Sendable {
     public var archived: Bool
     public var pushedAt: String?
     public var updatedAt: String?
+    public var defaultBranch: String?
 
     public init(id: Int64, owner: String, name: String, fullName: String, description: String?, htmlURL: String,
-                isPrivate: Bool, archived: Bool, pushedAt: String? = nil, updatedAt: String? = nil) {
+                isPrivate: Bool, archived: Bool, pushedAt: String? = nil, updatedAt: String? = nil,
+                defaultBranch: String? = nil) {
         self.id = id
         self.owner = owner
         self.name = name
@@ -26,6 +28,7 @@ public struct GitHubRepository: Equatable, Sendable {
         self.archived = archived
         self.pushedAt = pushedAt
         self.updatedAt = updatedAt
+        self.defaultBranch = defaultBranch
     }
 
     public init(json: JSONValue) throws(JSONError) {
@@ -35,7 +38,8 @@ public struct GitHubRepository: Equatable, Sendable {
             fullName: try json.string("full_name"), description: try json.optionalString("description"),
             htmlURL: try json.string("html_url"), isPrivate: try json.bool("private"),
             archived: try json.optionalBool("archived") ?? false,
-            pushedAt: try json.optionalString("pushed_at"), updatedAt: try json.optionalString("updated_at"))
+            pushedAt: try json.optionalString("pushed_at"), updatedAt: try json.optionalString("updated_at"),
+            defaultBranch: try json.optionalString("default_branch"))
         guard id > 0, !self.owner.isEmpty, !name.isEmpty else {
             throw .wrongType(field: "id", expected: "a repository with an id, owner and name")
         }

@@ -24,6 +24,14 @@ extension GitHubClient {
             let outcomes = transport.sendAll(requests, keepStarting: { health.record($0) })
             let sent = outcomes.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
             requestCount += sent
+            // Each request with its answer, as single requests are logged, then the batch's time.
+            for (request, outcome) in zip(requests, outcomes) {
+                switch outcome {
+                case .success(let response)?: log("GET \(request.url) -> \(response.status)")
+                case .failure(let error)?: log("GET \(request.url) failed: \(error.summary)")
+                case nil: log("GET \(request.url) not sent: GitHub is failing")
+                }
+            }
             log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
             var retry: [Int] = []
             var unsent: [Int] = []

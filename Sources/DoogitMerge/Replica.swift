@@ -12,17 +12,20 @@ public struct TodoEntry: Equatable, Sendable {
     public var done: Register<DoneState>
     /// true: removed. A todo never removed holds false at the zero stamp.
     public var removed: Register<Bool>
+    /// Its GitHub issue; nil: not linked (a todo never linked holds nil at the zero stamp).
+    public var issue: Register<LinkedIssue?>
     public var unknown: UnknownFields
 
     public init(uuid: String, createdAt: Timestamp, repository: Register<Int64>, text: Register<String>,
                 done: Register<DoneState>, removed: Register<Bool> = Register(false, at: .zero),
-                unknown: UnknownFields = UnknownFields()) {
+                issue: Register<LinkedIssue?> = Register(nil, at: .zero), unknown: UnknownFields = UnknownFields()) {
         self.uuid = uuid
         self.createdAt = createdAt
         self.repository = repository
         self.text = text
         self.done = done
         self.removed = removed
+        self.issue = issue
         self.unknown = unknown
     }
 
@@ -43,7 +46,7 @@ public struct TodoEntry: Equatable, Sendable {
 
     /// The latest stamp of any of its fields.
     public var latestStamp: HybridTimestamp {
-        var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp)
+        var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp, issue.stamp)
         for field in unknown.fields.values { if let stamp = field.stamp, stamp > latest { latest = stamp } }
         return latest
     }
@@ -53,7 +56,7 @@ public struct TodoEntry: Equatable, Sendable {
         TodoEntry(uuid: uuid, createdAt: min(createdAt, other.createdAt),
                   repository: repository.merged(with: other.repository), text: text.merged(with: other.text),
                   done: done.merged(with: other.done), removed: removed.merged(with: other.removed),
-                  unknown: unknown.merged(with: other.unknown))
+                  issue: issue.merged(with: other.issue), unknown: unknown.merged(with: other.unknown))
     }
 
     /// Applies `transform` to every stamp (clamping a clock that ran ahead).
@@ -63,11 +66,8 @@ public struct TodoEntry: Equatable, Sendable {
         copy.text.stamp = transform(text.stamp)
         copy.done.stamp = transform(done.stamp)
         if removed.stamp != .zero { copy.removed.stamp = transform(removed.stamp) }
-        for name in unknown.names {
-            if let field = unknown[name], let stamp = field.stamp {
-                copy.unknown[name] = UnknownFields.Field(value: field.value, stamp: transform(stamp))
-            }
-        }
+        if issue.stamp != .zero { copy.issue.stamp = transform(issue.stamp) }
+        copy.unknown = unknown.mapStamps(transform)
         return copy
     }
 }
@@ -78,29 +78,33 @@ public struct RepositoryEntry: Equatable, Sendable {
     public var name: Register<RepositoryName>
     /// false: the user stopped tracking it (`repo remove`) on some machine.
     public var tracked: Register<Bool>
+    /// What sync does with its issues and commits (the defaults at the zero stamp: never set).
+    public var settings: Register<SharedSettings>
     public var unknown: UnknownFields
 
-    public init(id: Int64, name: Register<RepositoryName>, tracked: Register<Bool>, unknown: UnknownFields = UnknownFields()) {
+    public init(id: Int64, name: Register<RepositoryName>, tracked: Register<Bool>,
+                settings: Register<SharedSettings> = Register(.defaults, at: .zero), unknown: UnknownFields = UnknownFields()) {
         self.id = id
         self.name = name
         self.tracked = tracked
+        self.settings = settings
         self.unknown = unknown
     }
 
+    /// The latest stamp of any of its fields.
+    public var latestStamp: HybridTimestamp { max(name.stamp, tracked.stamp, settings.stamp) }
+
     public func merged(with other: RepositoryEntry) -> RepositoryEntry {
         RepositoryEntry(id: id, name: name.merged(with: other.name), tracked: tracked.merged(with: other.tracked),
-                        unknown: unknown.merged(with: other.unknown))
+                        settings: settings.merged(with: other.settings), unknown: unknown.merged(with: other.unknown))
     }
 
     public func mapStamps(_ transform: (HybridTimestamp) -> HybridTimestamp) -> RepositoryEntry {
         var copy = self
         copy.name.stamp = transform(name.stamp)
         copy.tracked.stamp = transform(tracked.stamp)
-        for fieldName in unknown.names {
-            if let field = unknown[fieldName], let stamp = field.stamp {
-                copy.unknown[fieldName] = UnknownFields.Field(value: field.value, stamp: transform(stamp))
-            }
-        }
+        if settings.stamp != .zero { copy.settings.stamp = transform(settings.stamp) }
+        copy.unknown = unknown.mapStamps(transform)
         return copy
     }
 }
@@ -145,7 +149,7 @@ public struct Replica: Equatable, Sendable {
     public var latestStamp: HybridTimestamp {
         var latest = HybridTimestamp.zero
         for todo in todos.values { latest = max(latest, todo.latestStamp) }
-        for repository in repositories.values { latest = max(latest, repository.name.stamp, repository.tracked.stamp) }
+        for repository in repositories.values { latest = max(latest, repository.latestStamp) }
         return latest
     }
 

@@ -10,6 +10,10 @@ import DoogitSupport
 ///     {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"…","tracked":"…"}}
 ///     {"type":"todo","uuid":"…","repository":1296269,"text":"write the release notes","done":false,"doneAt":null,"createdAt":"2026-11-29T21:23:15.123Z","clock":{"repository":"…","text":"…","done":"…"}}
 ///
+/// A linked todo adds `"issue":{"number","state","url","repository"}` (`null` once unlinked) and a
+/// configured repository `"settings":{"pushIssues","importIssues","scanCommits"}`, each with its
+/// stamp in `clock`; a todo never linked and a repository never configured have neither.
+///
 /// Unknown keys, stamps and kinds of line (a newer minor version's) are kept and written back; a
 /// file of a newer major version is refused. Local IDs never appear in the file on GitHub; an
 /// export adds them (`localID`), and what this machine knows of each repository from GitHub.
@@ -51,7 +55,7 @@ public enum TodoFile {
     public static func encode(_ replica: Replica, annotations: Annotations? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + replica.repositories.count * 200 + replica.todos.count * 320)
-        var header = JSONStream(compact: true)
+        var header = JSONStream(indented: false)
         header.beginObject()
         header.key("format"); header.string(formatName)
         header.key("version"); header.string("\(majorVersion).\(max(minorVersion, replica.formatMinor))")
@@ -77,13 +81,23 @@ public enum TodoFile {
     }
 
     static func repositoryLine(_ entry: RepositoryEntry, details: RepositoryDetails?) -> [UInt8] {
-        var json = JSONStream(compact: true)
+        var json = JSONStream(indented: false)
         json.beginObject()
         json.key("type"); json.string("repository")
         json.key("id"); json.int(entry.id)
         json.key("fullName"); json.string(entry.name.value.fullName)
         json.key("url"); json.string(entry.name.value.url)
         json.key("tracked"); json.bool(entry.tracked.value)
+        let everSet = entry.settings.stamp != .zero
+        if everSet {
+            let settings = entry.settings.value
+            json.key("settings")
+            json.beginObject()
+            json.key("pushIssues"); json.bool(settings.pushIssues)
+            json.key("importIssues"); json.string(settings.importIssues)
+            json.key("scanCommits"); json.bool(settings.scanCommits)
+            json.endObject()
+        }
         if let details {
             json.key("description"); json.string(details.description)
             json.key("private"); json.bool(details.isPrivate)
@@ -95,6 +109,7 @@ public enum TodoFile {
         json.beginObject()
         json.key("name"); json.string(entry.name.stamp.text)
         json.key("tracked"); json.string(entry.tracked.stamp.text)
+        if everSet { json.key("settings"); json.string(entry.settings.stamp.text) }
         writeUnknownStamps(entry.unknown, into: &json)
         json.endObject()
         json.endObject()
@@ -102,7 +117,7 @@ public enum TodoFile {
     }
 
     static func todoLine(_ entry: TodoEntry, localID: Int64?) -> [UInt8] {
-        var json = JSONStream(compact: true)
+        var json = JSONStream(indented: false)
         json.beginObject()
         json.key("type"); json.string("todo")
         json.key("uuid"); json.string(entry.uuid)
@@ -113,6 +128,20 @@ public enum TodoFile {
         json.key("createdAt"); json.string(entry.createdAt.rfc3339)
         let everRemoved = entry.removed.stamp != .zero
         if everRemoved { json.key("removed"); json.bool(entry.removed.value) }
+        let everLinked = entry.issue.stamp != .zero
+        if everLinked {
+            json.key("issue")
+            if let issue = entry.issue.value {
+                json.beginObject()
+                json.key("number"); json.int(issue.number)
+                json.key("state"); json.string(issue.state)
+                json.key("url"); json.string(issue.url)
+                json.key("repository"); json.int(issue.repository)
+                json.endObject()
+            } else {
+                json.null()
+            }
+        }
         if let localID { json.key("localID"); json.int(localID) }
         writeUnknown(entry.unknown, into: &json)
         json.key("clock")
@@ -121,6 +150,7 @@ public enum TodoFile {
         json.key("text"); json.string(entry.text.stamp.text)
         json.key("done"); json.string(entry.done.stamp.text)
         if everRemoved { json.key("removed"); json.string(entry.removed.stamp.text) }
+        if everLinked { json.key("issue"); json.string(entry.issue.stamp.text) }
         writeUnknownStamps(entry.unknown, into: &json)
         json.endObject()
         json.endObject()
@@ -187,7 +217,7 @@ public enum TodoFile {
                     if let localID { annotations.localIDs[entry.uuid] = localID }
                 case .string?:
                     // A kind of line from a newer minor version: kept as it is.
-                    var stream = JSONStream(compact: true)
+                    var stream = JSONStream(indented: false)
                     stream.value(json)
                     replica.unknownLines.insert(String(decoding: stream.bytes, as: UTF8.self))
                 default:
@@ -244,10 +274,12 @@ public enum TodoFile {
         let parts = fullName.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw LineProblem("\"\(fullName)\" is not OWNER/NAME") }
         let clock = try json.field("clock")
+        var settings = Register(SharedSettings.defaults, at: .zero)
+        if json["settings"] != nil { settings = Register(try readSettings(try json.field("settings")), at: try stamp(clock, "settings")) }
         let entry = RepositoryEntry(
             id: id,
             name: Register(RepositoryName(fullName: fullName, url: try json.string("url")), at: try stamp(clock, "name")),
-            tracked: Register(try json.bool("tracked"), at: try stamp(clock, "tracked")),
+            tracked: Register(try json.bool("tracked"), at: try stamp(clock, "tracked")), settings: settings,
             unknown: try unknownFields(members, known: knownRepositoryKeys, clock: clock, knownStamps: knownRepositoryStamps))
         var details: RepositoryDetails?
         if json["archived"] != nil {
@@ -278,6 +310,8 @@ public enum TodoFile {
         let clock = try json.field("clock")
         var removed = Register(false, at: .zero)
         if let flag = try json.optionalBool("removed") { removed = Register(flag, at: try stamp(clock, "removed")) }
+        var issue = Register<LinkedIssue?>(nil, at: .zero)
+        if let value = json["issue"] { issue = Register(try readIssue(value), at: try stamp(clock, "issue")) }
         var localID: Int64?
         if json["localID"] != nil {
             localID = try json.int64("localID")
@@ -285,17 +319,39 @@ public enum TodoFile {
         let entry = TodoEntry(
             uuid: uuid, createdAt: createdAt, repository: Register(repository, at: try stamp(clock, "repository")),
             text: Register(text, at: try stamp(clock, "text")),
-            done: Register(DoneState(doneAt: doneAt), at: try stamp(clock, "done")), removed: removed,
+            done: Register(DoneState(doneAt: doneAt), at: try stamp(clock, "done")), removed: removed, issue: issue,
             unknown: try unknownFields(members, known: knownTodoKeys, clock: clock, knownStamps: knownTodoStamps))
         return (entry, localID)
     }
 
-    private static let knownRepositoryKeys: Set<String> = ["type", "id", "fullName", "url", "tracked", "clock", "description",
-                                                           "private", "archived", "gone"]
-    private static let knownRepositoryStamps: Set<String> = ["name", "tracked"]
+    private static let knownRepositoryKeys: Set<String> = ["type", "id", "fullName", "url", "tracked", "settings", "clock",
+                                                           "description", "private", "archived", "gone"]
+    private static let knownRepositoryStamps: Set<String> = ["name", "tracked", "settings"]
     private static let knownTodoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
-                                                     "removed", "localID", "clock"]
-    private static let knownTodoStamps: Set<String> = ["repository", "text", "done", "removed"]
+                                                     "removed", "issue", "localID", "clock"]
+    private static let knownTodoStamps: Set<String> = ["repository", "text", "done", "removed", "issue"]
+
+    /// `"issue": null` (unlinked) or `{"number", "state", "url", "repository"}`.
+    private static func readIssue(_ value: JSONValue) throws -> LinkedIssue? {
+        if value == .null { return nil }
+        guard case .object = value else { throw LineProblem("\"issue\" is not an object or null") }
+        let number = try value.int64("number"), repository = try value.int64("repository")
+        guard number > 0, repository > 0 else { throw LineProblem("issue \(number) of repository \(repository) is not positive") }
+        let state = try value.string("state")
+        guard LinkedIssue.states.contains(state) else { throw LineProblem("issue state \"\(state)\" is not open or closed") }
+        return LinkedIssue(number: number, repository: repository, state: state, url: try value.string("url"))
+    }
+
+    /// `{"pushIssues", "importIssues", "scanCommits"}`.
+    private static func readSettings(_ value: JSONValue) throws -> SharedSettings {
+        guard case .object = value else { throw LineProblem("\"settings\" is not an object") }
+        let importIssues = try value.string("importIssues")
+        guard SharedSettings.importModes.contains(importIssues) else {
+            throw LineProblem("importIssues \"\(importIssues)\" is not off, assigned or all")
+        }
+        return SharedSettings(pushIssues: try value.bool("pushIssues"), importIssues: importIssues,
+                              scanCommits: try value.bool("scanCommits"))
+    }
 
     private static func stamp(_ clock: JSONValue, _ name: String) throws -> HybridTimestamp {
         let text = try clock.string(name)

@@ -42,6 +42,15 @@ public struct UnknownFields: Equatable, Sendable {
         set { fields[name] = newValue }
     }
 
+    /// The same fields with `transform` applied to every stamp.
+    public func mapStamps(_ transform: (HybridTimestamp) -> HybridTimestamp) -> UnknownFields {
+        var copy = self
+        for (name, field) in fields {
+            if let stamp = field.stamp { copy.fields[name] = Field(value: field.value, stamp: transform(stamp)) }
+        }
+        return copy
+    }
+
     public func merged(with other: UnknownFields) -> UnknownFields {
         if other.fields.isEmpty { return self }
         if fields.isEmpty { return other }

@@ -158,27 +158,20 @@ public final class Database {
     /// transaction it is a savepoint, so store operations compose: several of them in one outer
     /// transaction commit or roll back together.
     public func transaction<T, E: Error>(_ body: () throws(E) -> T) throws -> T {
-        if isInTransaction {
-            savepointDepth += 1
-            defer { savepointDepth -= 1 }
-            let name = "doogit_\(savepointDepth)"
-            try execute("SAVEPOINT \(name)")
-            do {
-                let result = try body()
-                try execute("RELEASE \(name)")
-                return result
-            } catch {
-                _ = sqlite3_exec(handle, "ROLLBACK TO \(name); RELEASE \(name)", nil, nil, nil)
-                throw error
-            }
-        }
-        try execute("BEGIN IMMEDIATE")
+        let nested = isInTransaction
+        if nested { savepointDepth += 1 }
+        defer { if nested { savepointDepth -= 1 } }
+        let savepoint = "doogit_\(savepointDepth)"
+        let (begin, commit, rollback) = nested
+            ? ("SAVEPOINT \(savepoint)", "RELEASE \(savepoint)", "ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            : ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
+        try execute(begin)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(commit)
             return result
         } catch {
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            _ = sqlite3_exec(handle, rollback, nil, nil, nil)
             throw error
         }
     }

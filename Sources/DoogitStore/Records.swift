@@ -16,10 +16,15 @@ public struct RepositoryRecord: Equatable, Sendable {
     public var etag: String?
     public var addedAt: Timestamp
     public var syncedAt: Timestamp
+    /// The branch commits are read from, as GitHub last reported it (nil: not known yet).
+    public var defaultBranch: String?
+    /// The settings of `repo set`; saving a repository never changes them (see `setSettings`).
+    public var settings: RepositorySettings
 
     public init(id: Int64, owner: String, name: String, fullName: String, description: String?, url: String,
                 isPrivate: Bool, archived: Bool, gone: Bool = false, pushedAt: String? = nil,
-                remoteUpdatedAt: String? = nil, etag: String? = nil, addedAt: Timestamp, syncedAt: Timestamp) {
+                remoteUpdatedAt: String? = nil, etag: String? = nil, addedAt: Timestamp, syncedAt: Timestamp,
+                defaultBranch: String? = nil, settings: RepositorySettings = RepositorySettings()) {
         self.id = id
         self.owner = owner
         self.name = name
@@ -34,6 +39,46 @@ public struct RepositoryRecord: Equatable, Sendable {
         self.etag = etag
         self.addedAt = addedAt
         self.syncedAt = syncedAt
+        self.defaultBranch = defaultBranch
+        self.settings = settings
+    }
+}
+
+/// Which open issues of a repository sync turns into todos.
+public enum IssueImport: String, Equatable, Sendable, CaseIterable {
+    case off, assigned, all
+}
+
+/// What sync does with a repository's issues and commits.
+public struct RepositorySettings: Equatable, Sendable {
+    /// Push todo changes to linked issues (close, reopen, retitle). Off unless asked for.
+    public var pushIssues: Bool
+    public var importIssues: IssueImport
+    /// Mark todos done from `Doogit-Done:` trailers on the default branch.
+    public var scanCommits: Bool
+
+    public init(pushIssues: Bool = false, importIssues: IssueImport = .off, scanCommits: Bool = true) {
+        self.pushIssues = pushIssues
+        self.importIssues = importIssues
+        self.scanCommits = scanCommits
+    }
+}
+
+/// An issue's state on GitHub.
+public enum IssueState: String, Equatable, Sendable {
+    case open, closed
+}
+
+/// The GitHub issue a todo is linked to (in the todo's repository), as last seen.
+public struct IssueLink: Equatable, Sendable {
+    public var number: Int64
+    public var url: String
+    public var state: IssueState
+
+    public init(number: Int64, url: String, state: IssueState) {
+        self.number = number
+        self.url = url
+        self.state = state
     }
 }
 
@@ -56,6 +101,8 @@ public struct TodoRecord: Equatable, Sendable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
     public var doneAt: Timestamp?
+    /// The linked issue, if any.
+    public var issue: IssueLink? = nil
 }
 
 /// One section of the list: a repository and the todos of it that were asked for.

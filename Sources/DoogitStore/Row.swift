@@ -15,7 +15,7 @@ public struct Row {
     }
 
     private func index(_ name: String) throws(StoreError) -> Int32 {
-        guard let index = statement.columns[name] else { throw .unknownColumn(name) }
+        guard let index = statement.column(named: name) else { throw .unknownColumn(name) }
         return index
     }
 

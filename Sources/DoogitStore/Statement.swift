@@ -5,14 +5,26 @@ final class Statement {
     let handle: OpaquePointer
     let sql: String
     private unowned let database: Database
-    /// Column positions by name, so rows are read by name and a new column renumbers nothing.
-    private(set) lazy var columns: [String: Int32] = {
-        var columns: [String: Int32] = [:]
-        for index in 0..<sqlite3_column_count(handle) {
-            if let name = sqlite3_column_name(handle, index) { columns[String(cString: name)] = index }
+    /// The column names in order, so rows are read by name and a new column renumbers nothing.
+    let columnNames: [String]
+
+    /// Where the next lookup by name looks first.
+    private var nextColumn = 0
+
+    /// The position of a column. Rows are mostly read column after column, so the one after the
+    /// last found is tried first: reading a 10,000-row list then costs one comparison a column,
+    /// not a hash of the name.
+    func column(named name: String) -> Int32? {
+        let index: Int
+        if nextColumn < columnNames.count && columnNames[nextColumn] == name {
+            index = nextColumn
+        } else {
+            guard let found = columnNames.firstIndex(of: name) else { return nil }
+            index = found
         }
-        return columns
-    }()
+        nextColumn = index + 1
+        return Int32(index)
+    }
 
     init(database: Database, sql: String) throws(StoreError) {
         var statement: OpaquePointer?
@@ -24,6 +36,9 @@ final class Statement {
         self.handle = statement
         self.sql = sql
         self.database = database
+        columnNames = (0..<sqlite3_column_count(statement)).map { index in
+            sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
+        }
     }
 
     deinit {

@@ -12,7 +12,8 @@ public struct LocalReplica: Equatable, Sendable {
 
 extension TodoStamps {
     public init(_ entry: TodoEntry) {
-        self.init(repository: entry.repository.stamp, text: entry.text.stamp, done: entry.done.stamp, removed: entry.removed.stamp)
+        self.init(repository: entry.repository.stamp, text: entry.text.stamp, done: entry.done.stamp, removed: entry.removed.stamp,
+                  issue: entry.issue.stamp)
     }
 }
 
@@ -35,7 +36,8 @@ extension Store {
             var replica = Replica()
             var annotations = TodoFile.Annotations()
             _ = try database.query("""
-                SELECT id, full_name, html_url, description, private, archived, gone, synced_at, added_at, name_clock, tracked_clock
+                SELECT id, full_name, html_url, description, private, archived, gone, synced_at, added_at, name_clock, tracked_clock,
+                       push_issues, import_issues, scan_commits, settings_clock
                 FROM repositories
                 """) { row throws(StoreError) in
                 let id = try row.int64("id")
@@ -44,12 +46,16 @@ extension Store {
                     name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
                                    at: try Self.stamp(row, "name_clock", fallback: try Self.timestamp(row, "synced_at"), machine: machine)),
                     tracked: Register(true, at: try Self.stamp(row, "tracked_clock", fallback: try Self.timestamp(row, "added_at"),
-                                                               machine: machine)))
+                                                               machine: machine)),
+                    settings: try Self.settingsRegister(row))
                 annotations.repositories[id] = TodoFile.RepositoryDetails(
                     description: try row.optionalString("description"), isPrivate: try row.bool("private"),
                     archived: try row.bool("archived"), gone: try row.bool("gone"))
             }
-            _ = try database.query("SELECT id, full_name, html_url, name_clock, tracked_clock FROM untracked_repositories") {
+            _ = try database.query("""
+                SELECT id, full_name, html_url, name_clock, tracked_clock, push_issues, import_issues, scan_commits, settings_clock
+                FROM untracked_repositories
+                """) {
                 row throws(StoreError) in
                 let id = try row.int64("id")
                 guard let tracked = HybridTimestamp(text: try row.string("tracked_clock")),
@@ -62,12 +68,12 @@ extension Store {
                     replica.repositories[id] = RepositoryEntry(
                         id: id, name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
                                                at: named),
-                        tracked: Register(false, at: tracked))
+                        tracked: Register(false, at: tracked), settings: try Self.settingsRegister(row))
                 }
             }
             _ = try database.query("""
                 SELECT id, uuid, repository_id, text, done_at, created_at, updated_at, repository_clock, text_clock, done_clock,
-                       removed_clock FROM todos
+                       removed_clock, issue_number, issue_url, issue_state, issue_clock FROM todos
                 """) { row throws(StoreError) in
                 let uuid = try row.string("uuid")
                 replica.todos[uuid] = try Self.readEntry(row, removed: false, machine: machine)
@@ -75,7 +81,8 @@ extension Store {
             }
             _ = try database.query("""
                 SELECT todo_id AS id, uuid, repository_id, text, done_at, coalesce(created_at, removed_at) AS created_at,
-                       coalesce(updated_at, removed_at) AS updated_at, repository_clock, text_clock, done_clock, removed_clock
+                       coalesce(updated_at, removed_at) AS updated_at, repository_clock, text_clock, done_clock, removed_clock,
+                       issue_number, issue_url, issue_state, issue_clock
                 FROM todo_tombstones WHERE text IS NOT NULL
                 """) { row throws(StoreError) in
                 let uuid = try row.string("uuid")
@@ -96,13 +103,29 @@ extension Store {
         } else {
             removal = Register(removed, at: try stamp(row, "removed_clock", fallback: updated, machine: machine))
         }
+        let (issue, issueStamp) = try linkedIssue(row, machine: machine)
         return TodoEntry(
             uuid: try row.string("uuid"), createdAt: try timestamp(row, "created_at"),
             repository: Register(try row.int64("repository_id"), at: try stamp(row, "repository_clock", fallback: updated, machine: machine)),
             text: Register(try row.string("text"), at: try stamp(row, "text_clock", fallback: updated, machine: machine)),
             done: Register(DoneState(doneAt: try optionalTimestamp(row, "done_at")),
                            at: try stamp(row, "done_clock", fallback: updated, machine: machine)),
-            removed: removal)
+            removed: removal, issue: Register(issue, at: issueStamp))
+    }
+
+    /// The link of a todo row (live or removed) with `issue_number`, `issue_url`, `issue_state`,
+    /// `issue_clock` and `updated_at`, and its stamp: the zero stamp for a todo never linked.
+    static func linkedIssue(_ row: Row, machine: String) throws(StoreError) -> (LinkedIssue?, HybridTimestamp) {
+        var issue: LinkedIssue?
+        if !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url"),
+           let state = try row.optionalString("issue_state"), LinkedIssue.states.contains(state) {
+            issue = LinkedIssue(number: try row.int64("issue_number"), repository: try row.int64("repository_id"), state: state, url: url)
+        }
+        if try row.isNull("issue_clock") {
+            // Linked by no stamping method (never happens since stamps exist): as made here when it last changed.
+            guard issue != nil else { return (nil, .zero) }
+        }
+        return (issue, try stamp(row, "issue_clock", fallback: try timestamp(row, "updated_at"), machine: machine))
     }
 
     /// The changes that turn this machine's list `local` into `merged` (a merge of it with
@@ -115,22 +138,24 @@ extension Store {
             let held = local.repositories[id]
             let shown = entry.tracked.value || mergedLive.contains(id)
             let shownHere = held.map { $0.tracked.value || localLive.contains(id) } ?? false
-            if let held, held.name == entry.name, held.tracked == entry.tracked, shown == shownHere { continue }
+            if let held, held.name == entry.name, held.tracked == entry.tracked, held.settings == entry.settings,
+               shown == shownHere { continue }
             changes.repositoryStates.append(RepositoryState(
                 id: id, fullName: entry.name.value.fullName, url: entry.name.value.url, nameStamp: entry.name.stamp,
-                tracked: entry.tracked.value, trackedStamp: entry.tracked.stamp, shown: shown,
-                expectedNameStamp: held?.name.stamp, expectedTrackedStamp: held?.tracked.stamp,
+                tracked: entry.tracked.value, trackedStamp: entry.tracked.stamp, settings: entry.settings.value,
+                settingsStamp: entry.settings.stamp, shown: shown, expectedNameStamp: held?.name.stamp,
+                expectedTrackedStamp: held?.tracked.stamp, expectedSettingsStamp: held?.settings.stamp,
                 details: annotations.repositories[id]))
         }
         var todos: [(arrival: HybridTimestamp, state: TodoState)] = []
         for (uuid, entry) in merged.todos {
             let held = local.todos[uuid]
             if let held, held.repository == entry.repository, held.text == entry.text, held.done == entry.done,
-               held.removed == entry.removed { continue }
+               held.removed == entry.removed, held.issue == entry.issue { continue }
             let state = TodoState(
                 uuid: uuid, repositoryID: entry.repository.value, text: entry.text.value, done: entry.done.value.done,
                 createdAt: entry.createdAt, updatedAt: entry.latestStamp.timestamp, doneAt: entry.done.value.doneAt,
-                preferredID: annotations.localIDs[uuid], removed: entry.isRemoved, stamps: TodoStamps(entry),
+                preferredID: annotations.localIDs[uuid], removed: entry.isRemoved, issue: entry.issue.value, stamps: TodoStamps(entry),
                 expected: held.map(TodoStamps.init))
             todos.append((entry.arrival, state))
         }

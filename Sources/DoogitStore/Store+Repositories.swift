@@ -3,7 +3,8 @@ import DoogitSupport
 extension Store {
     static let repositoryColumns = """
         r.id AS repository_id, r.owner, r.name, r.full_name, r.description, r.html_url, r.private, r.archived,
-        r.gone, r.pushed_at, r.remote_updated_at, r.etag, r.added_at, r.synced_at
+        r.gone, r.pushed_at, r.remote_updated_at, r.etag, r.added_at, r.synced_at, r.default_branch, r.push_issues,
+        r.import_issues, r.scan_commits
         """
 
     static func readRepository(_ row: Row) throws(StoreError) -> RepositoryRecord {
@@ -13,7 +14,12 @@ extension Store {
             url: try row.string("html_url"), isPrivate: try row.bool("private"), archived: try row.bool("archived"),
             gone: try row.bool("gone"), pushedAt: try row.optionalString("pushed_at"),
             remoteUpdatedAt: try row.optionalString("remote_updated_at"), etag: try row.optionalString("etag"),
-            addedAt: try timestamp(row, "added_at"), syncedAt: try timestamp(row, "synced_at"))
+            addedAt: try timestamp(row, "added_at"), syncedAt: try timestamp(row, "synced_at"),
+            defaultBranch: try row.optionalString("default_branch"),
+            settings: RepositorySettings(
+                pushIssues: try row.bool("push_issues"),
+                importIssues: IssueImport(rawValue: try row.string("import_issues")) ?? .off,
+                scanCommits: try row.bool("scan_commits")))
     }
 
     /// Inserts the repository or updates the tracked one with the same GitHub id; the first
@@ -33,17 +39,24 @@ extension Store {
         let previousName = try database.scalarString("SELECT full_name FROM repositories WHERE id = ?", .integer(r.id))
         try database.run("""
             INSERT INTO repositories (id, owner, name, full_name, description, html_url, private, archived, gone,
-                                      pushed_at, remote_updated_at, etag, added_at, synced_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      pushed_at, remote_updated_at, etag, added_at, synced_at, default_branch)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET
                 owner = excluded.owner, name = excluded.name, full_name = excluded.full_name,
                 description = excluded.description, html_url = excluded.html_url, private = excluded.private,
                 archived = excluded.archived, gone = excluded.gone, pushed_at = excluded.pushed_at,
-                remote_updated_at = excluded.remote_updated_at, etag = excluded.etag, synced_at = excluded.synced_at
+                remote_updated_at = excluded.remote_updated_at, etag = excluded.etag, synced_at = excluded.synced_at,
+                default_branch = coalesce(excluded.default_branch, default_branch),
+                -- Another default branch is read afresh (from the last commit seen).
+                branch_etag = CASE WHEN excluded.default_branch IS NOT default_branch
+                                        AND excluded.default_branch IS NOT NULL THEN NULL ELSE branch_etag END,
+                commits_pushed_at = CASE WHEN excluded.default_branch IS NOT default_branch
+                                              AND excluded.default_branch IS NOT NULL THEN NULL ELSE commits_pushed_at END
             """,
             .integer(r.id), .text(r.owner), .text(r.name), .text(r.fullName), .optional(r.description),
             .text(r.url), .bool(r.isPrivate), .bool(r.archived), .bool(r.gone), .optional(r.pushedAt),
-            .optional(r.remoteUpdatedAt), .optional(r.etag), .text(r.addedAt.rfc3339), .text(r.syncedAt.rfc3339))
+            .optional(r.remoteUpdatedAt), .optional(r.etag), .text(r.addedAt.rfc3339), .text(r.syncedAt.rfc3339),
+            .optional(r.defaultBranch))
         try stampRepository(r.id, previousName: previousName, at: r.syncedAt)
         // The current name is nobody's former name any more: this repository has it now.
         try database.run("DELETE FROM repository_names WHERE full_name = ?", .text(r.fullName))

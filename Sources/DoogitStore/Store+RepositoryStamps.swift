@@ -34,8 +34,10 @@ extension Store {
     func rememberUntracked(_ id: Int64, at now: Timestamp) throws(StoreError) {
         let stamp = try nextStamp(at: now).text
         try database.run("""
-            INSERT OR REPLACE INTO untracked_repositories (id, full_name, html_url, name_clock, tracked_clock)
-            SELECT id, full_name, html_url, coalesce(name_clock, ?), ? FROM repositories WHERE id = ?
+            INSERT OR REPLACE INTO untracked_repositories (id, full_name, html_url, name_clock, tracked_clock, push_issues,
+                                                          import_issues, scan_commits, settings_clock)
+            SELECT id, full_name, html_url, coalesce(name_clock, ?), ?, push_issues, import_issues, scan_commits, settings_clock
+            FROM repositories WHERE id = ?
             """, .text(stamp), .text(stamp), .integer(id))
     }
 }
@@ -44,26 +46,43 @@ extension Store {
     /// `syncedAt` of a repository that came from another machine and was not read from GitHub yet.
     public static let neverSynced = Timestamp(millisecondsSinceEpoch: 0)
 
-    /// The name and tracking stamps this machine holds for a repository on its list.
-    private func heldRepository(_ id: Int64) throws(StoreError)
-        -> (fullName: String, url: String, name: HybridTimestamp, tracked: Bool, trackedStamp: HybridTimestamp)?
-    {
+    /// What this machine holds of a repository on its list, with the stamps of its fields.
+    private struct HeldRepository {
+        var fullName: String
+        var name: HybridTimestamp
+        var tracked: Bool
+        var trackedStamp: HybridTimestamp
+        var settingsStamp: HybridTimestamp
+    }
+
+    private func heldRepository(_ id: Int64) throws(StoreError) -> HeldRepository? {
         let machine = try clock().machine
-        guard let row = try database.query("""
-            SELECT r.full_name, r.html_url, r.synced_at, r.added_at, r.name_clock, r.tracked_clock,
-                   u.tracked_clock AS untracked_clock
+        return try database.query("""
+            SELECT r.full_name, r.synced_at, r.added_at, r.name_clock, r.tracked_clock, r.push_issues, r.import_issues,
+                   r.scan_commits, r.settings_clock, u.tracked_clock AS untracked_clock
             FROM repositories r LEFT JOIN untracked_repositories u ON u.id = r.id WHERE r.id = ?
-            """, [.integer(id)], { row throws(StoreError) in
-            (try row.string("full_name"), try row.string("html_url"),
-             try Self.stamp(row, "name_clock", fallback: try Self.timestamp(row, "synced_at"), machine: machine),
-             try row.optionalString("untracked_clock"),
-             try Self.stamp(row, "tracked_clock", fallback: try Self.timestamp(row, "added_at"), machine: machine))
-        }).first else { return nil }
-        if let untracked = row.3 {
-            guard let stamp = HybridTimestamp(text: untracked) else { throw .corrupt }
-            return (row.0, row.1, row.2, false, stamp)
-        }
-        return (row.0, row.1, row.2, true, row.4)
+            """, [.integer(id)], { row throws(StoreError) -> HeldRepository in
+            var tracked = true
+            var trackedStamp = try Self.stamp(row, "tracked_clock", fallback: try Self.timestamp(row, "added_at"), machine: machine)
+            if let untracked = try row.optionalString("untracked_clock") {
+                guard let stamp = HybridTimestamp(text: untracked) else { throw .corrupt }
+                (tracked, trackedStamp) = (false, stamp)
+            }
+            return HeldRepository(
+                fullName: try row.string("full_name"),
+                name: try Self.stamp(row, "name_clock", fallback: try Self.timestamp(row, "synced_at"), machine: machine),
+                tracked: tracked, trackedStamp: trackedStamp, settingsStamp: try Self.settingsRegister(row).stamp)
+        }).first
+    }
+
+    /// The settings of a row with `push_issues`, `import_issues`, `scan_commits` and
+    /// `settings_clock`, at the zero stamp when no machine set them.
+    static func settingsRegister(_ row: Row) throws(StoreError) -> Register<SharedSettings> {
+        let settings = SharedSettings(pushIssues: try row.bool("push_issues"), importIssues: try row.string("import_issues"),
+                                      scanCommits: try row.bool("scan_commits"))
+        guard let text = try row.optionalString("settings_clock") else { return Register(settings, at: .zero) }
+        guard let stamp = HybridTimestamp(text: text) else { throw .corrupt }
+        return Register(settings, at: stamp)
     }
 
     /// Whether a field may take the incoming write (see `apply`).
@@ -97,6 +116,13 @@ extension Store {
                 .bool(state.details?.archived ?? false), .bool(state.details?.gone ?? false), .text(now.rfc3339),
                 .text(Self.neverSynced.rfc3339), .text(state.nameStamp.text), .text(state.trackedStamp.text))
         }
+        if state.settingsStamp != .zero,
+           held.map({ Self.takes(state.settingsStamp, over: $0.settingsStamp, expected: state.expectedSettingsStamp) }) ?? true {
+            let settings = RepositorySettings(pushIssues: state.settings.pushIssues,
+                                              importIssues: IssueImport(rawValue: state.settings.importIssues) ?? .off,
+                                              scanCommits: state.settings.scanCommits)
+            try writeSettings(settings, repositoryID: state.id, stamp: state.settingsStamp)
+        }
         guard held.map({ Self.takes(state.trackedStamp, over: $0.trackedStamp, expected: state.expectedTrackedStamp) }) ?? true
         else { return }
         if state.tracked {
@@ -115,6 +141,12 @@ extension Store {
             let heldStamp = untracked.flatMap { HybridTimestamp(text: $0) } ?? .zero
             if untracked == nil || Self.takes(state.trackedStamp, over: heldStamp, expected: state.expectedTrackedStamp) {
                 try rememberUntracked(state)
+            } else if state.settingsStamp != .zero {
+                try database.run("""
+                    UPDATE untracked_repositories SET push_issues = ?, import_issues = ?, scan_commits = ?, settings_clock = ?
+                    WHERE id = ? AND coalesce(settings_clock, '') < ?
+                    """, .bool(state.settings.pushIssues), .text(state.settings.importIssues), .bool(state.settings.scanCommits),
+                    .text(state.settingsStamp.text), .integer(state.id), .text(state.settingsStamp.text))
             }
             return
         }
@@ -127,8 +159,11 @@ extension Store {
 
     private func rememberUntracked(_ state: RepositoryState) throws(StoreError) {
         try database.run("""
-            INSERT OR REPLACE INTO untracked_repositories (id, full_name, html_url, name_clock, tracked_clock) VALUES (?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO untracked_repositories (id, full_name, html_url, name_clock, tracked_clock, push_issues,
+                                                          import_issues, scan_commits, settings_clock)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, .integer(state.id), .text(state.fullName), .text(state.url), .text(state.nameStamp.text),
-            .text(state.trackedStamp.text))
+            .text(state.trackedStamp.text), .bool(state.settings.pushIssues), .text(state.settings.importIssues),
+            .bool(state.settings.scanCommits), state.settingsStamp == .zero ? .null : .text(state.settingsStamp.text))
     }
 }

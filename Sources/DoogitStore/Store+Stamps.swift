@@ -11,11 +11,14 @@ public struct TodoFields: OptionSet, Sendable {
     public static let done = TodoFields(rawValue: 4)
     /// Removed or restored.
     public static let removed = TodoFields(rawValue: 8)
+    /// Linked to an issue, unlinked, or the issue's state or address as last seen.
+    public static let issue = TodoFields(rawValue: 16)
     /// Everything a new todo has.
     public static let added: TodoFields = [.repository, .text, .done]
 
     var columns: [String] {
-        [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock")]
+        [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock"),
+         (.issue, "issue_clock")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

@@ -5,7 +5,7 @@ extension Store {
 
     static let todoColumns = """
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
-        t.updated_at, t.done_at
+        t.updated_at, t.done_at, t.issue_number, t.issue_url, t.issue_state
         """
 
     static func readTodo(_ row: Row) throws(StoreError) -> TodoRecord {
@@ -14,7 +14,14 @@ extension Store {
             repositoryFullName: try row.string("full_name"), text: try row.string("text"),
             done: try row.bool("done"), position: try row.int64("position"),
             createdAt: try timestamp(row, "created_at"), updatedAt: try timestamp(row, "updated_at"),
-            doneAt: try optionalTimestamp(row, "done_at"))
+            doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row))
+    }
+
+    /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
+    static func readIssueLink(_ row: Row) throws(StoreError) -> IssueLink? {
+        guard !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url"),
+              let state = IssueState(rawValue: try row.optionalString("issue_state") ?? "") else { return nil }
+        return IssueLink(number: try row.int64("issue_number"), url: url, state: state)
     }
 
     func todos(ids: [Int64]) throws(StoreError) -> [TodoRecord] {
@@ -28,7 +35,7 @@ extension Store {
     }
 
     /// The todos with these ids, in the order given; throws naming every id that does not exist.
-    func requireTodos(_ ids: [Int64]) throws(StoreError) -> [TodoRecord] {
+    public func requireTodos(_ ids: [Int64]) throws(StoreError) -> [TodoRecord] {
         let found = try todos(ids: ids)
         let known = Set(found.map(\.id))
         let missing = ids.filter { !known.contains($0) }
@@ -36,12 +43,15 @@ extension Store {
         return found
     }
 
-    public func addTodo(repositoryID: Int64, text: String, at now: Timestamp) throws -> TodoRecord {
+    /// Adds an open todo at the end of its repository; `uuid` names it (a new one by default).
+    public func addTodo(repositoryID: Int64, text: String, uuid: String = UUIDv4.make(), at now: Timestamp) throws
+        -> TodoRecord
+    {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             try database.run("""
                 INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at)
                 VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
-                """, .text(UUIDv4.make()), .integer(repositoryID), .text(text), .integer(repositoryID),
+                """, .text(uuid), .integer(repositoryID), .text(text), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339))
             try stamp(.added, todos: [database.lastInsertedRowID], at: now)
             return try requireTodos([database.lastInsertedRowID])[0]
@@ -158,9 +168,9 @@ extension Store {
         try database.run("""
             INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position,
                                                     created_at, updated_at, done_at, repository_clock, text_clock,
-                                                    done_clock, removed_clock)
+                                                    done_clock, removed_clock, issue_clock, \(Self.issueColumns))
             SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at, repository_clock,
-                   text_clock, done_clock, ?
+                   text_clock, done_clock, ?, issue_clock, \(Self.issueColumns)
             FROM todos WHERE \(condition)
             """, [.text(now.rfc3339), .text(removal.text)] + values)
         return try database.run("DELETE FROM todos WHERE \(condition)", values)
@@ -175,10 +185,11 @@ extension Store {
             for id in ids {
                 let restored = try database.run("""
                     INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at,
-                                       repository_clock, text_clock, done_clock)
+                                       repository_clock, text_clock, done_clock, issue_clock)
                     SELECT b.todo_id, b.uuid, b.repository_id, b.text, b.done,
                            (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = b.repository_id),
-                           b.created_at, ?, b.done_at, b.repository_clock, b.text_clock, b.done_clock
+                           b.created_at, ?, b.done_at, b.repository_clock, b.text_clock, b.done_clock,
+                           CASE WHEN b.issue_number IS NULL THEN b.issue_clock END
                     FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
                     WHERE b.todo_id = ? AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
                     ORDER BY b.removed_at DESC LIMIT 1
@@ -186,24 +197,36 @@ extension Store {
                 if restored == 0 { missing.append(id) }
             }
             guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
-            try stamp(.removed, todos: ids, at: now)
+            for id in ids {
+                // The link comes back with its stamp, unless the issue was linked to another todo
+                // meanwhile: then the todo comes back unlinked, and that is a change of its own.
+                let hadLink = try database.scalarInt(
+                    "SELECT count(*) FROM todo_tombstones b JOIN todos t ON t.uuid = b.uuid WHERE t.id = ? AND b.issue_number IS NOT NULL",
+                    .integer(id)) == 1
+                try restoreIssueLink(todoID: id)
+                let linked = try database.scalarInt("SELECT count(*) FROM todos WHERE id = ? AND issue_number IS NOT NULL",
+                                                    .integer(id)) == 1
+                try stamp(hadLink && !linked ? [.removed, .issue] : .removed, todos: [id], at: now)
+            }
             try database.run("DELETE FROM todo_tombstones WHERE uuid IN (SELECT uuid FROM todos) ")
             return try requireTodos(ids)
         }
     }
 
     /// Moves the todos (all checked first) to the end of another tracked repository, in the
-    /// order given; their IDs and UUIDs stay. Returns them as they are afterwards.
+    /// order given; their IDs and UUIDs stay. A linked issue belongs to the repository the todo
+    /// leaves, so the link is forgotten. Returns them as they are afterwards.
     public func moveTodos(_ ids: [Int64], toRepository repositoryID: Int64, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             guard try database.scalarInt("SELECT count(*) FROM repositories WHERE id = ?", .integer(repositoryID)) == 1 else {
                 throw StoreError.unknownRepository("id:\(repositoryID)")
             }
             for todo in try requireTodos(ids) where todo.repositoryID != repositoryID {
-                try stamp(.repository, todos: [todo.id], at: now)
+                try stamp(todo.issue == nil ? .repository : [.repository, .issue], todos: [todo.id], at: now)
                 try database.run("""
                     UPDATE todos SET repository_id = ?, updated_at = ?,
-                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)
+                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?),
+                        \(Self.unlinkedColumns)
                     WHERE id = ?
                     """, .integer(repositoryID), .text(now.rfc3339), .integer(repositoryID), .integer(todo.id))
             }

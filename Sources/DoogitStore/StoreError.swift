@@ -52,6 +52,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case unknownRepository(String)
     case ambiguousRepository(String, candidates: [RepositoryMatch])
     case repositoryHasTodos(fullName: String, open: Int, done: Int)
+    /// The todo is linked to an issue already.
+    case todoAlreadyLinked(todo: Int64, issue: Int64)
+    /// The issue is linked to another todo.
+    case issueAlreadyLinked(issue: Int64, todo: Int64)
+    case todoNotLinked(Int64)
 
     /// SQLite's primary result code, when this is an uncategorised SQLite error.
     public var sqlitePrimaryCode: Int32? {

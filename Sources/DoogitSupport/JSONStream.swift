@@ -1,17 +1,24 @@
-/// Writes a JSON document piece by piece into UTF-8 bytes: two-space indentation, members in the
-/// order written, and every control, C1 and bidirectional-override character escaped so that no
+/// Writes a JSON document piece by piece into UTF-8 bytes: two-space indentation (or none, for
+/// a compact document a program reads), members in the order written, and every control, C1 and bidirectional-override character escaped so that no
 /// text from GitHub can act on a terminal that displays the output. Large lists (10,000 todos)
 /// are written straight from their records, without building a JSONValue tree first.
 public struct JSONStream {
     public private(set) var bytes: [UInt8] = []
     /// For each open array or object: whether it has an element yet.
     private var open: [Bool] = []
-    /// No newlines or indentation: one document per line (the todo file).
-    private let compact: Bool
+    /// Whether elements go on lines of their own, indented by depth.
+    public let indented: Bool
 
-    public init(compact: Bool = false) {
-        self.compact = compact
+    public init(indented: Bool = true) {
+        self.indented = indented
         bytes.reserveCapacity(4096)
+    }
+
+    /// Hands over the bytes written so far and starts an empty buffer (of the same capacity), so
+    /// that a long document can be written out piece by piece; the nesting carries on.
+    public mutating func drain() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
     }
 
     /// The document so far as text, with a final newline.
@@ -22,7 +29,7 @@ public struct JSONStream {
     }
 
     private mutating func newline() {
-        if compact { return }
+        guard indented else { return }
         bytes.append(0x0A)
         bytes.append(contentsOf: repeatElement(0x20, count: open.count * 2))
     }
@@ -65,7 +72,7 @@ public struct JSONStream {
     public mutating func key(_ name: String) {
         beginElement()
         writeString(name)
-        if compact { bytes.append(UInt8(ascii: ":")) } else { append(": ") }
+        indented ? append(": ") : append(":")
         valueFollowsKey = true
     }
 
@@ -107,6 +114,20 @@ public struct JSONStream {
 
     public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
+    }
+
+    /// A timestamp as an RFC 3339 string (null for none), written without making a String.
+    public mutating func timestamp(_ value: Timestamp?) {
+        guard let value else { return null() }
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            guard value.writeRFC3339(into: buffer) else { return false }
+            beginValue()
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: buffer)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !written { string(value.rfc3339) }
     }
 
     public mutating func value(_ value: JSONValue) {

@@ -1,7 +1,7 @@
 /// Writes a JSONValue as the text `--json` prints (see JSONStream for the format and escaping).
 public enum JSONWriter {
-    public static func write(_ value: JSONValue) -> String {
-        var stream = JSONStream()
+    public static func write(_ value: JSONValue, indented: Bool = true) -> String {
+        var stream = JSONStream(indented: indented)
         stream.value(value)
         return stream.text
     }

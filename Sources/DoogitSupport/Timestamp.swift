@@ -38,25 +38,33 @@ public struct Timestamp: Comparable, Hashable, Sendable {
                 + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
                 + ".\(pad(millis, 3))Z"
         }
-        // The usual case, written straight into the string's storage: this runs for every todo
-        // of a `--json` list.
-        return String(unsafeUninitializedCapacity: 24) { bytes in
-            func put(_ value: Int64, _ digits: Int, at offset: Int) {
-                var value = value
-                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                    bytes[index] = UInt8(0x30 + value % 10)
-                    value /= 10
-                }
+        // The usual case, written straight into the string's storage.
+        return String(unsafeUninitializedCapacity: 24) { bytes in writeRFC3339(into: bytes) ? 24 : 0 }
+    }
+
+    /// Writes the RFC 3339 form into the first 24 of `bytes`, when the year has four digits (the
+    /// usual case; false otherwise). A `--json` list writes two for every todo, so they go straight
+    /// into the output, with no String made for each.
+    public func writeRFC3339(into bytes: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        let (seconds, millis) = millisecondsSinceEpoch.floorDivided(by: 1000)
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let (year, month, day) = Self.civil(fromDays: days)
+        guard (0...9999).contains(year), bytes.count >= 24 else { return false }
+        func put(_ value: Int64, _ digits: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[index] = UInt8(0x30 + value % 10)
+                value /= 10
             }
-            put(year, 4, at: 0); bytes[4] = 0x2D
-            put(month, 2, at: 5); bytes[7] = 0x2D
-            put(day, 2, at: 8); bytes[10] = 0x54
-            put(secondOfDay / 3600, 2, at: 11); bytes[13] = 0x3A
-            put(secondOfDay / 60 % 60, 2, at: 14); bytes[16] = 0x3A
-            put(secondOfDay % 60, 2, at: 17); bytes[19] = 0x2E
-            put(millis, 3, at: 20); bytes[23] = 0x5A
-            return 24
         }
+        put(year, 4, at: 0); bytes[4] = 0x2D
+        put(month, 2, at: 5); bytes[7] = 0x2D
+        put(day, 2, at: 8); bytes[10] = 0x54
+        put(secondOfDay / 3600, 2, at: 11); bytes[13] = 0x3A
+        put(secondOfDay / 60 % 60, 2, at: 14); bytes[16] = 0x3A
+        put(secondOfDay % 60, 2, at: 17); bytes[19] = 0x2E
+        put(millis, 3, at: 20); bytes[23] = 0x5A
+        return true
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fff]Z` or with a `±HH:MM` offset; nil for anything else.

@@ -17,6 +17,7 @@ enum ListingCodec {
                 JSONMember("archived", .bool(repository.archived)),
                 JSONMember("pushed_at", .optional(repository.pushedAt)),
                 JSONMember("updated_at", .optional(repository.updatedAt)),
+                JSONMember("default_branch", .optional(repository.defaultBranch)),
             ])
         }))
     }

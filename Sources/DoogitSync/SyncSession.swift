@@ -12,6 +12,8 @@ protocol SyncPhase {
 /// Why a sync stops before the end. `Syncer` turns it into a `SyncError` with the summary.
 enum SyncStop: Error {
     case rateLimited(resetAt: Timestamp?)
+    /// GitHub's remaining budget fell to the reserve kept for the user.
+    case reserveReached(reserve: Int, resetAt: Timestamp?)
     case interrupted(Error)
     case failed(Error)
 
@@ -37,7 +39,7 @@ struct SyncSession {
     /// Stops the sync when GitHub's remaining budget has fallen to the reserve.
     func checkBudget() throws(SyncStop) {
         if let budget = github.rateLimit, budget.remaining <= rateLimitReserve {
-            throw .rateLimited(resetAt: budget.resetAt)
+            throw .reserveReached(reserve: rateLimitReserve, resetAt: budget.resetAt)
         }
     }
 

@@ -10,6 +10,44 @@ public enum SyncChange: Equatable, Sendable {
     case visibilityChanged(fullName: String, isPrivate: Bool)
     case gone(fullName: String)
     case back(fullName: String)
+    /// A linked issue changed on GitHub, and so did its todo here.
+    case issuePulled(fullName: String, number: Int64, todoID: Int64, change: IssueChange)
+    /// A todo's change was pushed to its issue.
+    case issuePushed(fullName: String, number: Int64, todoID: Int64, change: IssueChange)
+    /// An open issue became a todo (nil: in a dry run, none was made).
+    case issueImported(fullName: String, number: Int64, todoID: Int64?, title: String)
+    /// Both sides changed the same thing since the last sync; the later change was kept.
+    case issueConflict(fullName: String, number: Int64, todoID: Int64, field: IssueField, keptGitHub: Bool)
+    /// An issue being created was linked: created now, or found from an earlier attempt.
+    case issueLinked(fullName: String, number: Int64, todoID: Int64, foundEarlier: Bool)
+    /// A commit's `Doogit-Done:` trailer marked a todo done.
+    case doneByCommit(fullName: String, todoID: Int64, sha: String)
+    /// A trailer's digits fit several todos, so it was ignored.
+    case ambiguousTrailer(fullName: String, sha: String, prefix: String)
+}
+
+/// What happened to a todo or its issue.
+public enum IssueChange: Equatable, Sendable {
+    case closed, reopened
+    case retitled(String)
+}
+
+/// What of a todo and its issue both sides changed.
+public enum IssueField: String, Equatable, Sendable {
+    case text, state
+}
+
+/// How many todos and issues a sync brought in step (`sync --json`'s `issues`).
+public struct IssueCounts: Equatable, Sendable {
+    /// Todos changed from their issues.
+    public var pulled = 0
+    /// Issues changed from their todos.
+    public var pushed = 0
+    public var imported = 0
+    public var closedByCommit = 0
+    public var conflicts = 0
+
+    public init() {}
 }
 
 /// What a sync did, for the summary lines and `sync --json`.
@@ -23,6 +61,7 @@ public struct SyncSummary: Equatable, Sendable {
     public var requests = 0
     public var rateLimitRemaining: Int?
     public var changes: [SyncChange] = []
+    public var issues = IssueCounts()
     /// Repositories GitHub refused to show for a reason other than their absence (say, a
     /// missing SSO authorization); they were left as they were.
     public var failures: [SyncFailure] = []
@@ -41,6 +80,8 @@ public struct SyncFailure: Equatable, Sendable {
 public enum SyncError: Error, Sendable {
     /// GitHub's rate limit ran out (or is about to); try again after `resetAt`.
     case rateLimited(resetAt: Timestamp?, summary: SyncSummary)
+    /// The sync stopped while `reserve` requests of the rate limit were left, to keep them for the user.
+    case reserveReached(reserve: Int, resetAt: Timestamp?, summary: SyncSummary)
     /// GitHub could not be reached or kept failing; the sync stopped rather than trying every repository.
     case interrupted(underlying: Error, summary: SyncSummary)
     /// The sync went through, but some repositories could not be read (see `summary.failures`).
@@ -51,8 +92,8 @@ public enum SyncError: Error, Sendable {
     /// What the sync did before it stopped.
     public var summary: SyncSummary {
         switch self {
-        case .rateLimited(_, let summary), .interrupted(_, let summary), .incomplete(let summary),
-             .failed(_, let summary):
+        case .rateLimited(_, let summary), .reserveReached(_, _, let summary), .interrupted(_, let summary),
+             .incomplete(let summary), .failed(_, let summary):
             return summary
         }
     }

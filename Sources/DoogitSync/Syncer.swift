@@ -2,8 +2,7 @@ import DoogitGitHub
 import DoogitStore
 import DoogitSupport
 
-/// Brings what doogit keeps up to date with GitHub, one phase after another (see `SyncPhase`;
-/// today only `RepositoryPhase`).
+/// Brings what doogit keeps up to date with GitHub, one phase after another (see `SyncPhase`).
 ///
 /// Every phase shares the stop rules of `SyncSession`: a rate limit reaching the reserve, a
 /// network failure or a GitHub that keeps failing stop the sync at once rather than trying every
@@ -31,7 +30,10 @@ public final class Syncer {
 
     /// The phases of a sync, in the order they run.
     private var phases: [any SyncPhase] {
-        [RemotePhase(), RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold)]
+        [RemotePhase(),
+         RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold),
+         IssuePhase(batchSize: batchSize),
+         CommitPhase(batchSize: batchSize)]
     }
 
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
@@ -58,6 +60,8 @@ public final class Syncer {
         } catch let stop as SyncStop {
             switch stop {
             case .rateLimited(let resetAt): throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
+            case .reserveReached(let reserve, let resetAt):
+                throw SyncError.reserveReached(reserve: reserve, resetAt: resetAt, summary: finished())
             case .interrupted(let error): throw SyncError.interrupted(underlying: error, summary: finished())
             case .failed(let error): throw SyncError.failed(underlying: error, summary: finished())
             }

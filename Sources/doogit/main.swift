@@ -8,5 +8,6 @@ import Darwin
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
 let context = Context(environment: environment, currentDirectory: ProcessEnvironment.currentDirectory(),
-                      console: Console.standard(environment: environment))
+                      console: Console.standard(environment: environment),
+                      standardInputIsTerminal: isatty(STDIN_FILENO) == 1)
 exit(Doogit.run(arguments, context: context))

@@ -27,6 +27,46 @@ import Testing
         return nil
     }
 
+    // MARK: Short forms
+
+    /// `doogit add`, `doogit ls`, ...: the todo commands without `todo`, with their options.
+    @Test(arguments: [
+        (["ls"], ["todo", "list"]), (["add", "x"], ["todo", "add", "x"]), (["show", "1"], ["todo", "show", "1"]),
+        (["done", "1"], ["todo", "done", "1"]), (["undo", "1"], ["todo", "undo", "1"]),
+        (["edit", "1", "x"], ["todo", "edit", "1", "x"]), (["move", "1", "-R", "a/b"], ["todo", "move", "1", "-R", "a/b"]),
+        (["rm", "1"], ["todo", "rm", "1"]), (["restore", "1"], ["todo", "restore", "1"]), (["clear"], ["todo", "clear"]),
+        (["--json", "ls", "-R", "a/b", "--long"], ["--json", "todo", "list", "-R", "a/b", "--long"]),
+    ])
+    func shortFormsAreTheTodoCommands(short: [String], long: [String]) throws {
+        let parsed = try invocation(short)
+        let expected = try invocation(long)
+        #expect(parsed.path == expected.path)
+        #expect(parsed.positionals == expected.positionals)
+        #expect(parsed.options == expected.options)
+        #expect(parsed.global == expected.global)
+    }
+
+    /// Nothing but global options: the list, with the list's options.
+    @Test func aLineWithoutACommandIsTheList() throws {
+        #expect(try invocation([]).path == ["todo", "list"])
+        let json = try invocation(["--json", "--open"])
+        #expect(json.path == ["todo", "list"])
+        #expect(json.global.json && json.flag("open"))
+        #expect(try helpPath(["-h"]) == [], "help alone is still the top-level help")
+    }
+
+    @Test func aMistypedShortFormIsSuggested() throws {
+        let error = try #require(usageError(["ad", "x"]))
+        #expect(error.message == "unknown command 'ad' (did you mean 'add'?)")
+        #expect(try #require(usageError(["help", "restor"])).message == "unknown help topic 'restor' (did you mean 'restore'?)")
+    }
+
+    /// `--ascii` is global: accepted by every command, before or after it.
+    @Test(arguments: [["--ascii", "todo", "done", "1"], ["repo", "search", "--ascii"], ["todo", "show", "1", "--ascii"]])
+    func asciiIsAGlobalOption(arguments: [String]) throws {
+        #expect(try invocation(arguments).global.ascii)
+    }
+
     // MARK: Global options anywhere
 
     @Test func globalOptionBeforeOrAfterTheCommandIsTheSame() throws {
@@ -158,7 +198,8 @@ import Testing
         (["todo", "list", "--opne"], "unknown option '--opne' for 'doogit todo list' (did you mean '--open'?)", ["todo", "list"]),
         (["todo", "ls", "--jsn"], "unknown option '--jsn' for 'doogit todo list' (did you mean '--json'?)", ["todo", "list"]),
         (["todo", "list", "--all-repo"], "unknown option '--all-repo' for 'doogit todo list' (did you mean '--all-repos'?)", ["todo", "list"]),
-        (["--jsno"], "unknown option '--jsno' (did you mean '--json'?)", []),
+        // `doogit` alone is `todo list`: its options are the list's.
+        (["--jsno"], "unknown option '--jsno' for 'doogit todo list' (did you mean '--json'?)", ["todo", "list"]),
         (["todo", "list", "--bogus"], "unknown option '--bogus' for 'doogit todo list'", ["todo", "list"]),
         (["todo", "list", "-Z"], "unknown option '-Z' for 'doogit todo list'", ["todo", "list"]),
         (["-qZ", "todo", "list"], "unknown option '-Z' for 'doogit todo list'", ["todo", "list"]),
@@ -201,10 +242,10 @@ import Testing
 
     @Test(arguments: [
         (["repo", "list", "extra"], "unexpected argument 'extra' for 'doogit repo list'", ["repo", "list"]),
-        (["todo", "list", "a", "b"], "unexpected argument 'b' for 'doogit todo list'", ["todo", "list"]),
+        (["todo", "show", "1", "2"], "unexpected argument '2' for 'doogit todo show'", ["todo", "show"]),
         (["sync", "now"], "unexpected argument 'now' for 'doogit sync'", ["sync"]),
         (["auth", "status", "x"], "unexpected argument 'x' for 'doogit auth status'", ["auth", "status"]),
-        (["repo", "search", "a", "b"], "unexpected argument 'b' for 'doogit repo search'", ["repo", "search"]),
+        (["todo", "clear", "a", "b"], "unexpected argument 'b' for 'doogit todo clear'", ["todo", "clear"]),
     ])
     func extraArguments(arguments: [String], message: String, topic: [String]) throws {
         let error = try #require(usageError(arguments))
@@ -217,7 +258,7 @@ import Testing
         (["todo", "add", "x", "--repo"], "option '--repo' needs a value", ["todo", "add"]),
         (["todo", "list", "--db"], "option '--db' needs a value", ["todo", "list"]),
         (["todo", "list", "--color"], "option '--color' needs a value", ["todo", "list"]),
-        (["--db"], "option '--db' needs a value", []),
+        (["--db"], "option '--db' needs a value", ["todo", "list"]),
         (["--db=", "todo", "list"], "option '--db' needs a file path", ["todo", "list"]),
     ])
     func missingOptionValues(arguments: [String], message: String, topic: [String]) throws {
@@ -274,8 +315,12 @@ import Testing
     // MARK: Help and version
 
     @Test(arguments: [
-        ([String](), [String]()),
         (["help"], []),
+        (["help", "help"], ["help"]),
+        (["help", "add"], ["todo", "add"]),
+        (["add", "-h"], ["todo", "add"]),
+        (["ls", "--help"], ["todo", "list"]),
+        (["help", "restore"], ["todo", "restore"]),
         (["-h"], []),
         (["--help"], []),
         (["help", "todo"], ["todo"]),

@@ -12,7 +12,8 @@ import Testing
     static let usageCases: [UsageCase] = [
         UsageCase(arguments: ["tod", "list"], topic: ""),
         UsageCase(arguments: ["frobnicate"], topic: ""),
-        UsageCase(arguments: ["--jsno"], topic: ""),
+        UsageCase(arguments: ["--jsno"], topic: "todo list"),
+        UsageCase(arguments: ["frobnicate"], topic: ""),
         UsageCase(arguments: ["help", "bogus"], topic: ""),
         UsageCase(arguments: ["todo", "lst"], topic: "todo"),
         UsageCase(arguments: ["help", "todo", "bogus"], topic: "todo"),
@@ -20,7 +21,11 @@ import Testing
         UsageCase(arguments: ["todo", "list", "--opne"], topic: "todo list"),
         UsageCase(arguments: ["todo", "list", "--force"], topic: "todo list"),
         UsageCase(arguments: ["todo", "ls", "-Z"], topic: "todo list"),
-        UsageCase(arguments: ["todo", "list", "a", "b"], topic: "todo list"),
+        UsageCase(arguments: ["todo", "show", "1", "2"], topic: "todo show"),
+        UsageCase(arguments: ["todo", "done", "1-20001"], topic: "todo done"),
+        UsageCase(arguments: ["done", "3-1"], topic: "todo done"),
+        UsageCase(arguments: ["todo", "list", "--grep", " "], topic: "todo list"),
+        UsageCase(arguments: ["todo", "clear", "a/b", "--all"], topic: "todo clear"),
         UsageCase(arguments: ["todo", "list", "--open", "--done"], topic: "todo list"),
         UsageCase(arguments: ["todo", "list", "a/b/c"], topic: "todo list"),
         UsageCase(arguments: ["todo", "list", "--color=sometimes"], topic: "todo list"),
@@ -50,7 +55,6 @@ import Testing
         UsageCase(arguments: ["repo", "add"], topic: "repo add"),
         UsageCase(arguments: ["repo", "add", "https://gitlab.com/a/b"], topic: "repo add"),
         UsageCase(arguments: ["repo", "list", "extra"], topic: "repo list"),
-        UsageCase(arguments: ["repo", "search", "a", "b"], topic: "repo search"),
         UsageCase(arguments: ["sync", "now"], topic: "sync"),
         UsageCase(arguments: ["sync", "--wiat"], topic: "sync"),
         UsageCase(arguments: ["auth", "status", "x"], topic: "auth status"),
@@ -85,7 +89,7 @@ import Testing
 
     @Test func badIDIsNamedInTheMessage() {
         let result = CLIHarness().run("todo", "done", "-3")
-        #expect(result.stderr == "doogit: error: '-3' is not a todo ID; IDs are positive whole numbers as shown by 'doogit todo list'. Run 'doogit help todo done'.\n")
+        #expect(result.stderr == "doogit: error: '-3' is not a todo ID; IDs are positive whole numbers as shown by 'doogit todo list' (also #3, 3,4 and ranges such as 1-3). Run 'doogit help todo done'.\n")
     }
 
     @Test func suggestionAppearsOnTheErrorLine() {
@@ -112,7 +116,7 @@ import Testing
     }
 
     @Test(arguments: [
-        [String](), ["help"], ["-h"], ["--help"], ["help", "todo"], ["todo"], ["repo"], ["auth"], ["todo", "--help"],
+        ["help"], ["help", "help"], ["help", "add"], ["-h"], ["--help"], ["help", "todo"], ["todo"], ["repo"], ["auth"], ["todo", "--help"],
         ["help", "todo", "add"], ["todo", "add", "-h"], ["repo", "remove", "--help"], ["sync", "-h"],
         ["--json", "help", "todo", "list"], ["-q", "auth", "login", "-h"],
     ])

@@ -36,6 +36,12 @@ final class CLIHarness {
     private(set) var programCalls: [[String]] = []
     /// What the fake `gh auth token` answers; nil: gh is not installed.
     var programResult: (status: Int32, output: String)?
+    /// What standard input holds, and whether it is a terminal (then `typed` is what a person
+    /// types at the hidden prompt, and `prompts` what they were asked).
+    var standardInput = ""
+    var standardInputIsTerminal = false
+    var typed: String? = nil
+    private(set) var prompts: [String] = []
 
     init(environment extra: [String: String] = [:]) {
         environment = ["HOME": directory.path + "/home", "PATH": "/usr/bin:/bin"]
@@ -55,7 +61,12 @@ final class CLIHarness {
                 return transport
             },
             retryPolicy: RetryPolicy(), timeouts: HTTPTimeouts(),
-            readStandardInput: { "" },
+            readStandardInput: { [self] in standardInput },
+            standardInputIsTerminal: standardInputIsTerminal,
+            readHiddenLine: { [self] prompt in
+                prompts.append(prompt)
+                return typed
+            },
             runProgram: { [self] arguments, _ in
                 programCalls.append(arguments)
                 return programResult
@@ -63,10 +74,11 @@ final class CLIHarness {
     }
 
     /// Runs doogit in-process; `width` set means stdout is a terminal of that many columns.
-    func run(_ arguments: [String], terminal: Bool = false, width: Int? = nil, currentDirectory: String? = nil) -> RunResult {
+    func run(_ arguments: [String], terminal: Bool = false, width: Int? = nil, currentDirectory: String? = nil,
+             errorsIsTerminal: Bool = false) -> RunResult {
         let output = CapturingSink()
         let errors = CapturingSink()
-        let console = Console(output: output, errors: errors, outputIsTerminal: terminal, errorsIsTerminal: false,
+        let console = Console(output: output, errors: errors, outputIsTerminal: terminal, errorsIsTerminal: errorsIsTerminal,
                               width: width)
         let code = Doogit.run(arguments, context: context(console: console, currentDirectory: currentDirectory))
         return RunResult(code: code, stdout: output.text, stderr: errors.text)

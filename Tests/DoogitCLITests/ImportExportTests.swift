@@ -118,6 +118,14 @@ import TestSupport
         for text in ["one", "two", "three", "four"] { _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: text, at: Fixture.t1) }
         _ = try store.addTodo(repositoryID: 9, text: "tools todo", at: Fixture.t2)
         _ = try store.setDone([2], done: true, at: Fixture.t2)
+        // Links (one kept by the removed todo) and settings travel too.
+        func issue(_ number: Int64, _ state: IssueState = .open) -> IssueSnapshot {
+            IssueSnapshot(number: number, url: "https://github.com/octocat/Hello-World/issues/\(number)", title: "Issue \(number)",
+                          state: state, updatedAt: "2023-11-14T22:13:20Z")
+        }
+        _ = try store.linkIssue(todoID: 1, to: issue(11), at: Fixture.t2)
+        _ = try store.linkIssue(todoID: 4, to: issue(12, .closed), at: Fixture.t2)
+        try store.setSettings(repositoryIDs: [9], pushIssues: true, importIssues: .assigned, scanCommits: false, at: Fixture.t2)
         _ = try store.removeTodos([1], at: Fixture.t3)
         _ = try store.moveTodos([3], toRepository: 9, at: Fixture.t3)
         let exported = source.run("export")
@@ -132,11 +140,23 @@ import TestSupport
         #expect(imported.stdout == "Imported 4 todos from \(file)\n")
         #expect(target.run("todo", "list", "--json").stdout == source.run("todo", "list", "--json").stdout)
         #expect(target.run("repo", "list").stdout == source.run("repo", "list").stdout)
+        #expect(exported.stdout.contains(#""issue":{"number":12,"state":"closed","url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269}"#))
+        #expect(exported.stdout.contains(#""settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false}"#))
+        let (sourceStore, targetStore) = (try source.openStore(), try target.openStore())
+        #expect(try targetStore.sections().flatMap(\.todos).map(\.issue) == sourceStore.sections().flatMap(\.todos).map(\.issue))
+        #expect(try targetStore.linkedTodos(repositoryID: Fixture.helloWorld.id).map(\.todo.issue?.number) == [12])
+        #expect(try targetStore.repositories().map(\.settings) == sourceStore.repositories().map(\.settings))
+        #expect(try targetStore.repository(id: 9)?.settings == RepositorySettings(pushIssues: true, importIssues: .assigned,
+                                                                                   scanCommits: false))
+        let (sourceReplica, targetReplica) = (try sourceStore.localReplica().replica, try targetStore.localReplica().replica)
+        #expect(targetReplica.todos.mapValues(\.issue) == sourceReplica.todos.mapValues(\.issue), "links and their stamps")
+        #expect(targetReplica.repositories.mapValues(\.settings) == sourceReplica.repositories.mapValues(\.settings))
+        #expect(try targetStore.knownIssueNumbers(repositoryID: Fixture.helloWorld.id) == [11, 12])
         #expect(target.run("import", file).stdout == "Imported 0 todos from \(file) (5 already here)\n")
         #expect(target.run("todo", "list", "--json").stdout == source.run("todo", "list", "--json").stdout)
-        // The removed todo can be brought back with its ID there too.
+        // The removed todo can be brought back with its ID there too, and its link.
         _ = try target.openStore().restoreTodos([1], at: Fixture.t3)
-        #expect(try target.openStore().sections().flatMap(\.todos).contains { $0.id == 1 && $0.text == "one" })
+        #expect(try target.openStore().sections().flatMap(\.todos).contains { $0.id == 1 && $0.text == "one" && $0.issue?.number == 11 })
         // A new todo there does not take the ID of the removed one.
         #expect(try target.openStore().addTodo(repositoryID: 9, text: "new", at: Fixture.t3).id == 6)
     }

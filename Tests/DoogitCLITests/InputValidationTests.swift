@@ -25,13 +25,38 @@ import Testing
     }
 
     @Test(arguments: ["0", "-3", "+3", "-0", "9223372036854775808", "99999999999999999999", "abc", "3a", "1.5", "",
-                      " 3", "3 ", "0x10", "1e3", "٣", "３", "#3"])
+                      " 3", "3 ", "0x10", "1e3", "٣", "３", "##3", "3#", ",", "3,", ",3", "1-", "-", "1--3", "1-3-5",
+                      "a-b", "1-0", "#"])
     func notAnID(argument: String) throws {
         let error = try #require(throws: UsageError.self) {
             try InputValidation.todoIDs(["1", argument], topic: topic)
         }
         #expect(error.topic == topic)
-        #expect(error.message.contains("is not a todo ID"))
+        #expect(error.message.contains("is not a todo ID") || error.message.contains("is not a range"))
+    }
+
+    /// `3 4`, `3,4`, `1-3` and `#3`, in any mix; duplicates dropped, order kept.
+    @Test func idsTakeListsRangesAndHashes() {
+        #expect(ids(["3,4"]) == [3, 4])
+        #expect(ids(["1-3"]) == [1, 2, 3])
+        #expect(ids(["#3"]) == [3])
+        #expect(ids(["#7,1-3", "2", "#5-6"]) == [7, 1, 2, 3, 5, 6])
+        #expect(ids(["4-4"]) == [4])
+    }
+
+    /// A range stands for at most 10,000 IDs: a typo must not become a command on millions.
+    @Test func aHugeRangeIsRefused() throws {
+        #expect(ids(["1-10000"])?.count == 10_000)
+        let error = try #require(throws: UsageError.self) {
+            try InputValidation.todoIDs(["1-10001"], topic: topic)
+        }
+        #expect(error.message == "'1-10001' stands for more than 10000 todo IDs; name fewer at a time")
+        #expect(ids(["1-9223372036854775807"]) == nil)
+    }
+
+    @Test func aBackwardRangeSaysWhichWayRound() throws {
+        let error = try #require(throws: UsageError.self) { try InputValidation.todoIDs(["9-3"], topic: topic) }
+        #expect(error.message == "'9-3' is not a range of todo IDs; write the lower ID first (3-9)")
     }
 
     @Test func leadingZerosAreTheSameID() {
@@ -42,7 +67,7 @@ import Testing
         let error = try #require(throws: UsageError.self) {
             try InputValidation.todoIDs(["\u{1B}[2Jx\u{07}"], topic: topic)
         }
-        #expect(error.message == "'x' is not a todo ID; IDs are positive whole numbers as shown by 'doogit todo list'")
+        #expect(error.message == "'x' is not a todo ID; IDs are positive whole numbers as shown by 'doogit todo list' (also #3, 3,4 and ranges such as 1-3)")
     }
 
     // MARK: Text

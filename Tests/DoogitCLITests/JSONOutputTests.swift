@@ -1,4 +1,6 @@
+import Foundation
 import DoogitGitHub
+import Foundation
 import DoogitSupport
 import Testing
 @testable import DoogitCLI
@@ -15,12 +17,21 @@ import Testing
         let harness = CLIHarness()
         let store = try harness.openStore()
         try store.saveRepositories([Fixture.helloWorld, Self.widgets])
-        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "write docs", at: Fixture.t0)
+        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "write docs", uuid: Self.uuid(1), at: Fixture.t0)
         _ = try store.addTodo(repositoryID: Fixture.helloWorld.id,
-                              text: "ring\u{07}bell \u{1B}[31mred\u{9B} \"quoted\" back\\slash\ttab", at: Fixture.t1)
-        _ = try store.addTodo(repositoryID: Self.widgets.id, text: "ship it", at: Fixture.t2)
+                              text: "ring\u{07}bell \u{1B}[31mred\u{9B} \"quoted\" back\\slash\ttab", uuid: Self.uuid(2),
+                              at: Fixture.t1)
+        _ = try store.addTodo(repositoryID: Self.widgets.id, text: "ship it", uuid: Self.uuid(3), at: Fixture.t2)
         _ = try store.setDone([1], done: true, at: Fixture.t3)
+        _ = try store.linkIssue(todoID: 2, to: IssueSnapshot(number: 12, url: "https://github.com/octocat/Hello-World/issues/12",
+                                                             title: "Ring the bell", state: .open,
+                                                             updatedAt: "2023-11-14T22:14:20Z"), at: Fixture.t1)
+        try store.setSettings(repositoryIDs: [Self.widgets.id], pushIssues: true, importIssues: .assigned, scanCommits: false, at: Fixture.t2)
         return harness
+    }
+
+    static func uuid(_ number: Int) -> String {
+        "00000000-0000-4000-8000-00000000000\(number)"
     }
 
     static let todoListJSON = #"""
@@ -39,7 +50,9 @@ import Testing
                 "text": "ship it",
                 "done": false,
                 "createdAt": "2023-11-14T22:15:20.000Z",
-                "doneAt": null
+                "doneAt": null,
+                "uuid": "00000000-0000-4000-8000-000000000003",
+                "issue": null
               }
             ]
           },
@@ -57,14 +70,22 @@ import Testing
                 "text": "ring\u0007bell \u001b[31mred\u009b \"quoted\" back\\slash\ttab",
                 "done": false,
                 "createdAt": "2023-11-14T22:14:20.000Z",
-                "doneAt": null
+                "doneAt": null,
+                "uuid": "00000000-0000-4000-8000-000000000002",
+                "issue": {
+                  "number": 12,
+                  "url": "https://github.com/octocat/Hello-World/issues/12",
+                  "state": "open"
+                }
               },
               {
                 "id": 1,
                 "text": "write docs",
                 "done": true,
                 "createdAt": "2023-11-14T22:13:20.000Z",
-                "doneAt": "2023-11-14T23:13:20.000Z"
+                "doneAt": "2023-11-14T23:13:20.000Z",
+                "uuid": "00000000-0000-4000-8000-000000000001",
+                "issue": null
               }
             ]
           }
@@ -86,7 +107,10 @@ import Testing
             "gone": true,
             "open": 1,
             "done": 0,
-            "syncedAt": "2023-11-14T22:13:20.000Z"
+            "syncedAt": "2023-11-14T22:13:20.000Z",
+            "pushIssues": true,
+            "importIssues": "assigned",
+            "scanCommits": false
           },
           {
             "id": 1296269,
@@ -100,19 +124,37 @@ import Testing
             "gone": false,
             "open": 1,
             "done": 1,
-            "syncedAt": "2023-11-14T22:13:20.000Z"
+            "syncedAt": "2023-11-14T22:13:20.000Z",
+            "pushIssues": false,
+            "importIssues": "off",
+            "scanCommits": true
           }
         ]
 
         """#
 
+    /// Indented for a person at a terminal.
     @Test func todoListJSON() throws {
         let harness = try preparedHarness()
-        let result = harness.run("todo", "list", "--json")
+        let result = harness.run(["todo", "list", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == Self.todoListJSON)
         #expect(harness.transportsMade == 0)
+    }
+
+    /// Compact for a program (stdout not a terminal): the same document on one line.
+    @Test(arguments: [["todo", "list"], ["repo", "list"], ["todo", "done", "3"], ["todo", "show", "3"]])
+    func jsonForAProgramIsCompact(command: [String]) throws {
+        let harness = try preparedHarness()
+        let compact = harness.run(command + ["--json"]).stdout
+        #expect(compact.hasSuffix("\n"))
+        #expect(compact.filter { $0 == "\n" }.count == 1, "one line: \(compact)")
+        #expect(!compact.contains("\": "))
+        let indented = harness.run(command + ["--json"], terminal: true).stdout
+        #expect(indented.contains("\n  "))
+        let parse = { (text: String) in try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSObject }
+        #expect(try parse(compact) == parse(indented))
     }
 
     @Test func globalJSONOptionBeforeOrAfterTheCommandGivesTheSameOutput() throws {
@@ -131,18 +173,18 @@ import Testing
 
     @Test func todoListJSONFilteredByRepository() throws {
         let harness = try preparedHarness()
-        let result = harness.run("todo", "list", "widgets", "--json")
+        let result = harness.run(["todo", "list", "widgets", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stdout.hasPrefix("[\n  {\n    \"repository\": {\n      \"id\": 42,"))
         #expect(!result.stdout.contains("Hello-World"))
-        let open = harness.run("todo", "list", "--open", "--json", "octocat/Hello-World").stdout
+        let open = harness.run(["todo", "list", "--open", "--json", "octocat/Hello-World"], terminal: true).stdout
         #expect(open.contains("\"id\": 2,"))
         #expect(!open.contains("\"id\": 1,"))
     }
 
     @Test func repoListJSON() throws {
         let harness = try preparedHarness()
-        let result = harness.run("repo", "list", "--json")
+        let result = harness.run(["repo", "list", "--json"], terminal: true)
         #expect(result.code == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == Self.repoListJSON)
@@ -154,14 +196,14 @@ import Testing
         try store.saveRepository(Fixture.repository(id: 7, owner: "evil", name: "repo",
                                                     description: "\u{1B}]0;pwned\u{07}evil\u{202E}"))
         let result = harness.run("repo", "list", "--json")
-        #expect(result.stdout.contains(#""description": "\u001b]0;pwned\u0007evil\u202e","#))
+        #expect(result.stdout.contains(#""description":"\u001b]0;pwned\u0007evil\u202e","#))
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(!result.stdout.contains("\u{07}"))
     }
 
     @Test func todoCommandsPrintTheAffectedTodos() throws {
         let harness = try preparedHarness()
-        let done = harness.run("todo", "done", "3", "--json")
+        let done = harness.run(["todo", "done", "3", "--json"], terminal: true)
         #expect(done.stdout == #"""
             [
               {
@@ -170,21 +212,28 @@ import Testing
                 "text": "ship it",
                 "done": true,
                 "createdAt": "2023-11-14T22:15:20.000Z",
-                "doneAt": "2023-11-14T22:13:20.000Z"
+                "doneAt": "2023-11-14T22:13:20.000Z",
+                "uuid": "00000000-0000-4000-8000-000000000003",
+                "issue": null
               }
             ]
 
             """#)
-        let added = harness.run("todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees")
+        let added = harness.run(["todo", "add", "-R", "widgets", "--json", "--", "-1", "degrees"], terminal: true)
         #expect(added.code == 0)
-        #expect(added.stdout == #"""
+        let uuid = try #require(try JSONParser.parse(added.stdout)["uuid"])
+        guard case .string(let text) = uuid else { throw JSONError.missing(field: "uuid") }
+        #expect(UUIDv4.isValid(text))
+        #expect(added.stdout.replacingOccurrences(of: text, with: "UUID") == #"""
             {
               "id": 4,
               "repository": "acme/widgets",
               "text": "-1 degrees",
               "done": false,
               "createdAt": "2023-11-14T22:13:20.000Z",
-              "doneAt": null
+              "doneAt": null,
+              "uuid": "UUID",
+              "issue": null
             }
 
             """#)

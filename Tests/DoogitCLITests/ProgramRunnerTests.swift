@@ -4,7 +4,8 @@ import TestSupport
 @testable import DoogitCLI
 
 /// `gh auth token` is run with a timeout that counts from the start.
-@Suite struct ProgramRunnerTests {
+/// Serialized: a script written by one test while another spawns can be "text file busy" (ETXTBSY).
+@Suite(.serialized) struct ProgramRunnerTests {
     func script(_ body: String) throws -> (directory: TemporaryDirectory, path: String) {
         let directory = TemporaryDirectory()
         let path = directory.path + "/helper"
@@ -27,7 +28,9 @@ import TestSupport
     /// A helper that writes a byte now and then is never idle for long, yet must be stopped.
     @Test func aProgramThatTricklesOutputIsStoppedAtTheTimeout() throws {
         let helper = try script("i=0; while [ $i -lt 200 ]; do printf x; sleep 0.05; i=$((i+1)); done")
-        let result = ProgramRunner.run([helper.path], environment: ["PATH": "/usr/bin:/bin"], timeoutMilliseconds: 300)
-        #expect(result == nil)
+        let result = try #require(ProgramRunner.run([helper.path], environment: ["PATH": "/usr/bin:/bin"],
+                                                    timeoutMilliseconds: 300))
+        #expect(result.status == ProgramRunner.timedOut, "a helper stopped at the timeout says so")
+        #expect(result.output.isEmpty)
     }
 }

@@ -370,7 +370,7 @@ fileprivate enum JSONFuzzer {
             case nil, .null?, .bool?: return true
             default: return false
             }
-        case "description", "pushed_at", "updated_at":
+        case "description", "pushed_at", "updated_at", "default_branch":
             switch value {
             case nil, .null?, .string?: return true
             default: return false

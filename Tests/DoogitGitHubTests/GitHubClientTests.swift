@@ -25,7 +25,8 @@ struct GitHubClientTests {
         #expect(repository == GitHubRepository(id: 1296269, owner: "octocat", name: "Hello-World", fullName: "octocat/Hello-World",
                                                description: "My first repository on GitHub!",
                                                htmlURL: "https://github.com/octocat/Hello-World", isPrivate: false,
-                                               archived: false, pushedAt: "2011-01-26T19:06:43Z", updatedAt: "2011-01-26T19:14:43Z"))
+                                               archived: false, pushedAt: "2011-01-26T19:06:43Z", updatedAt: "2011-01-26T19:14:43Z",
+                                               defaultBranch: "master"))
         let request = try #require(github.requests.last)
         #expect(request.headers["accept"] == "application/vnd.github+json")
         #expect(request.headers["x-github-api-version"] == "2022-11-28")

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// Random histories over three machines (adds, edits, done and undo, removals, restores, moves,
-/// repositories tracked and dropped, clocks an hour behind or set to 2099, exchanges with the
+/// links to issues made, changed and dropped, repository settings, repositories tracked and
+/// dropped, clocks an hour behind or set to 2099, exchanges with the
 /// file and between machines), from a seeded generator so a failure can be replayed: the merge
 /// is commutative, associative and idempotent on every copy seen, and machines that then
 /// exchange with the file in any order end with the same list.
@@ -96,8 +97,11 @@ import TestSupport
             case 52..<57:
                 if let id = pick(removed) { machine.replica.todos[id]?.removed.set(false, at: machine.clock.tick(now: now)) }
             case 57..<63:
+                // A move forgets the link, in the same change.
                 if let id = pick(live), let target = pick(shown) {
-                    machine.replica.todos[id]?.repository.set(target, at: machine.clock.tick(now: now))
+                    let stamp = machine.clock.tick(now: now)
+                    machine.replica.todos[id]?.repository.set(target, at: stamp)
+                    if machine.replica.todos[id]?.issue.value != nil { machine.replica.todos[id]?.issue.set(nil, at: stamp) }
                 }
             case 63..<68:
                 track(&machine, id: Int64.random(in: 1...5, using: &random), now: now)
@@ -110,7 +114,24 @@ import TestSupport
                         machine.replica.todos[id]?.removed.set(true, at: stamp)
                     }
                 }
-            case 71..<88:
+            case 71..<76:
+                // `todo link`/`unlink`, or an issue seen in another state: the link as one field.
+                if let id = pick(live), let repository = machine.replica.todos[id]?.repository.value {
+                    let number = Int64.random(in: 1...4, using: &random)
+                    let link = Bool.random(using: &random) ? nil : LinkedIssue(
+                        number: number, repository: repository, state: pick(["open", "closed"]) ?? "open",
+                        url: "https://github.com/octocat/r\(repository)/issues/\(number)")
+                    machine.replica.todos[id]?.issue.set(link, at: machine.clock.tick(now: now))
+                }
+            case 76..<79:
+                // `repo set`.
+                if let repository = pick(shown) {
+                    let settings = SharedSettings(pushIssues: Bool.random(using: &random),
+                                                  importIssues: pick(SharedSettings.importModes.sorted()) ?? "off",
+                                                  scanCommits: Bool.random(using: &random))
+                    machine.replica.repositories[repository]?.settings.set(settings, at: machine.clock.tick(now: now))
+                }
+            case 79..<88:
                 machine.exchange(with: &file, trueTime: trueTime)
             case 88..<95:
                 // Two machines merging directly (the merge allows it even though sync goes through the file).
@@ -144,7 +165,7 @@ import TestSupport
     @Test func mergeIsCommutativeAssociativeAndIdempotentAndMachinesConverge() {
         var generator = SplitMix64(seed: Self.seed)
         var failures = 0
-        var todosAtTheEnd = 0
+        var todosAtTheEnd = 0, linksAtTheEnd = 0, settingsAtTheEnd = 0
         for historyIndex in 0..<Self.histories {
             let seed = generator.next()
             var history = History(seed: seed)
@@ -176,8 +197,11 @@ import TestSupport
                 Issue.record("history \(historyIndex) (seed \(FuzzText.hex(seed))): the machines did not converge")
             }
             todosAtTheEnd += history.file.todos.count
+            linksAtTheEnd += history.file.todos.values.filter { $0.issue.stamp != .zero }.count
+            settingsAtTheEnd += history.file.repositories.values.filter { $0.settings.stamp != .zero }.count
             if failures > 5 { return }
         }
         #expect(todosAtTheEnd > Self.histories * 3, "the histories did little")
+        #expect(linksAtTheEnd > Self.histories / 2 && settingsAtTheEnd > Self.histories / 2, "links and settings were hardly exercised")
     }
 }

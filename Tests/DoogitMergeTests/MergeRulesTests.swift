@@ -138,20 +138,69 @@ import Testing
         #expect(Self.bothOrders(newMachine, Self.base()).showsRepository(7))
     }
 
+    static func link(_ number: Int64, _ state: String = "open") -> LinkedIssue {
+        LinkedIssue(number: number, repository: 1, state: state, url: "https://github.com/octocat/r1/issues/\(number)")
+    }
+
+    @Test func aLinkAndAnEditMadeOnTwoMachinesBothSurvive() throws {
+        let linked = Self.changing(Self.base()) { $0.issue.set(Self.link(12), at: Self.stamp(10, Self.machineA)) }
+        let edited = Self.changing(Self.base()) { $0.text.set("write the release notes", at: Self.stamp(11, Self.machineB)) }
+        let todo = try #require(Self.bothOrders(linked, edited).todos[Self.uuid])
+        #expect(todo.issue.value == Self.link(12))
+        #expect(todo.text.value == "write the release notes")
+        #expect(todo.latestStamp == Self.stamp(11, Self.machineB))
+    }
+
+    @Test func linkingUnlinkingAndTheIssuesStateKeepTheLaterWrite() throws {
+        let linked = Self.changing(Self.base()) { $0.issue.set(Self.link(12), at: Self.stamp(10, Self.machineA)) }
+        let unlinkedLater = Self.changing(linked) { $0.issue.set(nil, at: Self.stamp(20, Self.machineB)) }
+        let closedEarlier = Self.changing(linked) { $0.issue.set(Self.link(12, "closed"), at: Self.stamp(15, Self.machineA)) }
+        #expect(try #require(Self.bothOrders(unlinkedLater, closedEarlier).todos[Self.uuid]).issue.value == nil)
+        let relinked = Self.changing(linked) { $0.issue.set(Self.link(13), at: Self.stamp(30, Self.machineA)) }
+        #expect(try #require(Self.bothOrders(unlinkedLater, relinked).todos[Self.uuid]).issue == Register(Self.link(13),
+                                                                                                       at: Self.stamp(30)))
+        // A removed todo keeps its link, for a restore.
+        let removed = Self.changing(Self.base()) { $0.removed.set(true, at: Self.stamp(5, Self.machineB)) }
+        let todo = try #require(Self.bothOrders(removed, linked).todos[Self.uuid])
+        #expect(todo.isRemoved && todo.issue.value == Self.link(12))
+    }
+
+    @Test func settingsKeepTheLaterWriteAndARepositoryNobodyConfiguredTakesThem() throws {
+        let pushing = SharedSettings(pushIssues: true, importIssues: "off", scanCommits: true)
+        let importing = SharedSettings(pushIssues: false, importIssues: "all", scanCommits: false)
+        var a = Self.base(), b = Self.base()
+        a.repositories[1]?.settings.set(pushing, at: Self.stamp(5, Self.machineA))
+        #expect(Self.bothOrders(a, Self.base()).repositories[1]?.settings == Register(pushing, at: Self.stamp(5)),
+                "the defaults at the zero stamp never win")
+        b.repositories[1]?.settings.set(importing, at: Self.stamp(6, Self.machineB))
+        let merged = Self.bothOrders(a, b)
+        #expect(merged.repositories[1]?.settings.value == importing, "the settings are one field: the later write, whole")
+        #expect(merged.latestStamp == Self.stamp(6, Self.machineB))
+        // Clamping a clock that ran ahead reaches settings and links too.
+        let future = HybridTimestamp(wall: 4_070_908_800_000, counter: 0, machine: Self.machineB)
+        var ahead = Self.changing(Self.base()) { $0.issue.set(Self.link(12), at: future) }
+        ahead.repositories[1]?.settings.set(pushing, at: future)
+        let reference = Timestamp(secondsSinceEpoch: 1_700_000_100)
+        let clamped = ahead.clamped(to: reference).replica
+        #expect(clamped.todos[Self.uuid]?.issue.stamp.wall == reference.millisecondsSinceEpoch)
+        #expect(clamped.repositories[1]?.settings.stamp.wall == reference.millisecondsSinceEpoch)
+        #expect(Self.base().clamped(to: reference).replica == Self.base(), "zero stamps stay zero")
+    }
+
     @Test func unknownFieldsTravelAndStampedOnesKeepTheLaterWrite() throws {
-        let issueA = JSONValue.object([JSONMember("number", .int(12))])
-        let issueB = JSONValue.object([JSONMember("number", .int(13))])
+        let estimateA = JSONValue.object([JSONMember("number", .int(12))])
+        let estimateB = JSONValue.object([JSONMember("number", .int(13))])
         let a = Self.changing(Self.base()) {
-            $0.unknown["issue"] = UnknownFields.Field(value: issueA, stamp: Self.stamp(70, Self.machineA))
+            $0.unknown["estimate"] = UnknownFields.Field(value: estimateA, stamp: Self.stamp(70, Self.machineA))
             $0.unknown["color"] = UnknownFields.Field(value: .string("red"), stamp: nil)
         }
         let b = Self.changing(Self.base()) {
-            $0.unknown["issue"] = UnknownFields.Field(value: issueB, stamp: Self.stamp(60, Self.machineB))
+            $0.unknown["estimate"] = UnknownFields.Field(value: estimateB, stamp: Self.stamp(60, Self.machineB))
             $0.unknown["color"] = UnknownFields.Field(value: .string("blue"), stamp: nil)
             $0.unknown["size"] = UnknownFields.Field(value: .int(3), stamp: nil)
         }
         let todo = try #require(Self.bothOrders(a, b).todos[Self.uuid])
-        #expect(todo.unknown["issue"]?.value == issueA)
+        #expect(todo.unknown["estimate"]?.value == estimateA)
         #expect(todo.unknown["color"]?.value == .string("red"), "without stamps a fixed order decides")
         #expect(todo.unknown["size"]?.value == .int(3))
     }

@@ -31,6 +31,31 @@ import TestSupport
         #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == Self.sample)
     }
 
+    static let linked = """
+        {"format":"doogit","version":"1.0"}
+        {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false},"clock":{"name":"\(stampA)","tracked":"\(stampA)","settings":"\(stampB)"}}
+        {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":1296269,"text":"unlinked","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":null,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","issue":"\(stampB)"}}
+        {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"state":"closed","url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)"}}
+
+        """
+
+    @Test func linksAndSettingsReadBackAndWriteTheSameBytes() throws {
+        let (replica, _) = try TodoFile.decode(Array(Self.linked.utf8))
+        let stampB = try #require(HybridTimestamp(text: Self.stampB))
+        #expect(replica.repositories[1_296_269]?.settings == Register(
+            SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false), at: stampB))
+        #expect(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"]?.issue == Register(
+            LinkedIssue(number: 12, repository: 1_296_269, state: "closed", url: "https://github.com/octocat/Hello-World/issues/12"),
+            at: stampB))
+        #expect(replica.todos["0b1c2d3e-0000-4000-8000-000000000002"]?.issue == Register(nil, at: stampB), "unlinked, with its stamp")
+        #expect(replica.todos.values.allSatisfy { $0.unknown.isEmpty } && replica.repositories.values.allSatisfy { $0.unknown.isEmpty })
+        #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == Self.linked)
+        // Never linked, never configured: no key at all.
+        let plain = try TodoFile.decode(Array(Self.sample.utf8)).replica
+        #expect(!String(decoding: TodoFile.encode(plain), as: UTF8.self).contains(#""issue""#))
+        #expect(!Self.sample.contains("settings"))
+    }
+
     @Test func randomReplicasRoundTripAndOneReplicaAlwaysGivesTheSameBytes() throws {
         var generator = SplitMix64(seed: 77)
         for _ in 0..<60 {
@@ -53,14 +78,14 @@ import TestSupport
     @Test func unknownKeysLinesAndANewerMinorVersionAreKept() throws {
         let newer = """
             {"format":"doogit","version":"1.3","machines":3}
-            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true},"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","settings":"\(Self.stampB)"}}
-            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"state":"open"},"priority":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","issue":"\(Self.stampB)","tags":"\(Self.stampB)"}}
+            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"topics":["cli"],"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","topics":"\(Self.stampB)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","estimate":{"hours":2},"priority":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","estimate":"\(Self.stampB)","tags":"\(Self.stampB)"}}
             {"type":"label","name":"urgent","color":"red"}
 
             """
         let (replica, _) = try TodoFile.decode(Array(newer.utf8))
         let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
-        #expect(todo.unknown["issue"]?.stamp?.text == Self.stampB)
+        #expect(todo.unknown["estimate"]?.stamp?.text == Self.stampB)
         #expect(todo.unknown["priority"] == UnknownFields.Field(value: .string("high"), stamp: nil))
         #expect(todo.unknown["tags"] == UnknownFields.Field(value: nil, stamp: HybridTimestamp(text: Self.stampB)))
         #expect(replica.formatMinor == 3)
@@ -84,6 +109,10 @@ import TestSupport
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"x"}"#, 2, "is not a lowercase UUID"),
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":true,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","clock":{}}"#, 2, "disagree"),
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","clock":{"repository":"\#(TodoFileTests.stampA)","text":"\#(TodoFileTests.stampA)","done":"\#(TodoFileTests.stampA)"}}"#, 2, "repository 5 has no line of its own"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"o/n","url":"u","tracked":true,"settings":{"pushIssues":true,"importIssues":"some","scanCommits":true},"clock":{"name":"\#(TodoFileTests.stampA)","tracked":"\#(TodoFileTests.stampA)","settings":"\#(TodoFileTests.stampA)"}}"#, 2, "is not off, assigned or all"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"o/n","url":"u","tracked":true,"settings":{"pushIssues":true,"importIssues":"all","scanCommits":true},"clock":{"name":"\#(TodoFileTests.stampA)","tracked":"\#(TodoFileTests.stampA)"}}"#, 2, "\"settings\" is missing"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":1,"state":"merged","url":"u","repository":5},"clock":{"repository":"\#(TodoFileTests.stampA)","text":"\#(TodoFileTests.stampA)","done":"\#(TodoFileTests.stampA)","issue":"\#(TodoFileTests.stampA)"}}"#, 2, "is not open or closed"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":12,"clock":{"repository":"\#(TodoFileTests.stampA)","text":"\#(TodoFileTests.stampA)","done":"\#(TodoFileTests.stampA)","issue":"\#(TodoFileTests.stampA)"}}"#, 2, "is not an object or null"),
     ])
     func aBadFileNamesItsFirstBadLine(text: String, line: Int, reason: String) {
         do {

@@ -54,8 +54,8 @@ struct DatabaseTests {
         let todoColumns = try store.database.query("SELECT name FROM pragma_table_info('todos') ORDER BY cid") {
             row throws(StoreError) in try row.string(0)
         }
-        #expect(Array(todoColumns.prefix(9)) == ["id", "uuid", "repository_id", "text", "done", "position", "created_at", "updated_at",
-                                "done_at"])
+        #expect(Array(todoColumns.prefix(9)) == ["id", "uuid", "repository_id", "text", "done", "position", "created_at",
+                                                 "updated_at", "done_at"])
     }
 
     @Test("a transaction whose body throws rolls back everything it wrote")

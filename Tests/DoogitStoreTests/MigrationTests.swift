@@ -1,3 +1,4 @@
+import DoogitMerge
 @testable import DoogitStore
 import DoogitSupport
 import Foundation
@@ -219,6 +220,45 @@ struct MigrationTests {
                 VALUES ('https://api.github.com/user/repos', '"e"', NULL, '[]', '2026-01-05T00:00:00.000Z')
                 """)
         }
+        if version >= 4 {
+            try database.execute("""
+                INSERT INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position, created_at,
+                                             updated_at, done_at)
+                VALUES ('00000000-0000-4000-8000-00000000000a', 1, '2026-01-06T00:00:00.000Z', 10, 'removed, linked', 0, 3,
+                        '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z', NULL)
+                """)
+        }
+        if version >= 5 {
+            // Issues: a linked todo, a link kept by a removed todo, settings, issues known and being created.
+            try database.execute("""
+                UPDATE todos SET issue_number = 12, issue_url = 'https://github.com/octo/cat/issues/12', issue_state = 'closed',
+                    issue_title = 'Done one', issue_synced_text = 'done one', issue_synced_done = 1,
+                    issue_synced_at = '2026-01-04T00:00:00Z'
+                WHERE uuid = '00000000-0000-4000-8000-000000000002';
+                UPDATE todo_tombstones SET issue_number = 13, issue_url = 'https://github.com/octo/cat/issues/13',
+                    issue_state = 'open', issue_title = 'Removed', issue_synced_text = 'removed, linked', issue_synced_done = 0
+                WHERE uuid = '00000000-0000-4000-8000-00000000000a';
+                UPDATE repositories SET push_issues = 1, import_issues = 'assigned', scan_commits = 0 WHERE id = 1;
+                INSERT INTO known_issues (repository_id, issue_number, seen_at) VALUES (1, 12, '2026-01-04T00:00:00.000Z');
+                INSERT INTO pending_issues (todo_uuid, repository_id, title, body, labels, marker, state, created_at)
+                VALUES ('00000000-0000-4000-8000-000000000001', 1, 'open one', 'b', '[]', 'm', 'unknown',
+                        '2026-01-05T00:00:00.000Z');
+                """)
+        }
+        if version >= 6 {
+            // The remote: stamps on everything, a repository stopped elsewhere, the file as last read.
+            try database.execute("""
+                UPDATE todos SET issue_clock = '2026-01-04T00:00:00.000Z/0000/aaaaaaaaaaaa' WHERE issue_number IS NOT NULL;
+                UPDATE repositories SET settings_clock = '2026-01-04T00:00:00.000Z/0000/aaaaaaaaaaaa' WHERE id = 1;
+                INSERT INTO untracked_repositories (id, full_name, html_url, name_clock, tracked_clock, push_issues,
+                                                    settings_clock)
+                VALUES (3, 'octo/owl', 'https://github.com/octo/owl', '2026-01-01T00:00:00.000Z/0000/aaaaaaaaaaaa',
+                        '2026-01-05T00:00:00.000Z/0000/aaaaaaaaaaaa', 1, '2026-01-05T00:00:00.000Z/0000/aaaaaaaaaaaa');
+                INSERT INTO remote (id, repository_id, full_name, branch, path, content, added_at)
+                VALUES (1, 99, 'octo/doogit-data', 'main', 'todos.jsonl', '{"format":"doogit","version":"1.0"}',
+                        '2026-01-05T00:00:00.000Z');
+                """)
+        }
     }
 
     @Test("a database with data, at every older version, upgrades to the latest keeping every row")
@@ -238,8 +278,35 @@ struct MigrationTests {
             let todos = try store.allTodos()
             #expect(todos.map(\.text) == ["open one", "done one", "in a gone repository"], "from \(version)")
             #expect(todos.map(\.done) == [false, true, false], "from \(version)")
-            #expect(try store.tombstones().count == 1, "from \(version)")
+            #expect(try store.tombstones().count == (version >= 4 ? 2 : 1), "from \(version)")
             if version >= 2 { #expect(try store.cachedPage(url: "https://api.github.com/user/repos") != nil) }
+            // Links and settings are kept, and from a version without stamps they get some, so they
+            // reach the other machines; settings nobody changed get none, so they never win there.
+            let replica = try store.localReplica().replica
+            let linked = replica.todos["00000000-0000-4000-8000-000000000002"]?.issue
+            let removedLink = replica.todos["00000000-0000-4000-8000-00000000000a"]?.issue
+            let settings = replica.repositories[1]?.settings
+            if version >= 5 {
+                #expect(todos[1].issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
+                #expect(linked?.value == LinkedIssue(number: 12, repository: 1, state: "closed",
+                                                     url: "https://github.com/octo/cat/issues/12"), "from \(version)")
+                #expect(linked?.stamp != .zero && settings?.stamp != .zero, "from \(version)")
+                #expect(removedLink?.value?.number == 13, "from \(version)")
+                #expect(settings?.value == SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false))
+                #expect(try store.repository(id: 1)?.settings == RepositorySettings(pushIssues: true, importIssues: .assigned,
+                                                                                     scanCommits: false))
+                #expect(try store.knownIssueNumbers(repositoryID: 1) == [12] && store.pendingIssues().count == 1)
+                let baseline = try #require(try store.linkedTodos(repositoryID: 1).first)
+                #expect(baseline.issueTitle == "Done one" && baseline.syncedText == "done one", "baselines kept")
+            } else {
+                #expect(linked == Register(nil, at: .zero) && settings?.stamp == .zero, "from \(version)")
+            }
+            #expect(replica.repositories[2]?.settings.stamp == .zero, "from \(version): defaults are not stamped")
+            if version >= 6 {
+                #expect(linked?.stamp.text == "2026-01-04T00:00:00.000Z/0000/aaaaaaaaaaaa")
+                #expect(replica.repositories[3]?.tracked.value == false && replica.repositories[3]?.settings.value.pushIssues == true)
+                #expect(try store.remoteSettings()?.fullName == "octo/doogit-data")
+            }
         }
     }
 

@@ -24,10 +24,4 @@ import TestSupport
     func refusesWhatIsNotBase64(text: String) {
         #expect(Base64.decode(text) == nil)
     }
-
-    @Test func theCompactStreamWritesOneLine() {
-        var json = JSONStream(compact: true)
-        json.value(.object([JSONMember("a", .array([.int(1), .string("x\ny")])), JSONMember("b", .null)]))
-        #expect(String(decoding: json.bytes, as: UTF8.self) == #"{"a":[1,"x\ny"],"b":null}"#)
-    }
 }

@@ -325,8 +325,8 @@ struct RemoteSyncTests {
         let file = try #require(github.contents.file(Machine.dataRepository)?.text)
         let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
         let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"1.0"}"#, with: #"{"version":"1.2","format":"doogit"}"#)
-            .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"issue":{"number":12},"type":"todo","#)
-            .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"issue":"\#(stamp)","repository""#)
+            .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"estimate":{"hours":2},"type":"todo","#)
+            .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"estimate":"\#(stamp)","repository""#)
         github.contents.setFile(Machine.dataRepository, newer)
         let writes = github.contents.writes
         try a.sync()
@@ -338,7 +338,7 @@ struct RemoteSyncTests {
         try b.sync()
         let written = try #require(github.contents.file(Machine.dataRepository)?.text)
         #expect(written.hasPrefix(#"{"format":"doogit","version":"1.2"}"#))
-        #expect(written.contains(#""issue":{"number":12}"#) && written.contains(#""issue":"\#(stamp)""#))
+        #expect(written.contains(#""estimate":{"hours":2}"#) && written.contains(#""estimate":"\#(stamp)""#))
         #expect(written.contains("shared, edited"))
     }
 

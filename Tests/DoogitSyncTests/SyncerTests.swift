@@ -128,11 +128,14 @@ struct SyncerTests {
         for id in 1...150 { world.github.addRepository(id: Int64(id), name: String(format: "own-%03d", id), description: nil) }
         world.github.addRepository(id: 500, owner: "elsewhere", name: "lib", description: nil)
         try world.track((1...150).map { String(format: "octocat/own-%03d", $0) } + ["elsewhere/lib"])
+        // The first sync also notes where each default branch is (the todos are open).
+        _ = try world.syncer().run()
         world.github.resetCounters()
         world.github.update(7) { $0.description = "changed" }
         let summary = try world.syncer().run()
         #expect(summary.changes == [.descriptionChanged(fullName: "octocat/own-007", description: "changed")])
-        // Two pages of the listing, then the one repository it does not cover.
+        // Two pages of the listing, then the one repository it does not cover (and no branch:
+        // nothing was pushed).
         #expect(world.github.requests.map(\.path) == ["/user/repos", "/user/repos", "/repositories/500"])
         #expect(summary.requests == 3)
     }
@@ -169,7 +172,8 @@ struct SyncerTests {
         do {
             _ = try world.syncer().run()
             Issue.record("the sync must stop at the reserve")
-        } catch SyncError.rateLimited(let resetAt, let summary) {
+        } catch SyncError.reserveReached(let reserve, let resetAt, let summary) {
+            #expect(reserve == 50)
             #expect(resetAt == Timestamp(secondsSinceEpoch: world.github.rateLimitReset))
             #expect(summary.updated == 9)
         }

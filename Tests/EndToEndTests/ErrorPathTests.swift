@@ -47,7 +47,7 @@ struct ErrorPathTests {
             (["todo", "add", "-R", "octocat/Hello-World", ""], "the todo text is empty"),
             (["todo", "edit", "1"], "needs ID TEXT..."),
             (["todo", "edit", "x", "text"], "'x' is not a todo ID"),
-            (["todo", "list", "a", "b"], "unexpected argument 'b'"),
+            (["todo", "show", "1", "2"], "unexpected argument '2'"),
             (["todo", "list", "--open", "--done"], "cannot be used together"),
             (["todo", "add", "-R", "a/b/c", "text"], "is not a repository"),
             (["todo", "add", "-R", "/name", "text"], "is not a repository"),

@@ -40,7 +40,11 @@ struct GitHubFeaturesTests {
                                          description: id == 250 ? "The Needle in the haystack" : "hay")
         }
         #expect(sandbox.run("repo", "add", "octocat/repo-001").status == 0)
-        #expect(sandbox.run("repo", "search", "octocat").stdout.isEmpty, "the owner is not searched, only names and descriptions")
+        // The owner is searched too, and every word must be found (in the owner, name or description).
+        #expect(sandbox.run("repo", "search", "OCTOCAT").stdout.split(separator: "\n").count == 260)
+        #expect(sandbox.run("repo", "search", "octocat", "needle").stdout == "  octocat/repo-250  The Needle in the haystack\n")
+        #expect(sandbox.run("repo", "search", "octocat needle", "hay").stdout == "  octocat/repo-250  The Needle in the haystack\n")
+        #expect(sandbox.run("repo", "search", "needle", "nobody").stdout.isEmpty)
         sandbox.github.resetCounters()
         let found = sandbox.run("repo", "search", "NEEDLE")
         #expect(found.status == 0, "\(found.stderr)")

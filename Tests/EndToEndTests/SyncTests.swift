@@ -64,7 +64,10 @@ struct SyncTests {
             return
         }
         #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                       "requests", "rateLimitRemaining", "dryRun", "remote"])
+                                       "requests", "rateLimitRemaining", "dryRun", "issues", "remote"])
+        #expect(json["issues"] == .object(["pulled", "pushed", "imported", "closedByCommit", "conflicts"].map {
+            JSONMember($0, .number("0"))
+        }))
         #expect(json["remote"] == .null, "no remote is set")
         #expect(json["repositories"] == .number("3"))
         #expect(json["unchanged"] == .number("3"))
@@ -183,7 +186,7 @@ struct SyncTests {
         #expect(limited.stdout.hasSuffix(": description changed to \"new\"\n"))
         let repos = sandbox.run("repo", "list", "--json").stdout
         #expect(repos.components(separatedBy: "\"new\"").count == 2)
-        #expect(!repos.contains("\"gone\": true"))
+        #expect(!repos.contains("\"gone\":true"))
 
         let before = try sandbox.snapshot()
         sandbox.github.stop()

@@ -41,7 +41,7 @@ struct TodoWorkflowTests {
 
         #expect(sandbox.run("todo", "undo", "1").stdout == "  ○ 1  set up CI\n")
         #expect(sandbox.run("todo", "edit", "2", "write", "notes").stdout == "  ○ 2  write notes\n")
-        #expect(sandbox.run("todo", "rm", "1").stdout == "Removed 1  set up CI\n")
+        #expect(sandbox.run("todo", "rm", "1").stdout == "Removed 1  set up CI\nTo take it back: doogit todo restore 1\n")
         #expect(sandbox.run("todo", "list").stdout == """
             octocat/Hello-World  My first repository on GitHub!
               ○ 2  write notes
@@ -87,7 +87,7 @@ struct TodoWorkflowTests {
             Issue.record("section has no todos")
             return
         }
-        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt"])
+        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue"])
 
         let repos = try JSONParser.parse(sandbox.run("repo", "list", "--json").stdout)
         guard case .array(let entries) = repos, case .object(let fields)? = entries.first else {
@@ -95,7 +95,8 @@ struct TodoWorkflowTests {
             return
         }
         #expect(fields.map(\.key) == ["id", "fullName", "owner", "name", "description", "url", "private",
-                                      "archived", "gone", "open", "done", "syncedAt"])
+                                      "archived", "gone", "open", "done", "syncedAt", "pushIssues", "importIssues",
+                                      "scanCommits"])
         #expect(entries.first?["done"] == .number("1"))
         #expect(entries.first?["open"] == .number("0"))
         #expect(entries.first?["description"] == .null)

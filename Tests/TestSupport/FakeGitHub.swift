@@ -17,6 +17,8 @@ public final class FakeGitHub: @unchecked Sendable {
         public var archived = false
         /// Whether `GET /user/repos` lists it (the signed-in user's own, or one they collaborate on).
         public var listed: Bool
+        /// When commits were last pushed (nil: the fixture's time); see FakeGitHub+Issues.swift.
+        public var pushedAt: String? = nil
 
         public init(id: Int64, owner: String, name: String, description: String?, isPrivate: Bool = false,
                     archived: Bool = false, listed: Bool = true) {
@@ -46,6 +48,8 @@ public final class FakeGitHub: @unchecked Sendable {
 
     public let token: String
     public let login: String
+    /// Issues, branches and commits of the repositories (FakeGitHub+Issues.swift).
+    public let activity = FakeActivity()
     public var rateLimit: Int {
         get { locked { limit } }
         set { locked { limit = newValue } }
@@ -141,6 +145,7 @@ public final class FakeGitHub: @unchecked Sendable {
             "archived": .bool(repository.archived),
             "html_url": .string("https://github.com/\(repository.fullName)"),
             "url": .string("\(apiURL)/repos/\(repository.fullName)"),
+            "pushed_at": repository.pushedAt.map(JSONValue.string) ?? template["pushed_at"] ?? .null,
         ])
     }
 
@@ -213,6 +218,10 @@ public final class FakeGitHub: @unchecked Sendable {
              ("GET", 6) where parts[0] == "repos" && parts[3] == "git" && parts[4] == "blobs",
              ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
             response = contents.answer(request, parts: parts, github: self)
+        case (_, 4...) where parts[0] == "repos":
+            response = activityAnswer(request, parts: parts, repository: repositories.values.first {
+                $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
+            })
         default:
             response = .json(404, Self.unknownRouteBody)
         }

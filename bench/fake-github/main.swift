@@ -1,12 +1,13 @@
 // A GitHub API on 127.0.0.1 for benchmarks: the same fake the tests use (Tests/TestSupport),
 // as a process. Prints its base URL, then serves until stdin closes.
 //
-//   fake-github --own N --others M [--delay MS] [--data NAME]
+//   fake-github --own N --others M [--issues K] [--delay MS] [--data NAME]
 //
-// --data NAME adds the signed-in user's private repository NAME, for `remote init` (the Contents
-// API holds its files). Extra endpoints: GET /_stats -> {"requests", "rateLimitUsed", "bytesSent"
-// (request bodies), "contentsRequests"}; GET /_delay?ms=N sets the delay added to every answer;
-// GET /_touch?count=N changes the description of the first N repositories.
+// --issues K opens K issues in each repository. --data NAME adds the signed-in user's private
+// repository NAME, for `remote init` (the Contents API holds its files). Extra endpoints:
+// GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "contentsRequests"};
+// GET /_delay?ms=N sets the delay added to every answer; GET /_touch?count=N changes the
+// description of the first N repositories.
 import DoogitSupport
 import Foundation
 import TestSupport
@@ -14,6 +15,7 @@ import TestSupport
 var own = 0
 var others = 0
 var delay = 0
+var issues = 0
 var data: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -21,9 +23,10 @@ while let argument = arguments.next() {
     case "--own": own = Int(arguments.next() ?? "") ?? 0
     case "--others": others = Int(arguments.next() ?? "") ?? 0
     case "--delay": delay = Int(arguments.next() ?? "") ?? 0
+    case "--issues": issues = Int(arguments.next() ?? "") ?? 0
     case "--data": data = arguments.next()
     default:
-        FileHandle.standardError.write(Data("usage: fake-github --own N --others M [--delay MS] [--data NAME]\n".utf8))
+        FileHandle.standardError.write(Data("usage: fake-github --own N --others M [--issues K] [--delay MS] [--data NAME]\n".utf8))
         exit(2)
     }
 }
@@ -39,6 +42,9 @@ for index in 0..<others {
 if let data { github.addRepository(id: 3_000_000, name: data, description: "doogit's todos", isPrivate: true) }
 github.setDelay(milliseconds: delay)
 let ids = (0..<own).map { Int64(1_000_000 + $0) } + (0..<others).map { Int64(2_000_000 + $0) }
+for id in ids {
+    for index in 0..<issues { github.activity.addIssue(repository: id, title: "Issue \(index + 1) of \(id)", author: github.login) }
+}
 github.script { request in
     switch request.path {
     case "/_stats":

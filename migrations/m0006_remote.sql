@@ -1,4 +1,4 @@
--- doogit schema, version 5: the same todos on several machines, exchanged through a file on GitHub.
+-- doogit schema, version 6: the same todos on several machines, exchanged through a file on GitHub.
 --
 -- Every field that machines exchange has a stamp of a hybrid logical clock, in its text form
 -- `2026-11-29T21:23:15.123Z/0003/3f2a9c1b7d4e` (wall time, counter, machine), which sorts as
@@ -47,6 +47,18 @@ UPDATE repositories SET
     name_clock = synced_at || '/0000/' || (SELECT machine_id FROM replica),
     tracked_clock = added_at || '/0000/' || (SELECT machine_id FROM replica);
 
+-- Stamps of a todo's link to a GitHub issue (its number, state and address, as one field) and
+-- of a repository's settings (push_issues, import_issues and scan_commits, as one field). NULL:
+-- never set on any machine, so a repository nobody configured takes the settings made elsewhere.
+ALTER TABLE todos ADD COLUMN issue_clock TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN issue_clock TEXT;
+ALTER TABLE repositories ADD COLUMN settings_clock TEXT;
+UPDATE todos SET issue_clock = updated_at || '/0000/' || (SELECT machine_id FROM replica) WHERE issue_number IS NOT NULL;
+UPDATE todo_tombstones SET issue_clock = removed_at || '/0000/' || (SELECT machine_id FROM replica)
+WHERE issue_number IS NOT NULL;
+UPDATE repositories SET settings_clock = synced_at || '/0000/' || (SELECT machine_id FROM replica)
+WHERE push_issues <> 0 OR import_issues <> 'off' OR scan_commits <> 1;
+
 -- Repositories that some machine stopped tracking (`repo remove`), remembered so the removal
 -- reaches the other machines. A repository also listed in `repositories` stays on the list
 -- only because a todo not removed is still in it.
@@ -55,7 +67,12 @@ CREATE TABLE untracked_repositories (
     full_name     TEXT NOT NULL,
     html_url      TEXT NOT NULL,
     name_clock    TEXT NOT NULL,
-    tracked_clock TEXT NOT NULL
+    tracked_clock TEXT NOT NULL,
+    -- Its settings, which travel with it as long as any machine lists it.
+    push_issues    INTEGER NOT NULL DEFAULT 0 CHECK (push_issues IN (0, 1)),
+    import_issues  TEXT    NOT NULL DEFAULT 'off' CHECK (import_issues IN ('off', 'assigned', 'all')),
+    scan_commits   INTEGER NOT NULL DEFAULT 1 CHECK (scan_commits IN (0, 1)),
+    settings_clock TEXT
 );
 
 -- Where the todos are exchanged (`remote init`): the file in a private repository, as last

@@ -1,0 +1,41 @@
+import DoogitSupport
+import DoogitSync
+
+extension SyncCommand {
+    /// The line of a change to a todo or its issue; `prefix` is "would be " in a dry run.
+    static func issueLine(for change: SyncChange, prefix: String) -> String {
+        let clean = TerminalText.sanitize
+        switch change {
+        case .issuePulled(let name, let number, let todo, let what):
+            let issue = "\(clean(name))#\(number)"
+            switch what {
+            case .closed: return "\(issue): closed on GitHub; todo \(todo) \(prefix)marked done"
+            case .reopened: return "\(issue): reopened on GitHub; todo \(todo) \(prefix)marked open"
+            case .retitled(let title): return "\(issue): retitled on GitHub; todo \(todo) \(prefix)changed to \(quoted(clean(title)))"
+            }
+        case .issuePushed(let name, let number, let todo, let what):
+            let issue = "\(clean(name))#\(number)"
+            switch what {
+            case .closed: return "\(issue): \(prefix)closed as completed (todo \(todo) is done)"
+            case .reopened: return "\(issue): \(prefix)reopened (todo \(todo) is open)"
+            case .retitled(let title): return "\(issue): \(prefix)retitled \(quoted(clean(title))) (todo \(todo) was edited)"
+            }
+        case .issueImported(let name, let number, let todo, let title):
+            let made = todo.map { "imported as todo \($0)" } ?? "\(prefix)imported"
+            return "\(clean(name))#\(number): \(made): \(clean(title))"
+        case .issueConflict(let name, let number, let todo, let field, let keptGitHub):
+            let kept = keptGitHub ? "kept GitHub's \(field == .text ? "title" : "state")"
+                : "kept todo \(todo)'s \(field.rawValue)"
+            return "\(clean(name))#\(number): the \(field == .text ? "title" : "state") changed on GitHub and todo \(todo)'s \(field.rawValue) here since the last sync; \(kept), the later change"
+        case .issueLinked(let name, let number, let todo, let foundEarlier):
+            return foundEarlier ? "\(clean(name))#\(number): linked to todo \(todo) (an earlier attempt had created it)"
+                : "\(clean(name))#\(number): created for todo \(todo)"
+        case .doneByCommit(let name, let todo, let sha):
+            return "\(clean(name)): todo \(todo) \(prefix)marked done by commit \(clean(String(sha.prefix(7))))"
+        case .ambiguousTrailer(let name, let sha, let digits):
+            return "\(clean(name)): commit \(clean(String(sha.prefix(7)))) says Doogit-Done: \(clean(digits)), which fits several todos; ignored"
+        default:
+            return ""
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import DoogitSupport
+
+/// A commit: its sha and message.
+public struct GitHubCommit: Equatable, Sendable {
+    public var sha: String
+    public var message: String
+
+    public init(sha: String, message: String) {
+        self.sha = sha
+        self.message = message
+    }
+
+    public init(json: JSONValue) throws(JSONError) {
+        self.init(sha: try json.string("sha"), message: try json.field("commit").string("message"))
+    }
+}
+
+/// What lies between two commits: GitHub's `status` (`ahead`, `identical`, `behind`,
+/// `diverged`) and the commits reachable from the head but not from the base, oldest first.
+public struct CommitComparison: Equatable, Sendable {
+    public var status: String
+    public var commits: [GitHubCommit]
+}
+
+extension GitHubClient {
+    /// The URL of a branch (its name may hold slashes and any other character).
+    public func branchURL(owner: String, name: String, branch: String) -> String {
+        configuration.endpoint.url("/repos/\(owner)/\(name)/branches/\(Self.percentEncoded(branch, keeping: [UInt8(ascii: "/")]))")
+    }
+
+    /// The head commit of several branches at once (in parallel where the transport can), each
+    /// conditional on its ETag: an unchanged branch is a 304 and costs no rate limit.
+    public func branchHeads(_ wanted: [(url: String, etag: String?, resource: GitHubResource)])
+        -> [Result<Conditional<String>, GitHubError>]
+    {
+        conditionalAll(wanted) { response throws(GitHubError) in
+            if response.status == 304 { return .notModified }
+            let sha = try self.decode(response) { json throws(JSONError) in try json.field("commit").string("sha") }
+            return .modified(sha, etag: response.header("etag"))
+        }
+    }
+
+    /// The commits from `base` (excluded) to `head`, every page up to `maximumPages` of 100.
+    /// GitHub answers 404 when `base` no longer exists (a force-push removed it).
+    public func compare(owner: String, name: String, base: String, head: String, maximumPages: Int = 20)
+        throws(GitHubError) -> CommitComparison
+    {
+        let resource = GitHubResource.other("the commits between \(base.prefix(7)) and \(head.prefix(7)) of \(owner)/\(name)")
+        var next: String? = configuration.endpoint.url(
+            "/repos/\(owner)/\(name)/compare/\(Self.queryValue(base))...\(Self.queryValue(head))?per_page=100")
+        var status = "identical"
+        var commits: [GitHubCommit] = []
+        var pages = 0
+        while let url = next, pages < maximumPages {
+            pages += 1
+            guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
+            let response = try get(url, about: resource)
+            let page = try decode(response) { json throws(JSONError) -> (String, [GitHubCommit]) in
+                var found: [GitHubCommit] = []
+                for commit in try json.array("commits") { found.append(try GitHubCommit(json: commit)) }
+                return (try json.string("status"), found)
+            }
+            status = page.0
+            commits += page.1
+            next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
+        }
+        return CommitComparison(status: status, commits: commits)
+    }
+
+    /// The latest commits reachable from `sha`, newest first, at most `limit` (up to 100).
+    public func recentCommits(owner: String, name: String, from sha: String, limit: Int = 100)
+        throws(GitHubError) -> [GitHubCommit]
+    {
+        let response = try get(
+            "/repos/\(owner)/\(name)/commits?sha=\(Self.queryValue(sha))&per_page=\(max(1, min(100, limit)))",
+            about: .repository("\(owner)/\(name)"))
+        return try decode(response) { json throws(JSONError) -> [GitHubCommit] in
+            guard case .array(let elements) = json else { throw .wrongType(field: "commits", expected: "a list") }
+            var commits: [GitHubCommit] = []
+            for element in elements { commits.append(try GitHubCommit(json: element)) }
+            return commits
+        }
+    }
+}

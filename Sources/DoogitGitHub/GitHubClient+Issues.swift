@@ -1,0 +1,205 @@
+import DoogitSupport
+
+/// An issue (or a pull request: GitHub lists both as issues) with the fields doogit reads.
+public struct GitHubIssue: Equatable, Sendable {
+    public enum State: String, Sendable {
+        case open, closed
+    }
+
+    public var number: Int64
+    public var title: String
+    public var body: String?
+    public var state: State
+    public var htmlURL: String
+    /// As GitHub sent it (`2011-04-22T13:33:48Z`).
+    public var updatedAt: String
+    /// Items with a `pull_request` member are pull requests.
+    public var isPullRequest: Bool
+    public var assignees: [String]
+    /// Who opened it.
+    public var author: String?
+
+    public init(number: Int64, title: String, body: String? = nil, state: State, htmlURL: String, updatedAt: String,
+                isPullRequest: Bool = false, assignees: [String] = [], author: String? = nil) {
+        self.number = number
+        self.title = title
+        self.body = body
+        self.state = state
+        self.htmlURL = htmlURL
+        self.updatedAt = updatedAt
+        self.isPullRequest = isPullRequest
+        self.assignees = assignees
+        self.author = author
+    }
+
+    public init(json: JSONValue) throws(JSONError) {
+        let stateText = try json.string("state")
+        guard let state = State(rawValue: stateText) else { throw .wrongType(field: "state", expected: "open or closed") }
+        var assignees: [String] = []
+        if case .array(let people)? = json["assignees"] {
+            for person in people { assignees.append(try person.string("login")) }
+        } else if let assignee = json["assignee"], assignee != .null {
+            assignees.append(try assignee.string("login"))
+        }
+        let author: String?
+        if let user = json["user"], user != .null { author = try user.optionalString("login") } else { author = nil }
+        let isPullRequest: Bool
+        if let pullRequest = json["pull_request"] { isPullRequest = pullRequest != .null } else { isPullRequest = false }
+        self.init(number: try json.int64("number"), title: try json.string("title"), body: try json.optionalString("body"),
+                  state: state, htmlURL: try json.string("html_url"), updatedAt: try json.string("updated_at"),
+                  isPullRequest: isPullRequest, assignees: assignees, author: author)
+        guard number > 0, Timestamp(rfc3339: updatedAt) != nil else {
+            throw .wrongType(field: "number", expected: "an issue with a number and an updated_at time")
+        }
+    }
+}
+
+/// One page of an issue listing and the URL of the next one.
+public struct IssuePage: Equatable, Sendable {
+    public var issues: [GitHubIssue]
+    public var nextURL: String?
+}
+
+extension GitHubClient {
+    static func issueResource(_ owner: String, _ name: String, _ number: Int64) -> GitHubResource {
+        .issue(repository: "\(owner)/\(name)", number: Int(truncatingIfNeeded: number))
+    }
+
+    public func issue(owner: String, name: String, number: Int64) throws(GitHubError) -> GitHubIssue {
+        let response = try get("/repos/\(owner)/\(name)/issues/\(number)", about: Self.issueResource(owner, name, number))
+        return try decode(response, as: GitHubIssue.init(json:))
+    }
+
+    /// Creates an issue. A POST is never repeated once it may have reached GitHub: then this
+    /// throws `outcomeUnknown`, and the caller looks for the issue before posting again.
+    public func createIssue(owner: String, name: String, title: String, body: String, labels: [String])
+        throws(GitHubError) -> GitHubIssue
+    {
+        var members = [JSONMember("title", .string(title)), JSONMember("body", .string(body))]
+        if !labels.isEmpty { members.append(JSONMember("labels", .array(labels.map(JSONValue.string)))) }
+        let answer = try post("/repos/\(owner)/\(name)/issues", .object(members), about: .repository("\(owner)/\(name)"))
+        do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
+    }
+
+    /// Changes an issue's title and/or state: closing says it was completed. PATCH sets fields
+    /// to the values given, so sending it twice does no more than once.
+    public func updateIssue(owner: String, name: String, number: Int64, title: String?, state: GitHubIssue.State?)
+        throws(GitHubError) -> GitHubIssue
+    {
+        var members: [JSONMember] = []
+        if let title { members.append(JSONMember("title", .string(title))) }
+        switch state {
+        case .closed?:
+            members.append(JSONMember("state", .string("closed")))
+            members.append(JSONMember("state_reason", .string("completed")))
+        case .open?:
+            members.append(JSONMember("state", .string("open")))
+        case nil:
+            break
+        }
+        let answer = try patch("/repos/\(owner)/\(name)/issues/\(number)", .object(members),
+                               about: Self.issueResource(owner, name, number))
+        do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
+    }
+
+    /// The first page of a repository's issues (open and closed, pull requests included, as
+    /// GitHub lists them) updated since `since`, most recently updated first: any change puts
+    /// its issue on this page, so an unchanged first page (304) means nothing changed.
+    public func issueListingURL(owner: String, name: String, since: String?) -> String {
+        configuration.endpoint.url("/repos/\(owner)/\(name)/issues?state=all&sort=updated&direction=desc&per_page=100"
+            + (since.map { "&since=\(Self.queryValue($0))" } ?? ""))
+    }
+
+    /// One page of an issue listing, unless unchanged since `etag`.
+    public func issuePage(_ url: String, ifNoneMatch etag: String?, about resource: GitHubResource)
+        throws(GitHubError) -> Conditional<IssuePage>
+    {
+        guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
+        return try conditionalIssuePage(get(url, ifNoneMatch: etag, about: resource))
+    }
+
+    /// The first pages of several listings at once (in parallel where the transport can), each
+    /// conditional on its ETag, by the rules of `getAll`; results in the order asked.
+    public func issuePages(_ wanted: [(url: String, etag: String?, resource: GitHubResource)])
+        -> [Result<Conditional<IssuePage>, GitHubError>]
+    {
+        conditionalAll(wanted) { response throws(GitHubError) in try self.conditionalIssuePage(response) }
+    }
+
+    private func conditionalIssuePage(_ response: HTTPResponse) throws(GitHubError) -> Conditional<IssuePage> {
+        if response.status == 304 { return .notModified }
+        guard case .array(let elements) = try parse(response) else { throw .unexpectedResponse("expected a list") }
+        var issues: [GitHubIssue] = []
+        for element in elements {
+            do { issues.append(try GitHubIssue(json: element)) } catch { throw Self.decodingError(error) }
+        }
+        let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
+        if let next, !configuration.endpoint.isSameOrigin(next) { throw .unexpectedResponse("a next page outside the API") }
+        return .modified(IssuePage(issues: issues, nextURL: next), etag: response.header("etag"))
+    }
+
+    /// Issues `login` opened in the repository and that were updated since `since`, newest
+    /// first, reading at most `maximumPages` pages: where a lost POST's issue would be.
+    public func issuesOpened(owner: String, name: String, by login: String, since: String, maximumPages: Int = 5)
+        throws(GitHubError) -> [GitHubIssue]
+    {
+        var next: String? = configuration.endpoint.url(
+            "/repos/\(owner)/\(name)/issues?state=all&creator=\(Self.queryValue(login))&sort=created&direction=desc"
+                + "&per_page=100&since=\(Self.queryValue(since))")
+        var issues: [GitHubIssue] = []
+        var pages = 0
+        while let url = next, pages < maximumPages {
+            pages += 1
+            guard case .modified(let page, _) = try issuePage(url, ifNoneMatch: nil, about: .repository("\(owner)/\(name)"))
+            else { throw .unexpectedResponse("304 without a conditional request") }
+            issues += page.issues
+            next = page.nextURL
+        }
+        return issues
+    }
+
+    /// Answers of `getAll` as Conditionals: a redirect (a moved repository) is followed, a
+    /// non-success is the error about its resource, and a success is decoded.
+    func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
+                           read: (HTTPResponse) throws(GitHubError) -> Conditional<T>)
+        -> [Result<Conditional<T>, GitHubError>]
+    {
+        let answers = getAll(wanted.map { (url: $0.url, etag: $0.etag) })
+        return wanted.indices.map { index in
+            Result { () throws(GitHubError) in
+                var response = try answers[index].get()
+                let item = wanted[index]
+                if Self.redirectStatuses.contains(response.status) {
+                    response = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag,
+                                       about: item.resource)
+                }
+                if let error = error(for: response, about: item.resource) { throw error }
+                return try read(response)
+            }
+        }
+    }
+
+    /// A value for a query string: everything but unreserved characters percent-encoded.
+    static func queryValue(_ text: String) -> String {
+        percentEncoded(text, keeping: [])
+    }
+
+    /// A path segment (or several, with `keeping: ["/"]`), percent-encoded.
+    static func percentEncoded(_ text: String, keeping extra: Set<UInt8>) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.append(byte)
+            case _ where extra.contains(byte):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,209 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+
+/// Why linking a todo to an issue was refused, or could not be finished.
+public enum IssueLinkError: Error, Equatable, Sendable {
+    /// The issue belongs to another repository than the todo's.
+    case otherRepository(issue: String, todoRepository: String)
+    /// The number names a pull request, which is not linked.
+    case pullRequest(repository: String, number: Int64)
+    /// The POST that creates the todo's issue may have reached GitHub, but its answer was lost.
+    /// Nothing is posted again before the issue is looked for (by `promote` again, or `sync`).
+    case creationUnknown(todoID: Int64, repository: String, request: String, reason: String)
+}
+
+/// Creates and links the issues of todos: `todo promote`, `todo add --issue`, `todo link`.
+///
+/// A creation is a POST, which doogit never repeats blindly. Before the POST, the creation is
+/// recorded with the marker the issue's body carries (`<!-- doogit:UUID -->`); once the issue
+/// is linked the record goes. A record that stays means the issue may exist, so before anything
+/// is posted again the user's recent issues in the repository are searched for the marker.
+public struct IssueLinker {
+    public let store: Store
+    public let github: GitHubClient
+    public let clock: () -> Timestamp
+
+    public init(store: Store, github: GitHubClient, clock: @escaping () -> Timestamp = Timestamp.now) {
+        self.store = store
+        self.github = github
+        self.clock = clock
+    }
+
+    /// A linked issue and whether it was made now or found from an earlier attempt.
+    public struct Linked: Equatable, Sendable {
+        public var todo: TodoRecord
+        public var repository: String
+        public var number: Int64
+        public var url: String
+        /// It was created by an earlier attempt whose answer was lost, and found by its marker.
+        public var foundEarlier: Bool
+    }
+
+    /// The invisible part of an issue's body that names its todo.
+    public static func marker(for uuid: String) -> String { "<!-- doogit:\(uuid) -->" }
+
+    /// The body sent: the user's text, then the marker.
+    static func body(_ text: String, uuid: String) -> String {
+        text.trimmingSpaces.isEmpty ? marker(for: uuid) : text + "\n\n" + marker(for: uuid)
+    }
+
+    /// Creates an issue for the todo, titled with its text, and links the two. If an earlier
+    /// attempt may have created it already, it is looked for first.
+    public func promote(todoID: Int64, body: String, labels: [String]) throws -> Linked {
+        let todo = try store.todo(id: todoID)
+        if let issue = todo.issue { throw StoreError.todoAlreadyLinked(todo: todoID, issue: issue.number) }
+        let repository = try requireRepository(todo.repositoryID)
+        if let pending = try store.pendingIssues(todoUUID: todo.uuid).first,
+           let found = try findEarlierCreation(pending, in: repository, login: nil) {
+            return try link(found, to: todo, in: repository, pending: pending, foundEarlier: true)
+        }
+        let pending = PendingIssue(todoUUID: todo.uuid, repositoryID: repository.id, title: todo.text,
+                                   body: Self.body(body, uuid: todo.uuid), labels: labels,
+                                   marker: Self.marker(for: todo.uuid), createdAt: clock())
+        let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
+        return try link(issue, to: todo, in: repository, pending: pending, foundEarlier: false)
+    }
+
+    /// Adds a todo and creates its issue as one step. The POST comes first: if GitHub refuses
+    /// it, no todo is added. If its answer is lost the todo is kept, with the creation recorded,
+    /// so that the next `sync` links the issue if GitHub made it, or creates it.
+    public func addTodoWithIssue(repositoryID: Int64, text: String, body: String, labels: [String]) throws -> Linked {
+        let repository = try requireRepository(repositoryID)
+        let uuid = UUIDv4.make()
+        let pending = PendingIssue(todoUUID: uuid, repositoryID: repository.id, title: text,
+                                   body: Self.body(body, uuid: uuid), labels: labels, marker: Self.marker(for: uuid),
+                                   createdAt: clock())
+        let issue = try create(pending, in: repository, todoID: nil) {
+            try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+        }
+        return try store.transaction {
+            let todo = try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+            return try link(issue, to: todo, in: repository, pending: pending, foundEarlier: false)
+        }
+    }
+
+    /// Links an existing issue of the todo's repository (`owner`/`name` as the user named it,
+    /// nil for the todo's own). Neither text changes. A pull request is refused.
+    public func link(todoID: Int64, owner: String?, name: String?, number: Int64) throws -> Linked {
+        let todo = try store.todo(id: todoID)
+        if let issue = todo.issue { throw StoreError.todoAlreadyLinked(todo: todoID, issue: issue.number) }
+        let repository = try requireRepository(todo.repositoryID)
+        if let owner, let name {
+            let named = "\(owner)/\(name)".lowercased()
+            let names = [repository.fullName.lowercased()] + (try store.formerNames(ofRepository: repository.id)).map {
+                $0.lowercased()
+            }
+            guard names.contains(named) else {
+                throw IssueLinkError.otherRepository(issue: "\(owner)/\(name)#\(number)", todoRepository: repository.fullName)
+            }
+        }
+        let issue = try github.issue(owner: repository.owner, name: repository.name, number: number)
+        if issue.isPullRequest { throw IssueLinkError.pullRequest(repository: repository.fullName, number: number) }
+        let todoAfter = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock())
+        return Linked(todo: todoAfter, repository: repository.fullName, number: issue.number, url: issue.htmlURL,
+                      foundEarlier: false)
+    }
+
+    // MARK: Creations
+
+    /// POSTs the issue, with the creation recorded meanwhile. A refusal forgets the record; a
+    /// lost answer keeps it (and runs `addTodo`, for a todo that must not be lost) and throws
+    /// `creationUnknown`.
+    func create(_ pending: PendingIssue, in repository: RepositoryRecord, todoID: Int64?,
+                addTodo: (() throws -> TodoRecord)? = nil) throws -> GitHubIssue {
+        try store.beginPendingIssue(pending)
+        do {
+            return try github.createIssue(owner: repository.owner, name: repository.name, title: pending.title,
+                                          body: pending.body, labels: pending.labels)
+        } catch GitHubError.outcomeUnknown(let request, let reason) {
+            let id = try store.transaction { () throws -> Int64? in
+                try store.markPendingIssueUnknown(todoUUID: pending.todoUUID)
+                return try addTodo?().id ?? todoID
+            }
+            throw IssueLinkError.creationUnknown(todoID: id ?? 0, repository: repository.fullName, request: request,
+                                                 reason: reason)
+        } catch {
+            try? store.removePendingIssue(todoUUID: pending.todoUUID)
+            throw error
+        }
+    }
+
+    /// Links a created or found issue to the todo and forgets the creation, in one transaction.
+    private func link(_ issue: GitHubIssue, to todo: TodoRecord, in repository: RepositoryRecord, pending: PendingIssue,
+                      foundEarlier: Bool) throws -> Linked {
+        let linked = try store.transaction {
+            let linked = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock())
+            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            return linked
+        }
+        return Linked(todo: linked, repository: repository.fullName, number: issue.number, url: issue.htmlURL,
+                      foundEarlier: foundEarlier)
+    }
+
+    /// The issue an earlier attempt created, found by its marker among the issues the signed-in
+    /// user opened in the repository since shortly before that attempt; nil when there is none.
+    func findEarlierCreation(_ pending: PendingIssue, in repository: RepositoryRecord, login: String?)
+        throws -> GitHubIssue?
+    {
+        let user = try login ?? github.currentUser().login
+        // Ten minutes of leeway for a clock that differs from GitHub's.
+        let since = Timestamp(millisecondsSinceEpoch: pending.createdAt.millisecondsSinceEpoch - 600_000)
+        let issues = try github.issuesOpened(owner: repository.owner, name: repository.name, by: user,
+                                             since: GitHubTime.string(since))
+        return issues.first { !$0.isPullRequest && ($0.body ?? "").contains(pending.marker) }
+    }
+
+    /// Settles a recorded creation (for `sync`): links the issue if an earlier attempt made it
+    /// (making its todo if the todo was never added), else creates it when its todo still
+    /// wants one. Returns the linked issue, or nil when the creation was simply dropped.
+    func settle(_ pending: PendingIssue, login: String) throws -> Linked? {
+        guard let repository = try store.repository(id: pending.repositoryID) else {
+            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            return nil
+        }
+        let todo = try store.todo(uuid: pending.todoUUID)
+        // Removed here, or moved to another repository: it wants no issue of this one any more.
+        if try store.wasRemoved(uuid: pending.todoUUID) || (todo.map { $0.repositoryID != repository.id } ?? false) {
+            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            return nil
+        }
+        if let found = try findEarlierCreation(pending, in: repository, login: login) {
+            let target = try todo ?? store.addTodo(repositoryID: repository.id, text: pending.title,
+                                                   uuid: pending.todoUUID, at: clock())
+            if target.issue != nil {
+                try store.removePendingIssue(todoUUID: pending.todoUUID)
+                return nil
+            }
+            return try link(found, to: target, in: repository, pending: pending, foundEarlier: true)
+        }
+        // Not made: a todo that is gone or linked meanwhile wants none; otherwise post it again.
+        guard let todo, todo.issue == nil else {
+            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            return nil
+        }
+        var again = pending
+        again.state = .sending
+        let issue = try create(again, in: repository, todoID: todo.id)
+        return try link(issue, to: todo, in: repository, pending: again, foundEarlier: false)
+    }
+
+    private func requireRepository(_ id: Int64) throws -> RepositoryRecord {
+        guard let repository = try store.repository(id: id) else { throw StoreError.unknownRepository("id:\(id)") }
+        return repository
+    }
+}
+
+extension IssueSnapshot {
+    init(_ issue: GitHubIssue) {
+        self.init(number: issue.number, url: issue.htmlURL, title: issue.title,
+                  state: issue.state == .closed ? .closed : .open, updatedAt: issue.updatedAt)
+    }
+}
+
+/// Times as GitHub's query parameters take them: `2026-01-31T12:00:00Z`.
+enum GitHubTime {
+    static func string(_ time: Timestamp) -> String {
+        String(time.rfc3339.prefix(19)) + "Z"
+    }
+}

@@ -1,0 +1,44 @@
+import DoogitSync
+import Testing
+@testable import DoogitCLI
+
+/// The lines `sync` prints for what changed.
+@Suite struct SyncLinesTests {
+    func lines(_ changes: [SyncChange]) -> [String] {
+        SyncCommand.sorted(changes).map { SyncCommand.line(for: $0, prefix: "") }
+    }
+
+    @Test func aNewOwnerIsATransfer() {
+        #expect(lines([.renamed(from: "octo/tool", to: "acme/tool")]) == ["octo/tool: transferred to acme/tool"])
+        #expect(lines([.renamed(from: "octo/tool", to: "acme/tools")]) == ["octo/tool: transferred to acme/tools"])
+        #expect(lines([.renamed(from: "octo/tool", to: "octo/tools")]) == ["octo/tool: renamed to octo/tools"])
+        #expect(lines([.renamed(from: "Octo/tool", to: "octo/Tool")]) == ["Octo/tool: renamed to octo/Tool"],
+                "owners compare ignoring case, as on GitHub")
+        #expect(SyncCommand.line(for: .renamed(from: "a/x", to: "b/x"), prefix: "would be ") == "a/x: would be transferred to b/x")
+    }
+
+    @Test func quotesInDescriptionsAreEscaped() {
+        #expect(lines([.descriptionChanged(fullName: "a/b", description: #"say "hi" \ bye"#)])
+            == [#"a/b: description changed to "say \"hi\" \\ bye""#])
+        #expect(lines([.descriptionChanged(fullName: "a/b", description: nil)]) == ["a/b: description removed"])
+    }
+
+    @Test func linesAreSortedAndARepositorysLinesStayTogether() {
+        let changes: [SyncChange] = [
+            .gone(fullName: "zeta/z"),
+            .archived(fullName: "Beta/b"),
+            .renamed(from: "octo/old", to: "acme/new"),
+            .descriptionChanged(fullName: "acme/new", description: "d"),
+            .visibilityChanged(fullName: "alpha/a", isPrivate: true),
+            .unarchived(fullName: "beta/a"),
+        ]
+        #expect(lines(changes) == [
+            "alpha/a: made private",
+            "beta/a: unarchived",
+            "Beta/b: archived",
+            "octo/old: transferred to acme/new",
+            "acme/new: description changed to \"d\"",
+            "zeta/z: flagged gone (GitHub no longer returns it; its todos are kept)",
+        ])
+    }
+}

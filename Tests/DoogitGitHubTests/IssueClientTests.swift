@@ -1,0 +1,160 @@
+@testable import DoogitGitHub
+import DoogitSupport
+import Foundation
+import Testing
+import TestSupport
+
+/// Issues, branches, comparisons and commit lists, against the fake GitHub on 127.0.0.1.
+@Suite(.serialized)
+struct IssueClientTests {
+    func client(_ github: FakeGitHub) throws -> GitHubClient {
+        GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
+                                          userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
+                                          timeouts: GitHubClientTests.quickTimeouts),
+                     transport: CurlTransport())
+    }
+
+    func world() throws -> FakeGitHub {
+        let github = try FakeGitHub()
+        github.addRepository(id: 1, name: "app", description: nil)
+        return github
+    }
+
+    @Test func theSpecsIssueExamplesDecodeAndThePullRequestIsRecognised() throws {
+        let issue = try GitHubIssue(json: Fixtures.json("issue-created.json"))
+        #expect(issue.number == 1347 && issue.title == "Found a bug" && issue.state == .open)
+        #expect(issue.updatedAt == "2011-04-22T13:33:48Z" && issue.assignees == ["octocat"] && issue.author == "octocat")
+        #expect(issue.isPullRequest, "the spec's example carries a pull_request member")
+        guard case .array(let items) = Fixtures.json("issues-list.json") else { throw JSONError.missing(field: "list") }
+        #expect(try items.map { try GitHubIssue(json: $0).number } == [1347])
+        let commits = Fixtures.json("commits-list.json")
+        guard case .array(let list) = commits, let first = list.first else { throw JSONError.missing(field: "list") }
+        #expect(try GitHubCommit(json: first) == GitHubCommit(sha: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+                                                               message: "Fix all the bugs"))
+    }
+
+    @Test func createGetAndUpdateAnIssue() throws {
+        let github = try world()
+        let api = try client(github)
+        let created = try api.createIssue(owner: "octocat", name: "app", title: "Write docs", body: "body", labels: ["todo"])
+        #expect(created.number == 1 && created.state == .open && !created.isPullRequest)
+        #expect(created.htmlURL == "https://github.com/octocat/app/issues/1" && created.author == github.login)
+        let sent = try JSONParser.parse(try #require(github.requests.last { $0.method == "POST" }).body)
+        #expect(sent["labels"] == .array([.string("todo")]) && sent["body"] == .string("body"))
+
+        let closed = try api.updateIssue(owner: "octocat", name: "app", number: 1, title: "Write the docs", state: .closed)
+        #expect(closed.state == .closed && closed.title == "Write the docs")
+        let patch = try JSONParser.parse(try #require(github.requests.last { $0.method == "PATCH" }).body)
+        #expect(patch["state_reason"] == .string("completed"))
+        #expect(github.activity.issue(repository: 1, number: 1)?.stateReason == "completed")
+        #expect(try api.issue(owner: "octocat", name: "app", number: 1).state == .closed)
+        #expect(throws: GitHubError.notFound(.issue(repository: "octocat/app", number: 9), message: "Not Found")) {
+            try api.issue(owner: "octocat", name: "app", number: 9)
+        }
+    }
+
+    @Test func aListingIsConditionalPaginatedAndHoldsPullRequests() throws {
+        let github = try world()
+        for index in 1...150 { github.activity.addIssue(repository: 1, title: "issue \(index)") }
+        github.activity.addIssue(repository: 1, title: "a pull request", isPullRequest: true)
+        let api = try client(github)
+        let url = api.issueListingURL(owner: "octocat", name: "app", since: nil)
+        guard case .modified(let first, let etag) = try api.issuePage(url, ifNoneMatch: nil, about: .repository("octocat/app"))
+        else { Issue.record("expected a page"); return }
+        #expect(first.issues.count == 100 && first.nextURL != nil)
+        guard case .modified(let second, _) = try api.issuePage(try #require(first.nextURL), ifNoneMatch: nil,
+                                                                about: .repository("octocat/app"))
+        else { Issue.record("expected a page"); return }
+        #expect(second.issues.count == 51 && second.nextURL == nil)
+        #expect((first.issues + second.issues).filter(\.isPullRequest).map(\.title) == ["a pull request"])
+
+        github.resetCounters()
+        let again = api.issuePages([(url: url, etag: etag, resource: .repository("octocat/app"))])
+        #expect(again.count == 1)
+        if case .success(.notModified) = again[0] {} else { Issue.record("expected 304, got \(again[0])") }
+        #expect(github.rateLimitUsed == 0)
+    }
+
+    @Test func issuesOpenedByTheUserSinceATime() throws {
+        let github = try world()
+        github.activity.setClock(1_800_000_000)
+        github.activity.addIssue(repository: 1, title: "old mine", author: github.login)
+        github.activity.setClock(1_800_000_100)
+        github.activity.addIssue(repository: 1, title: "theirs", author: "someone")
+        github.activity.addIssue(repository: 1, title: "new mine", author: github.login)
+        let found = try client(github).issuesOpened(owner: "octocat", name: "app", by: github.login,
+                                                    since: "2027-01-15T08:01:40Z")
+        #expect(found.map(\.title) == ["new mine"])
+    }
+
+    @Test func branchesComparisonsAndCommitLists() throws {
+        let github = try world()
+        let api = try client(github)
+        let branch = api.branchURL(owner: "octocat", name: "app", branch: "master")
+        let start = try #require(github.activity.head(repository: 1))
+        guard case .success(.modified(let head, let etag))? = api.branchHeads([(url: branch, etag: nil, resource: .repository("octocat/app"))]).first
+        else { Issue.record("expected the branch"); return }
+        #expect(head == start)
+        github.resetCounters()
+        guard case .success(.notModified)? = api.branchHeads([(url: branch, etag: etag, resource: .repository("octocat/app"))]).first
+        else { Issue.record("expected 304"); return }
+        #expect(github.rateLimitUsed == 0)
+
+        let pushed = github.pushCommits(repository: 1, messages: (1...120).map { "commit \($0)" })
+        let comparison = try api.compare(owner: "octocat", name: "app", base: start, head: try #require(pushed.last))
+        #expect(comparison.status == "ahead")
+        #expect(comparison.commits.map(\.message) == (1...120).map { "commit \($0)" }, "every page, oldest first")
+
+        let recent = try api.recentCommits(owner: "octocat", name: "app", from: try #require(pushed.last), limit: 3)
+        #expect(recent.map(\.message) == ["commit 120", "commit 119", "commit 118"])
+
+        let rewritten = github.forcePushCommits(repository: 1, dropping: 2, messages: ["rewritten"])
+        let diverged = try api.compare(owner: "octocat", name: "app", base: try #require(pushed.last),
+                                       head: try #require(rewritten.last))
+        #expect(diverged.status == "diverged" && diverged.commits.map(\.message) == ["rewritten"])
+        github.forcePushCommits(repository: 1, dropping: 1, messages: ["again"], forget: true)
+        #expect(throws: GitHubError.self) {
+            try api.compare(owner: "octocat", name: "app", base: try #require(rewritten.last),
+                            head: try #require(github.activity.head(repository: 1)))
+        }
+        let slashed = api.branchURL(owner: "octocat", name: "app", branch: "feature/ä b")
+        #expect(slashed.hasSuffix("/branches/feature/%C3%A4%20b"))
+    }
+
+    @Test func aCreationWhoseAnswerIsLostSaysSoAndTheIssueExists() throws {
+        let github = try world()
+        github.activity.failNext("POST", pathSuffix: "/issues", with: .dropAfterProcessing)
+        #expect(throws: GitHubError.self) {
+            try client(github).createIssue(owner: "octocat", name: "app", title: "Once", body: "", labels: [])
+        }
+        #expect(github.activity.issues(repository: 1).map(\.title) == ["Once"])
+        #expect(github.requests.filter { $0.method == "POST" }.count == 1, "a POST is not repeated")
+
+        github.activity.failNext("POST", pathSuffix: "/issues", with: .hangAfterProcessing(milliseconds: 3000))
+        #expect(throws: GitHubError.outcomeUnknown(request: "POST /repos/octocat/app/issues", reason: "it timed out")) {
+            try client(github).createIssue(owner: "octocat", name: "app", title: "Twice?", body: "", labels: [])
+        }
+        #expect(github.activity.issues(repository: 1).map(\.title) == ["Once", "Twice?"])
+        #expect(github.requests.filter { $0.method == "POST" }.count == 2)
+    }
+}
+
+@Suite struct IssueReferenceTests {
+    @Test func everyFormOfAnIssue() {
+        #expect(IssueReference.parse("12") == IssueReference(number: 12))
+        #expect(IssueReference.parse("#12") == IssueReference(number: 12))
+        #expect(IssueReference.parse("octocat/app#12") == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/issues/12")
+                == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/issues/12#issuecomment-1")
+                == IssueReference(owner: "octocat", name: "app", number: 12))
+        #expect(IssueReference.parse("https://github.com/octocat/app/pull/7")
+                == IssueReference(owner: "octocat", name: "app", number: 7, isPullRequest: true))
+        #expect(IssueReference.parse("https://ghe.example.com/octocat/app/issues/3", hosts: ["github.com", "ghe.example.com"])?.number == 3)
+        for bad in ["", "#", "0", "-3", "+3", "twelve", "#1x", "octocat/app#", "octocat/app", "a/b/c#1",
+                    "https://example.com/octocat/app/issues/1", "https://github.com/octocat/app/wiki/1",
+                    "https://github.com/octocat/app/issues/", "99999999999999999999", "１２"] {
+            #expect(IssueReference.parse(bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import DoogitMerge
+@testable import DoogitStore
+import DoogitSupport
+import Testing
+
+/// Links to issues and repository settings as fields that machines exchange: every local change
+/// of them is stamped, and a merge's links and settings are applied with baselines that make the
+/// next sync neither push nor pull.
+@Suite("Store: links and settings as replicated fields")
+struct LinkReplicaTests {
+    static let other = "bbbbbbbbbbbb"
+
+    func entry(_ store: Store, _ uuid: String) throws -> TodoEntry {
+        try #require(try store.localReplica().replica.todos[uuid])
+    }
+
+    func snapshot(_ number: Int64, title: String = "Feed the cat", state: IssueState = .open) -> IssueSnapshot {
+        IssueSnapshot(number: number, url: "https://github.com/octo/cat/issues/\(number)", title: title, state: state,
+                      updatedAt: "2026-01-01T00:00:00Z")
+    }
+
+    func link(_ number: Int64, state: String = "open", repository: Int64 = 1) -> LinkedIssue {
+        LinkedIssue(number: number, repository: repository, state: state, url: "https://github.com/octo/cat/issues/\(number)")
+    }
+
+    func stamp(_ second: Int64, _ machine: String = other) -> HybridTimestamp {
+        HybridTimestamp(wall: moment(second).millisecondsSinceEpoch, counter: 0, machine: machine)
+    }
+
+    func makeStore() throws -> Store {
+        let store = try memoryStore()
+        try store.saveRepositories([repository(1, "octo/cat"), repository(2, "octo/dog")])
+        return store
+    }
+
+    /// Merges `other` into the store as sync does, and returns the merge.
+    @discardableResult
+    func receive(_ store: Store, _ change: (inout Replica) -> Void, at second: Int64) throws -> Replica {
+        let local = try store.localReplica()
+        var other = local.replica
+        change(&other)
+        let merged = merge(local.replica, other)
+        try store.apply(Store.changes(from: local.replica, to: merged), at: moment(second))
+        return merged
+    }
+
+    @Test("linking, unlinking, an issue's new state, importing, moving and restoring stamp the link")
+    func everyChangeOfALinkIsStamped() throws {
+        let store = try makeStore()
+        let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
+        let added = try entry(store, todo.uuid)
+        #expect(added.issue == Register(nil, at: .zero), "never linked: nothing to exchange")
+        var counted = try store.localChangeCount()
+
+        _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
+        let linked = try entry(store, todo.uuid)
+        #expect(linked.issue.value == link(12) && linked.issue.stamp > added.text.stamp)
+        #expect(linked.text == added.text, "linking changes no text")
+
+        // An exchange with GitHub that closes the issue and finishes the todo stamps both.
+        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat", done: true, issue: snapshot(12, state: .closed),
+                                      syncedText: "feed the cat", syncedDone: true, at: moment(3))
+        let pulled = try entry(store, todo.uuid)
+        #expect(pulled.issue.value == link(12, state: "closed") && pulled.issue.stamp > linked.issue.stamp)
+        #expect(pulled.done.value.done && pulled.done.stamp > linked.issue.stamp && pulled.text == added.text)
+        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat", done: true, issue: snapshot(12, state: .closed),
+                                      syncedText: "feed the cat", syncedDone: true, at: moment(4))
+        #expect(try entry(store, todo.uuid) == pulled, "an exchange that changes nothing stamps nothing")
+        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat now", done: true,
+                                      issue: snapshot(12, title: "Feed the cat now", state: .closed),
+                                      syncedText: "feed the cat now", syncedDone: true, at: moment(5))
+        let retitled = try entry(store, todo.uuid)
+        #expect(retitled.text.stamp > pulled.issue.stamp && retitled.issue == pulled.issue, "a new title is the text's change")
+        #expect(try store.localChangeCount() == counted + 3)
+
+        // Removed and restored: the link comes back with its own stamp.
+        _ = try store.removeTodos([todo.id], at: moment(6))
+        #expect(try entry(store, todo.uuid).issue == retitled.issue, "a removed todo keeps its link")
+        _ = try store.restoreTodos([todo.id], at: moment(7))
+        #expect(try entry(store, todo.uuid).issue == retitled.issue)
+
+        counted = try store.localChangeCount()
+        _ = try store.unlinkIssue(todoID: todo.id, at: moment(8))
+        let unlinked = try entry(store, todo.uuid)
+        #expect(unlinked.issue.value == nil && unlinked.issue.stamp > retitled.issue.stamp)
+
+        // A move forgets the link, in the same change.
+        _ = try store.linkIssue(todoID: todo.id, to: snapshot(13), at: moment(9))
+        _ = try store.moveTodos([todo.id], toRepository: 2, at: moment(10))
+        let moved = try entry(store, todo.uuid)
+        #expect(moved.issue.value == nil && moved.issue.stamp == moved.repository.stamp && moved.issue.stamp > unlinked.issue.stamp)
+        #expect(try store.localChangeCount() == counted + 3)
+
+        // Importing an issue makes a linked todo, stamped whole, with the UUID every machine gives it.
+        let imported = try #require(try store.importIssue(repositoryID: 1, issue: snapshot(20, title: "Brush the dog"), at: moment(11)))
+        #expect(imported.uuid == Store.importedTodoUUID(repositoryID: 1, issueNumber: 20))
+        let importedEntry = try entry(store, imported.uuid)
+        #expect(importedEntry.issue.value == link(20) && importedEntry.issue.stamp == importedEntry.text.stamp
+                && importedEntry.text.stamp > moved.issue.stamp)
+    }
+
+    @Test("a restore whose issue was linked to another todo meanwhile comes back unlinked, and says so")
+    func restoreWithoutItsLinkIsStamped() throws {
+        let store = try makeStore()
+        let first = try store.addTodo(repositoryID: 1, text: "one", at: moment(1))
+        let second = try store.addTodo(repositoryID: 1, text: "two", at: moment(1))
+        _ = try store.linkIssue(todoID: first.id, to: snapshot(12), at: moment(2))
+        _ = try store.removeTodos([first.id], at: moment(3))
+        let removed = try entry(store, first.uuid)
+        _ = try store.linkIssue(todoID: second.id, to: snapshot(12), at: moment(4))
+        _ = try store.restoreTodos([first.id], at: moment(5))
+        let restored = try entry(store, first.uuid)
+        #expect(restored.issue.value == nil && restored.issue.stamp > removed.issue.stamp)
+        #expect(try entry(store, second.uuid).issue.value == link(12))
+    }
+
+    @Test("the UUID of an imported issue's todo is the same on every machine, a valid UUID no random one equals")
+    func importedUUIDs() {
+        let uuid = Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1347)
+        #expect(uuid == "00000000-013c-878d-8000-000000000543")
+        #expect(UUIDv4.isValid(uuid) && uuid == Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1347))
+        #expect(uuid != Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1348))
+        #expect(uuid != Store.importedTodoUUID(repositoryID: 1_296_270, issueNumber: 1347))
+        let largest = Store.importedTodoUUID(repositoryID: Int64.max, issueNumber: Int64.max)
+        #expect(UUIDv4.isValid(largest) && Array(largest)[14] == "8")
+        #expect(!UUIDv4.make().hasPrefix("00000000-013c-8"))
+    }
+
+    @Test("settings changed here are stamped; setting what they are stamps nothing")
+    func settingsAreStamped() throws {
+        let store = try makeStore()
+        #expect(try store.localReplica().replica.repositories[1]?.settings == Register(.defaults, at: .zero))
+        let counted = try store.localChangeCount()
+        try store.setSettings(repositoryIDs: [1, 2], pushIssues: true, importIssues: nil, scanCommits: nil, at: moment(1))
+        let first = try #require(try store.localReplica().replica.repositories[1]?.settings)
+        #expect(first.value == SharedSettings(pushIssues: true, importIssues: "off", scanCommits: true) && first.stamp != .zero)
+        try store.setSettings(repositoryIDs: [1], pushIssues: true, importIssues: .off, scanCommits: true, at: moment(2))
+        #expect(try store.localReplica().replica.repositories[1]?.settings == first)
+        try store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: nil, at: moment(3))
+        let second = try #require(try store.localReplica().replica.repositories[1]?.settings)
+        #expect(second.value.importIssues == "all" && second.stamp > first.stamp)
+        #expect(try store.localChangeCount() == counted + 3)
+        // A repository another machine stopped tracking keeps its settings while it is listed.
+        try store.removeRepositories(ids: [2], force: true, at: moment(4))
+        #expect(try store.localReplica().replica.repositories[2]?.settings.value.pushIssues == true)
+    }
+
+    @Test("a link from another machine applies with baselines that neither push nor pull, and reads back")
+    func anArrivingLinkSetsItsBaselines() throws {
+        let store = try makeStore()
+        let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
+        let counted = try store.localChangeCount()
+        let merged = try receive(store, {
+            $0.todos[todo.uuid]?.issue.set(self.link(12, state: "closed"), at: self.stamp(10))
+            $0.todos[todo.uuid]?.done.set(DoneState(doneAt: moment(10)), at: self.stamp(10))
+            $0.repositories[1]?.settings.set(SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false),
+                                             at: self.stamp(10))
+        }, at: 20)
+        #expect(try store.localReplica().replica == merged)
+        #expect(try store.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
+        let linked = try #require(try store.linkedTodos(repositoryID: 1).first)
+        #expect(linked.todo.issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
+        #expect(linked.todo.done && linked.issueState == .closed)
+        #expect(!linked.textChangedHere && !linked.doneChangedHere, "nothing to push")
+        #expect(linked.issueTitle == nil, "the title is taken as it is at the next read, not pulled")
+        #expect(try store.knownIssueNumbers(repositoryID: 1) == [12], "never imported again")
+        #expect(try store.repository(id: 1)?.settings == RepositorySettings(pushIssues: true, importIssues: .assigned,
+                                                                             scanCommits: false))
+        #expect(try store.issueListingState(repositoryID: 1) == IssueListingState(etag: nil, since: nil),
+                "import turned on elsewhere: the next read covers every issue")
+
+        // The text and state arriving later for the same link: the machine that changed them pushes them.
+        try receive(store, {
+            $0.todos[todo.uuid]?.text.set("feed the cat twice", at: self.stamp(30))
+            $0.todos[todo.uuid]?.done.set(.open, at: self.stamp(30))
+            $0.todos[todo.uuid]?.issue.set(self.link(12), at: self.stamp(30))
+        }, at: 40)
+        let after = try #require(try store.linkedTodos(repositoryID: 1).first)
+        #expect(after.todo.text == "feed the cat twice" && !after.todo.done && after.issueState == .open)
+        #expect(!after.textChangedHere && !after.doneChangedHere)
+
+        // Unlinked elsewhere.
+        try receive(store, { $0.todos[todo.uuid]?.issue.set(nil, at: self.stamp(50)) }, at: 60)
+        #expect(try store.todo(id: todo.id).issue == nil)
+        #expect(try entry(store, todo.uuid).issue == Register(nil, at: stamp(50)))
+    }
+
+    @Test("an issue linked to two todos stays with the later link; the other todo is unlinked as a change of this machine's")
+    func oneIssueOneTodo() throws {
+        let store = try makeStore()
+        let mine = try store.addTodo(repositoryID: 1, text: "mine", at: moment(1))
+        _ = try store.linkIssue(todoID: mine.id, to: snapshot(12), at: moment(2))
+        let theirs = "0b0e5d4e-9999-4a4a-8a8a-000000000009"
+        // Linked later elsewhere: that link wins.
+        try receive(store, {
+            $0.todos[theirs] = TodoEntry(uuid: theirs, repository: 1, text: "theirs", createdAt: moment(5), stamp: self.stamp(5))
+            $0.todos[theirs]?.issue.set(self.link(12), at: self.stamp(6))
+        }, at: 10)
+        let counted = try store.localChangeCount()
+        #expect(try entry(store, theirs).issue.value == link(12))
+        let dropped = try entry(store, mine.uuid).issue
+        #expect(dropped.value == nil && dropped.stamp > stamp(6))
+        #expect(counted > 0)
+
+        // Linked earlier elsewhere: the link here stays, and the arriving one is dropped.
+        let early = "0b0e5d4e-9999-4a4a-8a8a-00000000000a"
+        try receive(store, {
+            $0.todos[early] = TodoEntry(uuid: early, repository: 1, text: "early", createdAt: moment(1), stamp: self.stamp(1))
+            $0.todos[early]?.issue.set(self.link(12), at: self.stamp(2))
+        }, at: 20)
+        #expect(try entry(store, theirs).issue.value == link(12))
+        #expect(try entry(store, early).issue.value == nil && entry(store, early).issue.stamp > dropped.stamp)
+        #expect(try store.localChangeCount() > counted, "the drop waits to be sent")
+    }
+
+    @Test("a link to the issue of a repository the todo left (moved elsewhere meanwhile) is dropped")
+    func aLinkToTheRepositoryLeftIsDropped() throws {
+        let store = try makeStore()
+        let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
+        _ = try store.moveTodos([todo.id], toRepository: 2, at: moment(2))
+        // Linked on another machine that had not seen the move, later than it.
+        try receive(store, {
+            $0.todos[todo.uuid]?.repository.set(1, at: self.stamp(-10))
+            $0.todos[todo.uuid]?.issue.set(self.link(12, repository: 1), at: self.stamp(30))
+        }, at: 40)
+        let held = try entry(store, todo.uuid)
+        #expect(held.repository.value == 2 && held.issue.value == nil && held.issue.stamp > stamp(30))
+        #expect(try store.todo(id: todo.id).issue == nil)
+    }
+
+    @Test("removed todos carry their links, and an import of a todo unlinked elsewhere makes nothing")
+    func removedLinksAndImports() throws {
+        let store = try makeStore()
+        let uuid = Store.importedTodoUUID(repositoryID: 1, issueNumber: 30)
+        // Another machine imported issue 30, then removed the todo.
+        try receive(store, {
+            $0.todos[uuid] = TodoEntry(uuid: uuid, repository: 1, text: "Imported", createdAt: moment(1), stamp: self.stamp(1))
+            $0.todos[uuid]?.issue.set(self.link(30), at: self.stamp(1))
+            $0.todos[uuid]?.removed.set(true, at: self.stamp(2))
+        }, at: 10)
+        #expect(try entry(store, uuid).isRemoved && entry(store, uuid).issue.value == link(30))
+        #expect(try store.importIssue(repositoryID: 1, issue: snapshot(30), at: moment(11)) == nil, "known: not imported again")
+        // Issue 31's todo arrived already unlinked (the link never reached this machine).
+        let unlinked = Store.importedTodoUUID(repositoryID: 1, issueNumber: 31)
+        try receive(store, {
+            $0.todos[unlinked] = TodoEntry(uuid: unlinked, repository: 1, text: "Was 31", createdAt: moment(1), stamp: self.stamp(1))
+            $0.todos[unlinked]?.issue.set(nil, at: self.stamp(3))
+        }, at: 12)
+        #expect(try store.importIssue(repositoryID: 1, issue: snapshot(31), at: moment(13)) == nil)
+        #expect(try store.knownIssueNumbers(repositoryID: 1) == [30, 31])
+        // Restored elsewhere: back here with its link.
+        try receive(store, { $0.todos[uuid]?.removed.set(false, at: self.stamp(20)) }, at: 21)
+        #expect(try store.linkedTodos(repositoryID: 1).map(\.todo.uuid) == [uuid])
+    }
+}

@@ -1,0 +1,177 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+@testable import DoogitSync
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct CommitTrailerTests {
+    @Test func doneTrailersAreReadInEveryForm() {
+        let message = """
+            Fix the build
+
+            Body text mentioning Doogit-Done: in the middle is not a trailer line.
+            Doogit-Done: 1B9D6BCD
+            doogit-done: 1b9d6bcd-bbfd-4b2d, deadbeef99
+              DOOGIT-DONE:cafebabe
+            Doogit-Done: 1234567
+            Doogit-Done: nothex00
+            Doogit-Done: 1b9d6bcd
+            Co-authored-by: someone <a@b.c>
+            """
+        #expect(CommitTrailers.doneReferences(in: message) == ["1b9d6bcd", "1b9d6bcdbbfd4b2d", "deadbeef99", "cafebabe"])
+        #expect(CommitTrailers.doneReferences(in: "no trailers").isEmpty)
+    }
+}
+
+/// `Doogit-Done:` trailers on the default branch, read by sync.
+@Suite(.serialized)
+struct CommitScanTests {
+    static let app = IssueWorld.app
+
+    func add(_ world: IssueWorld, _ text: String, uuid: String = UUIDv4.make()) throws -> TodoRecord {
+        try world.store.addTodo(repositoryID: Self.app, text: text, uuid: uuid, at: .now())
+    }
+
+    func trailer(_ todo: TodoRecord, digits: Int = 8) -> String {
+        "Doogit-Done: " + String(todo.uuid.filter { $0 != "-" }.prefix(digits))
+    }
+
+    @Test func theFirstSyncRemembersTheHeadAndReadsNothingBack() throws {
+        let world = try IssueWorld()
+        let todo = try add(world, "fix it")
+        world.github.pushCommits(repository: Self.app, messages: ["Fix it\n\n\(trailer(todo))"])
+        try world.sync()
+        #expect(try !world.todo(todo.id).done, "commits from before the first sync are not read")
+        #expect(world.github.requests.allSatisfy { !$0.path.contains("/compare/") })
+        #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
+    }
+
+    @Test func aTrailerOnTheDefaultBranchMarksItsTodoDone() throws {
+        let world = try IssueWorld()
+        let first = try add(world, "first")
+        let second = try add(world, "second")
+        let third = try add(world, "third")
+        let untouched = try add(world, "untouched")
+        try world.sync()
+        let pushed = world.github.pushCommits(repository: Self.app, messages: [
+            "Fix the first\n\n\(trailer(first))",
+            "Fix two more\n\ndoogit-done: \(second.uuid.prefix(13))\nDOOGIT-DONE: \(trailer(third, digits: 32).dropFirst(13))",
+        ])
+        let summary = try world.sync()
+        #expect(try world.todo(first.id).done && world.todo(second.id).done && world.todo(third.id).done)
+        #expect(try !world.todo(untouched.id).done)
+        #expect(summary.issues.closedByCommit == 3)
+        #expect(summary.changes == [
+            .doneByCommit(fullName: "octocat/app", todoID: first.id, sha: pushed[0]),
+            .doneByCommit(fullName: "octocat/app", todoID: second.id, sha: pushed[1]),
+            .doneByCommit(fullName: "octocat/app", todoID: third.id, sha: pushed[1]),
+        ])
+
+        world.github.resetCounters()
+        try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") } && world.github.rateLimitUsed == 0,
+                "nothing pushed since (the repository's pushed_at stayed): the branch is not asked for")
+    }
+
+    @Test func aPushElsewhereCostsOne304AndThenNothing() throws {
+        let world = try IssueWorld()
+        _ = try add(world, "x")
+        try world.sync()
+        world.github.pushCommits(repository: Self.app, branch: "elsewhere", messages: ["work in progress"])
+        world.github.resetCounters()
+        try world.sync()
+        let branch = world.github.requests.filter { $0.path.contains("/branches/") }
+        #expect(branch.count == 1 && world.github.rateLimitUsed == 1, "the repository's 200, then the branch's 304")
+        world.github.resetCounters()
+        try world.sync()
+        #expect(world.github.requests.count == 1 && world.github.rateLimitUsed == 0, "only the repository's 304")
+    }
+
+    @Test func aTrailerOnABranchCountsOnceTheBranchIsMerged() throws {
+        let world = try IssueWorld()
+        let todo = try add(world, "feature")
+        try world.sync()
+        world.github.pushCommits(repository: Self.app, branch: "feature", messages: ["Add it\n\n\(trailer(todo))"])
+        try world.sync()
+        #expect(try !world.todo(todo.id).done, "not on the default branch yet")
+        world.github.pushCommits(repository: Self.app, messages: ["Unrelated"])
+        world.github.mergeBranch(repository: Self.app, branch: "feature")
+        let merged = try world.sync()
+        #expect(try world.todo(todo.id).done)
+        #expect(merged.issues.closedByCommit == 1)
+    }
+
+    @Test(arguments: [false, true])
+    func aForcePushIsReadFromTheNewHeadWithoutFailing(forgetOldCommits: Bool) throws {
+        let world = try IssueWorld()
+        let todo = try add(world, "rewritten")
+        let other = try add(world, "still open")
+        world.github.pushCommits(repository: Self.app, messages: ["one", "two"])
+        try world.sync()
+        world.github.forcePushCommits(repository: Self.app, dropping: 2, messages: ["one again\n\n\(trailer(todo))"],
+                                 forget: forgetOldCommits)
+        let summary = try world.sync()
+        #expect(try world.todo(todo.id).done && !world.todo(other.id).done)
+        #expect(summary.failures.isEmpty && summary.issues.closedByCommit == 1)
+        #expect(world.github.requests.contains { $0.path.hasSuffix("/commits") })
+        #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
+    }
+
+    @Test func digitsThatFitSeveralTodosAreIgnoredAndReported() throws {
+        let world = try IssueWorld()
+        let one = try add(world, "one", uuid: "abcdef01-0000-4000-8000-000000000001")
+        let two = try add(world, "two", uuid: "abcdef01-1111-4000-8000-000000000002")
+        try world.sync()
+        let pushed = world.github.pushCommits(repository: Self.app, messages: ["Both?\n\nDoogit-Done: abcdef01\nDoogit-Done: abcdef0111"])
+        let summary = try world.sync()
+        #expect(try !world.todo(one.id).done && world.todo(two.id).done)
+        #expect(summary.changes == [
+            .ambiguousTrailer(fullName: "octocat/app", sha: pushed[0], prefix: "abcdef01"),
+            .doneByCommit(fullName: "octocat/app", todoID: two.id, sha: pushed[0]),
+        ] || summary.changes == [
+            .doneByCommit(fullName: "octocat/app", todoID: two.id, sha: pushed[0]),
+            .ambiguousTrailer(fullName: "octocat/app", sha: pushed[0], prefix: "abcdef01"),
+        ])
+    }
+
+    @Test func onlyRepositoriesWithOpenTodosAndCommitsOnAreRead() throws {
+        let world = try IssueWorld()
+        try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "no open todos: nothing to mark")
+        let todo = try add(world, "x")
+        try world.store.setSettings(repositoryIDs: [Self.app], pushIssues: nil, importIssues: nil, scanCommits: false, at: .now())
+        world.github.pushCommits(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
+        try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") })
+        #expect(try !world.todo(todo.id).done)
+    }
+
+    @Test func aRepositorySavedWithoutItsDefaultBranchIsReadOnceToLearnIt() throws {
+        let world = try IssueWorld()
+        _ = try add(world, "x")
+        try world.store.database.run("UPDATE repositories SET default_branch = NULL")
+        try world.sync()
+        #expect(try world.store.repository(id: Self.app)?.defaultBranch == "master")
+        #expect(world.github.requests.filter { $0.path == "/repositories/\(Self.app)" }.count == 2,
+                "the sync's conditional request, then one to learn the branch")
+        world.github.resetCounters()
+        try world.sync()
+        #expect(world.github.rateLimitUsed == 0)
+    }
+
+    @Test func aFailingGitHubStopsTheScanAndMarksNothing() throws {
+        let world = try IssueWorld()
+        let todo = try add(world, "x")
+        try world.sync()
+        world.github.pushCommits(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
+        world.activity.failNext("GET", pathSuffix: "/compare/\(try #require(world.store.commitScanState(repositoryID: Self.app).lastCommitSHA))...\(try #require(world.activity.head(repository: Self.app)))",
+                                count: 5, with: .status(503))
+        #expect(throws: SyncError.self) { try world.sync() }
+        #expect(try !world.todo(todo.id).done)
+        world.activity.clearFaults()
+        try world.sync()
+        #expect(try world.todo(todo.id).done, "the next sync reads the same commits")
+    }
+}

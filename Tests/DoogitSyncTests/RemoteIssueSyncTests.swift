@@ -1,0 +1,88 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+@testable import DoogitSync
+import Testing
+import TestSupport
+
+/// Links to issues and repository settings travel between machines through the todo file, and a
+/// link that arrives makes the next syncs neither push nor pull what they should not.
+@Suite(.serialized)
+struct RemoteIssueSyncTests {
+    func world() throws -> (FakeGitHub, Machine, Machine) {
+        let (github, machines) = try RemoteSyncTests().world()
+        github.activity.setClock(RemoteSyncTests.t0.millisecondsSinceEpoch / 1000)
+        return (github, machines[0], machines[1])
+    }
+
+    func patches(_ github: FakeGitHub) -> [Int64] { github.activity.writes(repository: 1, method: "PATCH") }
+
+    @Test func aLinkAndSettingsMadeOnOneMachineReachTheOtherWhichThenNeitherPushesNorPulls() throws {
+        let (github, a, b) = try world()
+        let todo = try a.add("feed the cat")
+        let number = github.activity.addIssue(repository: 1, title: "Cat food is low")
+        _ = try IssueLinker(store: a.store, github: try a.client(), clock: { a.now }).link(todoID: todo.id, owner: nil,
+                                                                                             name: nil, number: number)
+        try a.store.setSettings(repositoryIDs: [1], pushIssues: true, importIssues: nil, scanCommits: nil, at: a.now)
+        try a.sync()
+        #expect(github.contents.file(Machine.dataRepository)?.text.contains(
+            #""issue":{"number":\#(number),"state":"open","url":"https://github.com/octocat/app/issues/\#(number)","repository":1}"#) == true)
+        #expect(github.contents.file(Machine.dataRepository)?.text.contains(
+            #""settings":{"pushIssues":true,"importIssues":"off","scanCommits":true}"#) == true)
+
+        try b.sync()
+        let arrived = try #require(try b.todo(todo.uuid))
+        #expect(arrived.issue?.number == number)
+        #expect(try b.store.repository(id: 1)?.settings.pushIssues == true)
+        // The issue's title differs from the todo's text (linking changes neither): not pulled, not pushed.
+        try b.sync()
+        try a.sync()
+        #expect(try b.todo(todo.uuid)?.text == "feed the cat" && a.todo(todo.uuid)?.text == "feed the cat")
+        #expect(patches(github).isEmpty)
+        #expect(github.activity.issue(repository: 1, number: number)?.title == "Cat food is low")
+
+        // Closed on GitHub: both machines finish the todo, and nothing is written back.
+        github.activity.close(repository: 1, number: number)
+        for machine in [b, a, b, a] {
+            machine.advance(seconds: 10)
+            try machine.sync()
+        }
+        #expect(try a.todo(todo.uuid)?.done == true && b.todo(todo.uuid)?.done == true)
+        #expect(patches(github).isEmpty)
+
+        // Edited on b with pushing on: b retitles the issue, a (receiving the edit) does not again.
+        b.advance(seconds: 10)
+        _ = try b.store.editTodo(id: b.id(todo.uuid), text: "buy cat food", at: b.now)
+        for machine in [b, a, b, a] {
+            machine.advance(seconds: 10)
+            try machine.sync()
+        }
+        #expect(github.activity.issue(repository: 1, number: number)?.title == "buy cat food")
+        #expect(patches(github) == [number], "one PATCH, from the machine that made the edit")
+        #expect(try a.todo(todo.uuid)?.text == "buy cat food")
+
+        // Unlinked on a: unlinked on b.
+        _ = try a.store.unlinkIssue(todoID: a.id(todo.uuid), at: a.now)
+        try a.sync()
+        try b.sync()
+        #expect(try b.todo(todo.uuid)?.issue == nil)
+    }
+
+    @Test func twoMachinesImportingOneIssueMakeOneTodo() throws {
+        let (github, a, b) = try world()
+        let number = github.activity.addIssue(repository: 1, title: "Imported once")
+        try a.store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: nil, at: a.now)
+        // a imports after its exchange; b receives the setting and imports before hearing of a's todo.
+        try a.sync()
+        try b.sync()
+        #expect(try a.list() == ["octocat/app: Imported once"] && b.list() == ["octocat/app: Imported once"])
+        for machine in [a, b, a] {
+            machine.advance(seconds: 10)
+            try machine.sync()
+        }
+        #expect(try a.list() == ["octocat/app: Imported once"] && b.list() == ["octocat/app: Imported once"])
+        let uuid = Store.importedTodoUUID(repositoryID: 1, issueNumber: number)
+        #expect(try a.todo(uuid)?.issue?.number == number && b.todo(uuid)?.issue?.number == number)
+        #expect(try a.store.localReplica().replica == b.store.localReplica().replica)
+    }
+}
