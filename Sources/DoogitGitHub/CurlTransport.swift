@@ -10,11 +10,11 @@ public final class CurlTransport: HTTPTransport {
     let refusedOptions: Set<String>
     private var easy: EasyHandle?
 
-    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8) {
+    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16) {
         self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, refusing: [])
     }
 
-    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 8, refusing refusedOptions: Set<String>) {
+    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, refusing refusedOptions: Set<String>) {
         self.bodyLimit = bodyLimit
         self.maximumParallelTransfers = max(1, maximumParallelTransfers)
         self.refusedOptions = refusedOptions
@@ -47,8 +47,13 @@ public final class CurlTransport: HTTPTransport {
     }
 }
 
-/// Runs many requests at once on a `CURLM*`, at most `width` in flight.
+/// Runs many requests at once on a `CURLM*`, at most `width` in flight. It starts with
+/// `initialWidth` and opens one more place for every transfer that finishes while the caller
+/// still wants more started (a slow start, as TCP does): a healthy server is soon asked `width`
+/// at a time, while one that is failing sees only the first few before the caller says stop.
 private final class MultiTransfer {
+    static let initialWidth = 4
+
     private let multi: UnsafeMutableRawPointer
     private let bodyLimit: Int
     private let width: Int
@@ -76,12 +81,14 @@ private final class MultiTransfer {
         var inFlight: [(handle: EasyHandle, index: Int)] = []
         var next = 0
         var starting = true
+        var allowed = min(width, Self.initialWidth)
         func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
             results[index] = result
             starting = keepStarting(result)
+            if starting { allowed = min(width, allowed + 1) }
         }
         while (starting && next < requests.count) || !inFlight.isEmpty {
-            while starting && next < requests.count && inFlight.count < width {
+            while starting && next < requests.count && inFlight.count < allowed {
                 let handle: EasyHandle
                 if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions) }
                 do {

@@ -16,7 +16,7 @@ public final class Syncer {
     private let clock: () -> Timestamp
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     public var rateLimitReserve = 50
-    /// Repositories fetched by id in one parallel batch (the transport runs 8 at a time).
+    /// Repositories fetched by id in one parallel batch (the transport runs up to 16 at a time).
     public var batchSize = 50
     /// From this many tracked repositories on, the user's listing is read first.
     public var listingThreshold = 10

@@ -109,8 +109,8 @@ struct CurlTransportTests {
         let concurrency = ConcurrencyGauge()
         let server = try HTTPServer { request in
             concurrency.enter()
-            usleep(100_000)  // long enough for the other transfers to arrive meanwhile
-            concurrency.leave()
+            defer { concurrency.leave() }
+            _ = concurrency.wait(untilAtOnce: 2, seconds: 1)  // parallel transfers meet here
             return .json(200, #"{"path":"\#(request.path)"}"#)
         }
         let requests = (0..<16).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
@@ -122,6 +122,30 @@ struct CurlTransportTests {
         }
         #expect(concurrency.peak > 1, "transfers ran one at a time")
         #expect(concurrency.peak <= 8, "more transfers at once than allowed")
+    }
+
+    @Test func aHealthyServerIsSoonAskedTheFullWidthAtOnce() throws {
+        // The first 8 answers come at once; every later request waits until 12 are in the server
+        // together, which only a width that grew from its start of 4 can bring about.
+        let concurrency = ConcurrencyGauge()
+        let server = try HTTPServer { request in
+            concurrency.enter()
+            defer { concurrency.leave() }
+            if (Int(request.path.dropFirst(2)) ?? 0) >= 8 { _ = concurrency.wait(untilAtOnce: 12, seconds: 5) }
+            return .json(200, "{}")
+        }
+        let requests = (0..<24).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests)
+        #expect(results.allSatisfy { (try? $0.get().status) == 200 })
+        #expect(concurrency.peak >= 12, "the width never grew past its start: \(concurrency.peak)")
+        #expect(concurrency.peak <= 16, "more transfers at once than allowed")
+    }
+
+    @Test func aFailingServerSeesOnlyTheFirstFewTransfers() throws {
+        let server = try HTTPServer { _ in ServerResponse(status: 502) }
+        let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests, keepStarting: { _ in false })
+        #expect(results.compactMap { $0 }.count <= 4, "started before the first answer: \(results.compactMap { $0 }.count)")
     }
 
     @Test func parallelFailuresAreReportedPerRequest() throws {
@@ -142,20 +166,32 @@ struct CurlTransportTests {
 
 /// The most requests a test server was answering at the same moment.
 final class ConcurrencyGauge: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var current = 0
     private(set) var peak = 0
 
     func enter() {
-        lock.lock()
+        condition.lock()
         current += 1
         peak = max(peak, current)
-        lock.unlock()
+        condition.broadcast()
+        condition.unlock()
     }
 
     func leave() {
-        lock.lock()
+        condition.lock()
         current -= 1
-        lock.unlock()
+        condition.unlock()
+    }
+
+    /// Waits until `count` requests have been in at once (false on timeout).
+    func wait(untilAtOnce count: Int, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while peak < count {
+            guard condition.wait(until: deadline) else { return false }
+        }
+        return true
     }
 }

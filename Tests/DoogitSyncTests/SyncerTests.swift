@@ -257,9 +257,9 @@ struct SyncerTests {
     }
 
     /// The most requests a GitHub that fails everything may see from one sync: the listing with
-    /// its attempts (2 in these tests), the first answers of one batch (8 in flight) and one
-    /// request, with its attempts, that confirms the failure.
-    static let mostRequestsAFailingGitHubSees = 2 + 12
+    /// its attempts (2 in these tests), the first answers of one batch (4 in flight at first) and
+    /// one request, with its attempts, that confirms the failure.
+    static let mostRequestsAFailingGitHubSees = 2 + 4 + 2
 
     @Test(arguments: [10, 1000])
     func aGitHubAnswering502StopsAtTheFirstBatch(listingThreshold: Int) throws {

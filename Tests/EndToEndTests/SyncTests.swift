@@ -223,10 +223,10 @@ struct SyncTests {
     }
 
     /// The most requests a GitHub answering 502 to every repository may see from one sync: the
-    /// listing page with its attempts (3), then the first answers of one batch (8 in flight) and
-    /// one request, with its attempts, that confirms GitHub is failing: a handful, where once it
-    /// was one per repository and attempt (151).
-    static let mostRequestsAFailingGitHubSees = 3 + 12
+    /// listing page with its attempts (3), then the first answers of one batch (4 in flight at
+    /// first) and one request, with its attempts, that confirms GitHub is failing: a handful,
+    /// where once it was one per repository and attempt (151).
+    static let mostRequestsAFailingGitHubSees = 3 + 4 + 3
 
     @Test(arguments: [true, false])
     func aGitHubAnswering502ExitsSeventyFiveAfterOneBatch(listingFails: Bool) throws {
