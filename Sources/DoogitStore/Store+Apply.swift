@@ -184,6 +184,10 @@ extension Store {
         let doneAt: Timestamp? = todo.done ? (todo.doneAt ?? todo.updatedAt) : nil
         if let existing = try database.query("SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id WHERE t.uuid = ?",
                                              [.text(todo.uuid)], { row throws(StoreError) in try Self.readTodo(row) }).first {
+            // As `moveTodos`: a linked issue belongs to the repository the todo leaves.
+            if existing.repositoryID != todo.repositoryID && existing.issue != nil {
+                try database.run("UPDATE todos SET \(Self.unlinkedColumns) WHERE id = ?", .integer(existing.id))
+            }
             let changed = try database.run("""
                 UPDATE todos SET repository_id = ?, text = ?, done = ?, done_at = ?, created_at = ?, updated_at = ?,
                     position = CASE WHEN repository_id = ? THEN position
@@ -197,6 +201,7 @@ extension Store {
                       .text(todo.updatedAt.rfc3339)])
             var fields: TodoFields = []
             if existing.repositoryID != todo.repositoryID { fields.insert(.repository) }
+            if fields.contains(.repository) && existing.issue != nil { fields.insert(.issue) }
             if existing.text != todo.text { fields.insert(.text) }
             if existing.done != todo.done || existing.doneAt != doneAt { fields.insert(.done) }
             try stamp(fields, todos: [existing.id], at: now)

@@ -12,6 +12,12 @@ extension Store {
         if previousName == nil {
             try database.run("UPDATE repositories SET name_clock = ?, tracked_clock = ? WHERE id = ?",
                              .text(stamp), .text(stamp), .integer(id))
+            // Tracked again: with the settings it had (as every machine still has them).
+            try database.run("""
+                UPDATE repositories SET (push_issues, import_issues, scan_commits, settings_clock) =
+                    (SELECT push_issues, import_issues, scan_commits, settings_clock FROM untracked_repositories u WHERE u.id = ?1)
+                WHERE id = ?1 AND EXISTS (SELECT 1 FROM untracked_repositories u WHERE u.id = ?1 AND u.settings_clock IS NOT NULL)
+                """, .integer(id))
             try database.run("DELETE FROM untracked_repositories WHERE id = ?", .integer(id))
         } else {
             try database.run("UPDATE repositories SET name_clock = ? WHERE id = ?", .text(stamp), .integer(id))

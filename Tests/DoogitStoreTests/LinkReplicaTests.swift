@@ -99,6 +99,23 @@ struct LinkReplicaTests {
                 && importedEntry.text.stamp > moved.issue.stamp)
     }
 
+    @Test("a change applied as made here that moves a linked todo forgets the link, as a move does")
+    func anAppliedMoveForgetsTheLink() throws {
+        let store = try makeStore()
+        let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
+        let other = try store.addTodo(repositoryID: 2, text: "feed the dog", at: moment(1))
+        _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
+        _ = try store.linkIssue(todoID: other.id, to: snapshot(12), at: moment(2))
+        let linked = try entry(store, todo.uuid)
+        try store.apply(StoreChanges(todos: [TodoState(uuid: todo.uuid, repositoryID: 2, text: "feed the cat", done: false,
+                                                       createdAt: todo.createdAt, updatedAt: moment(3), doneAt: nil)]),
+                        at: moment(3))
+        let moved = try entry(store, todo.uuid)
+        #expect(moved.repository.value == 2 && moved.issue.value == nil)
+        #expect(moved.issue.stamp == moved.repository.stamp && moved.issue.stamp > linked.issue.stamp)
+        #expect(try store.todo(id: other.id).issue?.number == 12, "the issue of the same number there keeps its todo")
+    }
+
     @Test("a restore whose issue was linked to another todo meanwhile comes back unlinked, and says so")
     func restoreWithoutItsLinkIsStamped() throws {
         let store = try makeStore()
@@ -141,8 +158,13 @@ struct LinkReplicaTests {
         #expect(second.value.importIssues == "all" && second.stamp > first.stamp)
         #expect(try store.localChangeCount() == counted + 3)
         // A repository another machine stopped tracking keeps its settings while it is listed.
+        let dog = try #require(try store.localReplica().replica.repositories[2]?.settings)
         try store.removeRepositories(ids: [2], force: true, at: moment(4))
-        #expect(try store.localReplica().replica.repositories[2]?.settings.value.pushIssues == true)
+        #expect(try store.localReplica().replica.repositories[2]?.settings == dog)
+        // Tracked again: with those settings.
+        try store.saveRepository(repository(2, "octo/dog", addedAt: moment(5)))
+        #expect(try store.repository(id: 2)?.settings.pushIssues == true)
+        #expect(try store.localReplica().replica.repositories[2]?.settings == dog)
     }
 
     @Test("a link from another machine applies with baselines that neither push nor pull, and reads back")

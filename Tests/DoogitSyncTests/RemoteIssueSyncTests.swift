@@ -49,6 +49,11 @@ struct RemoteIssueSyncTests {
         }
         #expect(try a.todo(todo.uuid)?.done == true && b.todo(todo.uuid)?.done == true)
         #expect(patches(github).isEmpty)
+        // Settled: syncs on both sides write nothing more.
+        let writes = github.contents.writes
+        try a.sync()
+        try b.sync()
+        #expect(github.contents.writes == writes)
 
         // Edited on b with pushing on: b retitles the issue, a (receiving the edit) does not again.
         b.advance(seconds: 10)

@@ -312,4 +312,28 @@ struct RemoteEndToEndTests {
         #expect(empty.run("todo", "list", "--json").stdout == a.run("todo", "list", "--json").stdout)
         #expect(empty.run(["import", "-"], stdin: exported.stdout).stdout.contains("Imported 0 todos"))
     }
+
+    @Test func linksAndSettingsReachTheOtherHomeAndAnExportOfIt() throws {
+        let (github, machines) = try machines(2)
+        let (a, b) = (machines[0], machines[1])
+        let number = github.activity.addIssue(repository: 1, title: "Crash on start")
+        #expect(a.run("todo", "add", "-R", "app", "fix the crash").status == 0)
+        #expect(a.run("todo", "link", "1", "#\(number)").status == 0)
+        #expect(a.run("repo", "set", "app", "--push-issues", "on").status == 0)
+        #expect(a.run("sync").status == 0)
+        #expect(b.run("sync").status == 0)
+        let shown = try JSONParser.parse(b.run("todo", "show", "1", "--json").stdout)
+        #expect(try shown.field("issue").int64("number") == number)
+        #expect(b.run("repo", "list").stdout.contains("push issues"))
+        // Settled: the link neither retitles the todo nor the issue.
+        for machine in [b, a, b] { #expect(machine.run("sync", "--quiet").status == 0) }
+        #expect(b.run("todo", "list").stdout.contains("fix the crash"))
+        #expect(github.activity.writes(repository: 1, method: "PATCH").isEmpty)
+        // b's export carries them into a third, empty HOME.
+        let third = try Sandbox(github: github)
+        #expect(third.run(["import", "-"], stdin: b.run("export").stdout).status == 0)
+        let imported = try JSONParser.parse(third.run("todo", "show", "1", "--json").stdout)
+        #expect(try imported.field("issue") == shown.field("issue") && imported.string("uuid") == shown.string("uuid"))
+        #expect(third.run("repo", "list").stdout.contains("push issues"))
+    }
 }
