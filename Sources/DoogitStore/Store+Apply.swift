@@ -148,6 +148,15 @@ extension Store {
     @discardableResult
     public func apply(_ changes: StoreChanges, at now: Timestamp) throws -> AppliedChanges {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
+            // The stamps written here are seen first: a change made here from now on (the next
+            // command, or a link this apply drops) is stamped after them, so it wins over them,
+            // and a todo added next comes last in its repository's list, as on every other machine.
+            var latest = HybridTimestamp.zero
+            for todo in changes.todos {
+                if let stamps = todo.stamps { latest = max(latest, stamps.latest) }
+            }
+            for state in changes.repositoryStates { latest = max(latest, state.nameStamp, state.trackedStamp, state.settingsStamp) }
+            if latest != .zero { try observe(latest) }
             var applied = AppliedChanges()
             for repository in changes.repositories { try upsert(repository) }
             for state in changes.repositoryStates where state.shown { try showRepository(state, at: now) }
@@ -167,14 +176,6 @@ extension Store {
                 applied.removed += try entomb(where: "uuid = ?", [.text(uuid)], at: now)
             }
             for state in changes.repositoryStates where !state.shown { try hideRepository(state, at: now) }
-            // Stamps written here are seen: a change made here next is stamped after them, so it
-            // also comes last in its repository's list, as on every other machine.
-            var latest = HybridTimestamp.zero
-            for todo in changes.todos {
-                if let stamps = todo.stamps { latest = max(latest, stamps.latest) }
-            }
-            for state in changes.repositoryStates { latest = max(latest, state.nameStamp, state.trackedStamp, state.settingsStamp) }
-            if latest != .zero { try observe(latest) }
             return applied
         }
     }
