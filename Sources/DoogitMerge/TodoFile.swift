@@ -160,7 +160,7 @@ public enum TodoFile {
     private static func writeUnknown(_ unknown: UnknownFields, into json: inout JSONStream) {
         for name in unknown.names {
             guard let value = unknown[name]?.value else { continue }
-            json.key(name)
+            json.key(named: name)
             json.value(value)
         }
     }
@@ -168,7 +168,7 @@ public enum TodoFile {
     private static func writeUnknownStamps(_ unknown: UnknownFields, into json: inout JSONStream) {
         for name in unknown.names {
             guard let stamp = unknown[name]?.stamp else { continue }
-            json.key(name)
+            json.key(named: name)
             json.string(stamp.text)
         }
     }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import DoogitSupport
 
 /// The current row of a statement being stepped; valid only inside the closure it is given to.
 /// Columns are read by name (`"id"`, or the `AS` alias) or by position. A NULL where a value is
@@ -48,6 +49,15 @@ public struct Row {
         guard let text = sqlite3_column_text(statement.handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement.handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// An RFC 3339 timestamp column, read from its bytes; nil for NULL, an error when malformed.
+    public func optionalTimestamp(_ column: String) throws(StoreError) -> Timestamp? {
+        let index = try index(column)
+        guard let text = sqlite3_column_text(statement.handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement.handle, index))
+        guard let value = Timestamp(rfc3339UTF8: UnsafeBufferPointer(start: text, count: count)) else { throw .corrupt }
+        return value
     }
 
     public func optionalString(_ column: String) throws(StoreError) -> String? {

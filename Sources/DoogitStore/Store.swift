@@ -90,12 +90,11 @@ public final class Store {
     }
 
     static func timestamp(_ row: Row, _ column: String) throws(StoreError) -> Timestamp {
-        let text = try row.string(column)
-        guard let value = Timestamp(rfc3339: text) else { throw .corrupt }
+        guard let value = try row.optionalTimestamp(column) else { throw .unexpectedNull(column: column) }
         return value
     }
 
     static func optionalTimestamp(_ row: Row, _ column: String) throws(StoreError) -> Timestamp? {
-        try row.isNull(column) ? nil : try timestamp(row, column)
+        try row.optionalTimestamp(column)
     }
 }

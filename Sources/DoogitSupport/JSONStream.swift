@@ -68,8 +68,18 @@ public struct JSONStream {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// A member name; the member's value comes next, on the same line.
-    public mutating func key(_ name: String) {
+    /// A member name written in the code: plain ASCII that needs no escaping, copied whole.
+    public mutating func key(_ name: StaticString) {
+        beginElement()
+        bytes.append(UInt8(ascii: "\""))
+        append(name)
+        bytes.append(UInt8(ascii: "\""))
+        indented ? append(": ") : append(":")
+        valueFollowsKey = true
+    }
+
+    /// A member name that comes from data; the member's value comes next, on the same line.
+    public mutating func key(named name: String) {
         beginElement()
         writeString(name)
         indented ? append(": ") : append(":")
@@ -143,7 +153,7 @@ public struct JSONStream {
         case .object(let members):
             beginObject()
             for member in members {
-                key(member.key)
+                key(named: member.key)
                 self.value(member.value)
             }
             endObject()

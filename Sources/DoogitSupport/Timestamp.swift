@@ -74,6 +74,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         self = parsed
     }
 
+    /// The same, from UTF-8 bytes (a database column), without making a String first.
+    public init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let parsed = Self.parse(bytes) else { return nil }
+        self = parsed
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
