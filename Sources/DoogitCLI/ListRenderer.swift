@@ -137,9 +137,9 @@ struct ListRenderer {
     }
 
     func todoList(_ sections: [TodoSection]) -> String {
-        let todos = sections.flatMap(\.todos)
-        let idWidth = todos.map { String($0.id).count }.max() ?? 1
-        let cells = long.map { LongColumns.Layout($0, todos) }
+        // IDs are positive, so the widest is the largest: no string per todo to find it.
+        let idWidth = String(sections.lazy.flatMap(\.todos).map(\.id).max() ?? 1).count
+        let cells = long.map { LongColumns.Layout($0, sections.flatMap(\.todos)) }
         var out = ""
         for (index, section) in sections.enumerated() {
             if index > 0 { out += "\n" }
