@@ -63,11 +63,7 @@ struct RepositoryPhase: SyncPhase {
         }
 
         // 2. Everything else by id, a batch at a time.
-        var start = 0
-        while start < remaining.count {
-            try session.checkBudget()
-            let batch = Array(remaining[start..<min(remaining.count, start + session.requestRoom(upTo: batchSize))])
-            start += batch.count
+        try SyncSession.forEachBatch(of: remaining, size: batchSize, in: &session) { batch, session in
             let results = session.github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) })
             if results.contains(where: { if case .success = $0 { true } else { false } }) { apiAnswered = true }
             var unchanged: [Int64] = []
