@@ -32,50 +32,19 @@ enum ErrorReporter {
         case let github as GitHubError:
             return report(github)
         case let sync as SyncError:
-            switch sync {
-            case .incomplete(let summary):
-                let first = summary.failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
-                let count = summary.failures.count
-                return Report(code: .failure, message: "sync finished, but \(count) repositor\(count == 1 ? "y" : "ies") could not be read (\(first)\(count > 1 ? "; and others" : "")); run 'doogit sync -v' for details")
-            case .rateLimited(let resetAt, _):
-                return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
-                    + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
-            case .reserveReached(let reserve, let resetAt, _):
-                return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
-                    + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
-            case .interrupted(let underlying, _):
-                var inner = report(underlying, databasePath: databasePath)
-                inner.message = "sync stopped: " + inner.message
-                if inner.code == .failure { inner.code = .temporaryFailure }
-                return inner
-            case .failed(let underlying, _):
-                var inner = report(underlying, databasePath: databasePath)
-                inner.message = "sync stopped: " + inner.message
-                return inner
-            }
+            return report(sync, databasePath: databasePath)
         case is SyncAPIURLLooksWrong:
             return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
         case let link as IssueLinkError:
             return report(link)
         case let add as RepositoryTracker.AddError:
             return report(add)
-        case let remote as RemoteError:
+        case let remote as RemoteFailure:
             return report(remote)
-        case let lock as SyncLockError:
+        case let lock as FileLockError:
             return Report(code: .failure, message: "cannot use the lock file \(lock.path): \(lock.reason)")
         default:
             return Report(code: .failure, message: "\(error)")
-        }
-    }
-
-    /// The file on GitHub that sync could not read, or kept losing the race to write.
-    static func report(_ error: RemoteError) -> Report {
-        switch error {
-        case .unreadableFile(let repository, let path, let problem):
-            return Report(code: .failure, message: describe(problem, in: "\(path) in \(repository)")
-                          + "; nothing was changed. Fix or remove the file on GitHub, or 'doogit remote remove'")
-        case .keptChanging(let repository, let attempts):
-            return Report(code: .temporaryFailure, message: "the todo file in \(repository) kept changing while this machine wrote it (\(attempts) tries); nothing is lost (the merge is kept here and sent next time); try again later")
         }
     }
 
@@ -137,6 +106,8 @@ enum ErrorReporter {
             return failure("issue #\(issue) is linked to todo \(todo) already; nothing was changed. Run 'doogit todo unlink \(todo)' first")
         case .todoNotLinked(let todo):
             return failure("todo \(todo) is not linked to an issue; nothing was changed")
+        case .movingLinkedTodo(let todo, let repository, let issue):
+            return failure("todo \(todo) is linked to \(repository)#\(issue), which would stay behind; nothing was moved. Add --unlink to move it without its issue")
         case .busy:
             return Report(code: .temporaryFailure, message: "\(place) is busy (another doogit is writing); try again")
         case .readOnlyFiles(let paths):

@@ -46,7 +46,7 @@ enum IssueCommands {
         let id = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)[0]
         let (body, labels) = try issueContent(invocation, runtime)
         let linked = try linker(runtime).promote(todoID: id, body: body, labels: labels)
-        report(linked, runtime)
+        try report(linked, runtime)
     }
 
     /// `todo add TEXT --issue`: the todo and its issue, as one step.
@@ -56,7 +56,7 @@ enum IssueCommands {
         let linked = try linker(runtime).addTodoWithIssue(repositoryID: repository.id, text: text, body: body,
                                                           labels: labels)
         runtime.say("Added \(linked.todo.id) to \(TerminalText.sanitize(repository.fullName))")
-        report(linked, runtime)
+        try report(linked, runtime)
     }
 
     static func runLink(_ invocation: Invocation, _ runtime: Runtime) throws {
@@ -78,6 +78,10 @@ enum IssueCommands {
         }
         runtime.say("Linked todo \(linked.todo.id) to \(issueName(linked))")
         runtime.say(TerminalText.sanitize(linked.url))
+        if linked.closed && !linked.todo.done {
+            runtime.note("\(issueName(linked)) is closed; todo \(linked.todo.id) stays open (finish it with 'doogit todo done \(linked.todo.id)')")
+        }
+        try warnIfPushIsRefused(linked, runtime)
     }
 
     static func runUnlink(_ invocation: Invocation, _ runtime: Runtime) throws {
@@ -105,17 +109,25 @@ enum IssueCommands {
     }
 
     /// What `promote` and `add --issue` print.
-    static func report(_ linked: IssueLinker.Linked, _ runtime: Runtime) {
+    static func report(_ linked: IssueLinker.Linked, _ runtime: Runtime) throws {
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(linked.todo, into: &$0) }
             return
         }
         if linked.foundEarlier {
-            runtime.say("Linked \(issueName(linked)) to todo \(linked.todo.id) (an earlier attempt had created it)")
+            runtime.say("Linked \(issueName(linked)) to todo \(linked.todo.id) (it was made for it earlier, here or on another machine)")
         } else {
             runtime.say("Created \(issueName(linked)) for todo \(linked.todo.id)")
         }
         runtime.say(TerminalText.sanitize(linked.url))
+        try warnIfPushIsRefused(linked, runtime)
+    }
+
+    /// With pushing on, an archived repository's issues cannot follow their todos: said now.
+    static func warnIfPushIsRefused(_ linked: IssueLinker.Linked, _ runtime: Runtime) throws {
+        guard let repository = try runtime.store().repository(id: linked.todo.repositoryID),
+              repository.archived, repository.settings.pushIssues else { return }
+        runtime.note("\(TerminalText.sanitize(repository.fullName)) is archived, so GitHub refuses changes to its issues: sync cannot push to \(issueName(linked)) (turn pushing off with 'doogit repo set \(TerminalText.sanitize(repository.fullName)) --push-issues off')")
     }
 
     /// The body (`--body`, or `--body-file FILE|-`) and labels of an issue to create.

@@ -28,12 +28,18 @@ extension SyncCommand {
                 : "kept todo \(todo)'s \(field.rawValue)"
             return "\(clean(name))#\(number): the \(field == .text ? "title" : "state") changed on GitHub and todo \(todo)'s \(field.rawValue) here since the last sync; \(kept), the later change"
         case .issueLinked(let name, let number, let todo, let foundEarlier):
-            return foundEarlier ? "\(clean(name))#\(number): linked to todo \(todo) (an earlier attempt had created it)"
+            return foundEarlier ? "\(clean(name))#\(number): linked to todo \(todo) (it was made for it earlier)"
                 : "\(clean(name))#\(number): created for todo \(todo)"
         case .doneByCommit(let name, let todo, let sha):
             return "\(clean(name)): todo \(todo) \(prefix)marked done by commit \(clean(String(sha.prefix(7))))"
         case .ambiguousTrailer(let name, let sha, let digits):
             return "\(clean(name)): commit \(clean(String(sha.prefix(7)))) says Doogit-Done: \(clean(digits)), which fits several todos; ignored"
+        case .trailerOutranked(let name, let todo, let sha):
+            return "\(clean(name)): commit \(clean(String(sha.prefix(7)))) says todo \(todo) is done, but it was reopened after that commit; left open"
+        case .duplicateIssue(let name, let number, let kept, let todo, let closed, let relinked):
+            let linked = relinked ? "todo \(todo) \(prefix)linked to #\(kept) instead, the first made" : "todo \(todo) is linked to #\(kept)"
+            let done = closed ? "\(prefix)closed as a duplicate" : "a duplicate to close on GitHub (pushing is off)"
+            return "\(clean(name))#\(number): made for todo \(todo) twice; \(done); \(linked)"
         default:
             return ""
         }

@@ -48,14 +48,15 @@ enum JSONOutput {
         json.endObject()
     }
 
-    /// `"issue": {"number", "url", "state"}` of a linked todo, `null` for another.
+    /// `"issue": {"number", "url", "state"}` of a linked todo, `null` for another; `state` is
+    /// null until a sync has seen the issue since it was linked (on another machine).
     private static func issueObject(_ issue: IssueLink?, into json: inout JSONStream) {
         json.key("issue")
         guard let issue else { return json.null() }
         json.beginObject()
         json.key("number"); json.int(issue.number)
         json.key("url"); json.string(issue.url)
-        json.key("state"); json.string(issue.state.rawValue)
+        json.key("state"); json.string(issue.state?.rawValue)
         json.endObject()
     }
 

@@ -7,7 +7,7 @@ import DoogitSupport
 struct LongColumns {
     var now: Timestamp
     /// The state of a todo's issue (`open`, `closed`), or nil when it has none.
-    var issueState: (TodoRecord) -> String? = { $0.issue?.state.rawValue }
+    var issueState: (TodoRecord) -> String? = { $0.issue.map { $0.state?.rawValue ?? "linked" } }
 
     /// The cells of many todos laid out in columns: ages right-aligned, states left-aligned, a
     /// column in which every cell is empty left out.

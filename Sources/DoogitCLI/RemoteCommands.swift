@@ -2,6 +2,7 @@ import DoogitGitHub
 import DoogitMerge
 import DoogitStore
 import DoogitSupport
+import DoogitSync
 
 /// `doogit remote ...`: the same todos on every machine, kept in a file of a private repository.
 enum RemoteCommands {
@@ -96,19 +97,19 @@ enum RemoteCommands {
             runtime.console.print("No remote: this machine's todos are kept only here. Set one with 'doogit remote init --create'.")
             return
         }
-        let pending = try store.localChangeCount() - remote.exchangedChanges
+        let pending = try RemoteWaiting.count(store: store, settings: remote)
         runtime.console.print("Remote: \(TerminalText.sanitize(remote.fullName)) (\(remote.path) on \(TerminalText.sanitize(remote.branch)))")
         runtime.console.print("Last exchange: " + (remote.exchangedAt.map(\.rfc3339) ?? "never"))
         runtime.console.print(pending > 0 ? "Waiting: \(pending) local change\(pending == 1 ? "" : "s"); run 'doogit sync'"
                                           : "Waiting: nothing")
-        runtime.console.print("This machine: \(try store.machineID())")
+        runtime.console.print("This machine: \(try store.replica.machineID())")
     }
 
     static func printStatus(_ runtime: Runtime) throws {
         let store = try runtime.readingStore()
         let remote = try store.remoteSettings()
-        let pending = try store.localChangeCount() - (remote?.exchangedChanges ?? 0)
-        let machine = try store.machineID()
+        let pending = Int64(try remote.map { try RemoteWaiting.count(store: store, settings: $0) } ?? 0)
+        let machine = try store.replica.machineID()
         runtime.printJSON { json in JSONOutput.remoteStatus(remote, pending: pending, machine: machine, into: &json) }
     }
 
@@ -117,7 +118,7 @@ enum RemoteCommands {
             throw CommandFailure(message: "no remote is set; nothing was changed", hint: nil)
         }
         if runtime.global.json {
-            let machine = try runtime.store().machineID()
+            let machine = try runtime.store().replica.machineID()
             runtime.printJSON { json in JSONOutput.remoteStatus(removed, pending: nil, machine: machine, into: &json) }
             return
         }

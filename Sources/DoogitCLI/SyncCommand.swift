@@ -32,7 +32,7 @@ enum SyncCommand {
     static func run(_ invocation: Invocation, _ runtime: Runtime) throws {
         let databasePath = try runtime.paths.database(option: runtime.global.databasePath)
         let store = try runtime.store()
-        guard let lock = try SyncLock(path: databasePath + ".sync-lock", wait: invocation.flag("wait")) else {
+        guard let lock = try FileLock(path: databasePath + ".sync-lock", wait: invocation.flag("wait")) else {
             runtime.note("another sync is running on this database; skipping (use --wait to wait for it)")
             return
         }
@@ -141,7 +141,8 @@ enum SyncCommand {
              .visibilityChanged(let name, _), .gone(let name), .back(let name): (name, name)
         case .issuePulled(let name, _, _, _), .issuePushed(let name, _, _, _), .issueImported(let name, _, _, _),
              .issueConflict(let name, _, _, _, _), .issueLinked(let name, _, _, _), .doneByCommit(let name, _, _),
-             .ambiguousTrailer(let name, _, _): (name, name)
+             .ambiguousTrailer(let name, _, _), .trailerOutranked(let name, _, _), .duplicateIssue(let name, _, _, _, _, _):
+            (name, name)
         }
     }
 

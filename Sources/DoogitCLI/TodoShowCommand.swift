@@ -38,7 +38,7 @@ extension TodoCommands {
             ("Updated", time(todo.updatedAt)),
         ]
         if let doneAt = todo.doneAt { rows.append(("Done", time(doneAt))) }
-        rows.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state.rawValue)) \(TerminalText.sanitize($0.url))" } ?? "none"))
+        rows.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state?.rawValue ?? "not seen yet")) \(TerminalText.sanitize($0.url))" } ?? "none"))
         let labelWidth = rows.map(\.0.count).max() ?? 0
         let indent = String(repeating: " ", count: labelWidth + 2)
         for (label, value) in rows {

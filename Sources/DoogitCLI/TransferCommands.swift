@@ -61,7 +61,7 @@ enum TransferCommands {
         let store = try runtime.readingStore()
         let bytes: [UInt8]
         if format == "doogit" {
-            let local = try store.localReplica()
+            let local = try store.replica.read()
             bytes = TodoFile.encode(local.replica, annotations: local.annotations)
         } else {
             bytes = Array(TodoTxtExport.write(try store.sections()).utf8)
@@ -100,17 +100,15 @@ enum TransferCommands {
                 throw UsageError(message: "--repo is for Taskwarrior and todo.txt files; a doogit file names its repositories",
                                  topic: invocation.path)
             }
-            let file: (replica: Replica, annotations: TodoFile.Annotations)
+            let file: TodoFile.Contents
             do { file = try TodoFile.decode(bytes) } catch {
                 throw CommandFailure(message: ErrorReporter.describe(error, in: name) + "; nothing was imported", hint: nil)
             }
             let applied = try store.transaction {
-                let local = try store.localReplica()
-                let changes = Store.changes(from: local.replica, to: merge(local.replica, file.replica),
-                                            annotations: file.annotations)
-                let applied = try store.apply(changes, at: now)
-                try store.countLocalChanges(changes.todos.count + changes.repositoryStates.count)
-                return applied
+                let local = try store.replica.read()
+                let changes = ReplicaChanges(from: local.replica, to: merge(local.replica, file.replica),
+                                             annotations: file.annotations)
+                return try store.replica.apply(changes, at: now, asLocalChange: true)
             }
             // Removed todos come along (restorable) without being counted as imported.
             (added, updated) = (applied.inserted, applied.updated)
@@ -123,7 +121,7 @@ enum TransferCommands {
                 throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
             }
             let states = try foreignStates(todos, name: name, invocation, runtime, at: now)
-            (added, updated) = (try store.apply(StoreChanges(todos: states), at: now).inserted, 0)
+            (added, updated) = (try store.addTodos(states, at: now), 0)
             unchanged = todos.count - added
         }
         if runtime.global.json {
@@ -138,12 +136,12 @@ enum TransferCommands {
     /// The todos of another program's file that are new here, each given its repository: the
     /// one its project names, else `--repo`'s.
     static func foreignStates(_ todos: [ForeignTodo], name: String, _ invocation: Invocation, _ runtime: Runtime,
-                              at now: Timestamp) throws -> [TodoState] {
+                              at now: Timestamp) throws -> [NewTodo] {
         let store = try runtime.store()
         let fallback = try invocation.value("repo").map { try runtime.trackedRepository($0, topic: invocation.path) }
         var byProject: [String: Result<RepositoryRecord, StoreError>] = [:]
-        var known = Set(try store.localReplica().replica.todos.keys)
-        var states: [TodoState] = []
+        var known = Set(try store.replica.read().replica.todos.keys)
+        var states: [NewTodo] = []
         for todo in todos where known.insert(todo.uuid).inserted {
             var repository = fallback
             if let project = todo.project {
@@ -169,9 +167,8 @@ enum TransferCommands {
                 throw CommandFailure(message: "\(name), \(todo.place): the todo has no project; nothing was imported",
                                      hint: "choose the repository for such todos with --repo REPO")
             }
-            states.append(TodoState(uuid: todo.uuid, repositoryID: repository.id, text: todo.text, done: todo.done,
-                                    createdAt: todo.createdAt ?? now, updatedAt: now,
-                                    doneAt: todo.done ? (todo.doneAt ?? now) : nil))
+            states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: todo.text,
+                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now))
         }
         return states
     }

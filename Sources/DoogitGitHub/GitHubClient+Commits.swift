@@ -1,18 +1,32 @@
 import DoogitSupport
 
-/// A commit: its sha and message.
+/// A commit: its sha, message, and when it was committed (nil when GitHub did not say).
 public struct GitHubCommit: Equatable, Sendable {
     public var sha: String
     public var message: String
+    public var committedAt: Timestamp?
 
-    public init(sha: String, message: String) {
+    public init(sha: String, message: String, committedAt: Timestamp? = nil) {
         self.sha = sha
         self.message = message
+        self.committedAt = committedAt
     }
 
     public init(json: JSONValue) throws(JSONError) {
-        self.init(sha: try json.string("sha"), message: try json.field("commit").string("message"))
+        let commit = try json.field("commit")
+        var committedAt: Timestamp?
+        if let committer = commit["committer"], committer != .null {
+            committedAt = try committer.optionalString("date").flatMap { Timestamp(rfc3339: $0) }
+        }
+        self.init(sha: try json.string("sha"), message: try commit.string("message"), committedAt: committedAt)
     }
+}
+
+/// A branch as read: its head commit (unless unchanged since the ETag given), and GitHub's
+/// time of the answer.
+public struct BranchRead: Equatable, Sendable {
+    public var head: Conditional<String>
+    public var date: Timestamp?
 }
 
 /// What lies between two commits: GitHub's `status` (`ahead`, `identical`, `behind`,
@@ -29,15 +43,40 @@ extension GitHubClient {
     }
 
     /// The head commit of several branches at once (in parallel where the transport can), each
-    /// conditional on its ETag: an unchanged branch is a 304 and costs no rate limit.
+    /// conditional on its ETag: an unchanged branch is a 304 and costs no rate limit. Each answer
+    /// comes with GitHub's time of it (its `Date`). A branch with no commit yet is GitHub's 404
+    /// "Branch not found" (see `isMissingBranch`).
     public func branchHeads(_ wanted: [(url: String, etag: String?, resource: GitHubResource)])
-        -> [Result<Conditional<String>, GitHubError>]
+        -> [Result<BranchRead, GitHubError>]
     {
         conditionalAll(wanted) { response throws(GitHubError) in
-            if response.status == 304 { return .notModified }
+            let date = response.header("date").flatMap(HTTPDate.parse)
+            if response.status == 304 { return .modified(BranchRead(head: .notModified, date: date), etag: nil) }
             let sha = try self.decode(response) { json throws(JSONError) in try json.field("commit").string("sha") }
-            return .modified(sha, etag: response.header("etag"))
+            return .modified(BranchRead(head: .modified(sha, etag: response.header("etag")), date: date), etag: nil)
+        }.map { result in
+            result.flatMap { conditional in
+                guard case .modified(let read, _) = conditional else { return .failure(.unexpectedResponse("no answer")) }
+                return .success(read)
+            }
         }
+    }
+
+    /// Whether the branch exists (false: GitHub answers "Branch not found").
+    public func branchExists(owner: String, name: String, branch: String) throws(GitHubError) -> Bool {
+        do {
+            _ = try get(branchURL(owner: owner, name: name, branch: branch), about: .repository("\(owner)/\(name)"))
+            return true
+        } catch where Self.isMissingBranch(error) {
+            return false
+        }
+    }
+
+    /// Whether GitHub's 404 says the branch does not exist (a repository with no commit yet has
+    /// no default branch), rather than that the repository does not.
+    public static func isMissingBranch(_ error: GitHubError) -> Bool {
+        if case .notFound(_, let message) = error { return message.lowercased().contains("branch not found") }
+        return false
     }
 
     /// The commits from `base` (excluded) to `head`, every page up to `maximumPages` of 100.

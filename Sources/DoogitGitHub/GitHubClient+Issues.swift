@@ -13,20 +13,24 @@ public struct GitHubIssue: Equatable, Sendable {
     public var htmlURL: String
     /// As GitHub sent it (`2011-04-22T13:33:48Z`).
     public var updatedAt: String
-    /// Items with a `pull_request` member are pull requests.
+    /// When it was closed, as GitHub sent it (nil while open).
+    public var closedAt: String?
+    /// Items whose `pull_request` member names one are pull requests (issues of 2012 and 2013
+    /// carry a `pull_request` whose `html_url` is null: they are issues).
     public var isPullRequest: Bool
     public var assignees: [String]
     /// Who opened it.
     public var author: String?
 
     public init(number: Int64, title: String, body: String? = nil, state: State, htmlURL: String, updatedAt: String,
-                isPullRequest: Bool = false, assignees: [String] = [], author: String? = nil) {
+                closedAt: String? = nil, isPullRequest: Bool = false, assignees: [String] = [], author: String? = nil) {
         self.number = number
         self.title = title
         self.body = body
         self.state = state
         self.htmlURL = htmlURL
         self.updatedAt = updatedAt
+        self.closedAt = closedAt
         self.isPullRequest = isPullRequest
         self.assignees = assignees
         self.author = author
@@ -43,11 +47,16 @@ public struct GitHubIssue: Equatable, Sendable {
         }
         let author: String?
         if let user = json["user"], user != .null { author = try user.optionalString("login") } else { author = nil }
-        let isPullRequest: Bool
-        if let pullRequest = json["pull_request"] { isPullRequest = pullRequest != .null } else { isPullRequest = false }
+        var isPullRequest = false
+        switch json["pull_request"] {
+        case nil, .null?: break
+        case .object?: isPullRequest = (json["pull_request"]?["html_url"] ?? .null) != .null
+        default: isPullRequest = true
+        }
         self.init(number: try json.int64("number"), title: try json.string("title"), body: try json.optionalString("body"),
                   state: state, htmlURL: try json.string("html_url"), updatedAt: try json.string("updated_at"),
-                  isPullRequest: isPullRequest, assignees: assignees, author: author)
+                  closedAt: try json.optionalString("closed_at"), isPullRequest: isPullRequest, assignees: assignees,
+                  author: author)
         guard number > 0, Timestamp(rfc3339: updatedAt) != nil else {
             throw .wrongType(field: "number", expected: "an issue with a number and an updated_at time")
         }
@@ -100,6 +109,23 @@ extension GitHubClient {
         let answer = try patch("/repos/\(owner)/\(name)/issues/\(number)", .object(members),
                                about: Self.issueResource(owner, name, number))
         do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
+    }
+
+    /// Closes an issue as a duplicate. A GitHub that does not know that reason (an older GitHub
+    /// Enterprise answers 422) closes it as not planned.
+    public func closeAsDuplicate(owner: String, name: String, number: Int64) throws(GitHubError) -> GitHubIssue {
+        let path = "/repos/\(owner)/\(name)/issues/\(number)"
+        let resource = Self.issueResource(owner, name, number)
+        func close(_ reason: String) throws(GitHubError) -> GitHubIssue {
+            let answer = try patch(path, .object([JSONMember("state", .string("closed")), JSONMember("state_reason", .string(reason))]),
+                                   about: resource)
+            do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
+        }
+        do {
+            return try close("duplicate")
+        } catch .validationFailed {
+            return try close("not_planned")
+        }
     }
 
     /// The first page of a repository's issues (open and closed, pull requests included, as

@@ -1,27 +1,74 @@
-/// A todo's link to a GitHub issue, as machines exchange it: the issue's number, the GitHub id of
-/// the repository it belongs to, its state as last seen, and its address. A link is valid only
-/// while the todo is in that repository (a move made on one machine while another linked the
-/// todo leaves a link to the repository the todo left, which the store does not take).
-public struct LinkedIssue: Equatable, Sendable {
-    public static let states: Set<String> = ["open", "closed"]
+import DoogitSupport
 
+/// Which GitHub issue a todo is linked to: the user's choice (`todo link`, `unlink`, `promote`,
+/// an import), stamped when it was made. What GitHub says of the issue is an observation, kept
+/// apart in `IssueObservation`, so no machine's reading of GitHub can link or unlink a todo.
+/// A link is valid only while the todo is in that repository (a move made on one machine while
+/// another linked the todo leaves a link to the repository the todo left, which is dropped).
+public struct LinkedIssue: Equatable, Sendable {
     public var number: Int64
+    /// GitHub's id of the repository the issue belongs to.
     public var repository: Int64
-    /// "open" or "closed".
-    public var state: String
     public var url: String
 
-    public init(number: Int64, repository: Int64, state: String, url: String) {
+    public init(number: Int64, repository: Int64, url: String) {
         self.number = number
         self.repository = repository
-        self.state = state
         self.url = url
     }
 }
 
 extension LinkedIssue: RegisterValue {
     public static func settles(_ lhs: LinkedIssue, before rhs: LinkedIssue) -> Bool {
-        (lhs.repository, lhs.number, lhs.state, lhs.url) < (rhs.repository, rhs.number, rhs.state, rhs.url)
+        (lhs.repository, lhs.number, lhs.url) < (rhs.repository, rhs.number, rhs.url)
+    }
+}
+
+/// A linked issue as some machine last saw it on GitHub. It travels as a register stamped with
+/// the link it was seen under, so a new link's observations replace an older link's; under one
+/// link, the observation of the later GitHub state wins (by `updatedAt`, then, as GitHub's times
+/// have whole seconds, by when it was seen). A machine records an observation only when it differs
+/// from the one recorded, so an event on GitHub is recorded once.
+public struct IssueObservation: Equatable, Sendable {
+    public static let states: Set<String> = ["open", "closed"]
+
+    public var number: Int64
+    /// "open" or "closed".
+    public var state: String
+    /// nil: not known (a link made before doogit recorded titles).
+    public var title: String?
+    public var url: String
+    /// GitHub's `updated_at` of the state seen (nil: not known).
+    public var updatedAt: Timestamp?
+    /// When it was seen, by the machine that saw it (nil: not known).
+    public var seenAt: HybridTimestamp?
+
+    public init(number: Int64, state: String, title: String?, url: String, updatedAt: Timestamp?,
+                seenAt: HybridTimestamp? = nil) {
+        self.number = number
+        self.state = state
+        self.title = title
+        self.url = url
+        self.updatedAt = updatedAt
+        self.seenAt = seenAt
+    }
+
+    public var isClosed: Bool { state == "closed" }
+
+    /// Whether two observations saw the issue alike (whenever they were made).
+    public func sameIssue(as other: IssueObservation) -> Bool {
+        number == other.number && state == other.state && title == other.title && url == other.url
+            && updatedAt == other.updatedAt
+    }
+}
+
+extension IssueObservation: RegisterValue {
+    public static func settles(_ lhs: IssueObservation, before rhs: IssueObservation) -> Bool {
+        let left = lhs.updatedAt?.millisecondsSinceEpoch ?? -1, right = rhs.updatedAt?.millisecondsSinceEpoch ?? -1
+        if left != right { return left < right }
+        let leftSeen = lhs.seenAt ?? .zero, rightSeen = rhs.seenAt ?? .zero
+        if leftSeen != rightSeen { return leftSeen < rightSeen }
+        return (lhs.number, lhs.state, lhs.title ?? "", lhs.url) < (rhs.number, rhs.state, rhs.title ?? "", rhs.url)
     }
 }
 
@@ -34,6 +81,18 @@ extension Optional: RegisterValue where Wrapped: RegisterValue {
         case (_?, nil): return false
         case (let left?, let right?): return Wrapped.settles(left, before: right)
         }
+    }
+}
+
+extension HybridTimestamp {
+    /// The machine id of stamps that date something that happened on GitHub (an issue closed, a
+    /// commit made) rather than on a machine: every machine that sees the event stamps it alike.
+    public static let githubMachine = "000000000000"
+
+    /// The stamp of an event on GitHub at `time`: before any change a machine makes in the same
+    /// millisecond, and the same on every machine that sees it.
+    public static func event(at time: Timestamp) -> HybridTimestamp {
+        HybridTimestamp(wall: max(1, time.millisecondsSinceEpoch), counter: 0, machine: githubMachine)
     }
 }
 

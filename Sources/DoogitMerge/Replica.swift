@@ -3,6 +3,11 @@ import DoogitSupport
 /// One todo as a copy of the list holds it: identified by UUID (local IDs are per machine and
 /// never exchanged), every field its own register. A removed todo keeps its values, so a
 /// removal can be taken back; only a restore stamped later than the removal clears it.
+///
+/// What the user did (text, done, removed, moved, linked) is stamped when they did it. What a
+/// machine saw on GitHub is kept apart: the linked issue as last seen (`seen`), and the commits
+/// whose `Doogit-Done:` trailer named the todo (`commits`), so that every machine applies a
+/// GitHub event once, and never over a change the user made after it.
 public struct TodoEntry: Equatable, Sendable {
     public var uuid: String
     public var createdAt: Timestamp
@@ -14,11 +19,17 @@ public struct TodoEntry: Equatable, Sendable {
     public var removed: Register<Bool>
     /// Its GitHub issue; nil: not linked (a todo never linked holds nil at the zero stamp).
     public var issue: Register<LinkedIssue?>
+    /// The linked issue as last seen on GitHub, stamped with the link it was seen under.
+    public var seen: Register<IssueObservation?>
+    /// The commits (shas) whose trailer named this todo: each is applied once, everywhere.
+    public var commits: Set<String>
     public var unknown: UnknownFields
 
     public init(uuid: String, createdAt: Timestamp, repository: Register<Int64>, text: Register<String>,
                 done: Register<DoneState>, removed: Register<Bool> = Register(false, at: .zero),
-                issue: Register<LinkedIssue?> = Register(nil, at: .zero), unknown: UnknownFields = UnknownFields()) {
+                issue: Register<LinkedIssue?> = Register(nil, at: .zero),
+                seen: Register<IssueObservation?> = Register(nil, at: .zero), commits: Set<String> = [],
+                unknown: UnknownFields = UnknownFields()) {
         self.uuid = uuid
         self.createdAt = createdAt
         self.repository = repository
@@ -26,6 +37,8 @@ public struct TodoEntry: Equatable, Sendable {
         self.done = done
         self.removed = removed
         self.issue = issue
+        self.seen = seen
+        self.commits = commits
         self.unknown = unknown
     }
 
@@ -38,6 +51,13 @@ public struct TodoEntry: Equatable, Sendable {
 
     public var isRemoved: Bool { removed.value }
 
+    /// The linked issue as last seen, when it was seen under the present link (nil otherwise).
+    public var observation: IssueObservation? {
+        guard let link = issue.value, let seen = seen.value, seen.number == link.number, self.seen.stamp == issue.stamp
+        else { return nil }
+        return seen
+    }
+
     /// When it last came into its repository's list (added, moved there, or restored): the list
     /// shows a repository's todos in this order, the same on every machine.
     public var arrival: HybridTimestamp {
@@ -46,7 +66,7 @@ public struct TodoEntry: Equatable, Sendable {
 
     /// The latest stamp of any of its fields.
     public var latestStamp: HybridTimestamp {
-        var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp, issue.stamp)
+        var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp, issue.stamp, seen.stamp)
         for field in unknown.fields.values { if let stamp = field.stamp, stamp > latest { latest = stamp } }
         return latest
     }
@@ -56,7 +76,8 @@ public struct TodoEntry: Equatable, Sendable {
         TodoEntry(uuid: uuid, createdAt: min(createdAt, other.createdAt),
                   repository: repository.merged(with: other.repository), text: text.merged(with: other.text),
                   done: done.merged(with: other.done), removed: removed.merged(with: other.removed),
-                  issue: issue.merged(with: other.issue), unknown: unknown.merged(with: other.unknown))
+                  issue: issue.merged(with: other.issue), seen: seen.merged(with: other.seen),
+                  commits: commits.union(other.commits), unknown: unknown.merged(with: other.unknown))
     }
 
     /// Applies `transform` to every stamp (clamping a clock that ran ahead).
@@ -67,6 +88,7 @@ public struct TodoEntry: Equatable, Sendable {
         copy.done.stamp = transform(done.stamp)
         if removed.stamp != .zero { copy.removed.stamp = transform(removed.stamp) }
         if issue.stamp != .zero { copy.issue.stamp = transform(issue.stamp) }
+        if seen.stamp != .zero { copy.seen.stamp = transform(seen.stamp) }
         copy.unknown = unknown.mapStamps(transform)
         return copy
     }

@@ -153,6 +153,22 @@ public final class Database {
 
     private var savepointDepth = 0
 
+    /// Runs `body`, which only reads, in one deferred transaction, so that its queries see one
+    /// state of the file (a read-only connection cannot begin an immediate one). Inside another
+    /// transaction it just runs.
+    public func reading<T, E: Error>(_ body: () throws(E) -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it
     /// throws, so a failed command leaves the database exactly as it was. Inside another
     /// transaction it is a savepoint, so store operations compose: several of them in one outer

@@ -18,6 +18,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0004_restorable_removals_sql, as: UTF8.self)),
         Migration(version: 5, name: "m0005_issues", sql: String(decoding: PackageResources.m0005_issues_sql, as: UTF8.self)),
         Migration(version: 6, name: "m0006_remote", sql: String(decoding: PackageResources.m0006_remote_sql, as: UTF8.self)),
+        Migration(version: 7, name: "m0007_observations",
+                  sql: String(decoding: PackageResources.m0007_observations_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -73,9 +73,10 @@ public enum IssueState: String, Equatable, Sendable {
 public struct IssueLink: Equatable, Sendable {
     public var number: Int64
     public var url: String
-    public var state: IssueState
+    /// nil: not seen on GitHub since it was linked (the link came from another machine).
+    public var state: IssueState?
 
-    public init(number: Int64, url: String, state: IssueState) {
+    public init(number: Int64, url: String, state: IssueState?) {
         self.number = number
         self.url = url
         self.state = state
@@ -114,4 +115,22 @@ public struct TodoSection: Equatable, Sendable {
 /// Which todos a listing shows.
 public enum TodoFilter: Sendable {
     case all, open, done
+}
+
+/// A todo from another program's file (Taskwarrior's, todo.txt), to add here.
+public struct NewTodo: Equatable, Sendable {
+    public var uuid: String
+    public var repositoryID: Int64
+    public var text: String
+    /// nil: open.
+    public var doneAt: Timestamp?
+    public var createdAt: Timestamp
+
+    public init(uuid: String, repositoryID: Int64, text: String, doneAt: Timestamp?, createdAt: Timestamp) {
+        self.uuid = uuid
+        self.repositoryID = repositoryID
+        self.text = text
+        self.doneAt = doneAt
+        self.createdAt = createdAt
+    }
 }

@@ -17,12 +17,15 @@ public struct RemoteSettings: Equatable, Sendable {
     public var exchangedChanges: Int64
     public var exchangedAt: Timestamp?
     public var addedAt: Timestamp
+    /// The ETag of the remote repository as last checked (to be still private), for a free check.
+    public var repositoryETag: String?
 }
 
 extension Store {
     public func remoteSettings() throws -> RemoteSettings? {
         try database.query("""
-            SELECT repository_id, full_name, branch, path, blob_sha, etag, content, exchanged_changes, exchanged_at, added_at
+            SELECT repository_id, full_name, branch, path, blob_sha, etag, content, exchanged_changes, exchanged_at, added_at,
+                   repository_etag
             FROM remote WHERE id = 1
             """) { row throws(StoreError) in
             RemoteSettings(
@@ -30,7 +33,7 @@ extension Store {
                 branch: try row.string("branch"), path: try row.string("path"), blobSHA: try row.optionalString("blob_sha"),
                 etag: try row.optionalString("etag"), content: try row.optionalString("content").map { Array($0.utf8) },
                 exchangedChanges: try row.int64("exchanged_changes"), exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"),
-                addedAt: try Self.timestamp(row, "added_at"))
+                addedAt: try Self.timestamp(row, "added_at"), repositoryETag: try row.optionalString("repository_etag"))
         }.first
     }
 
@@ -66,6 +69,13 @@ extension Store {
                 try database.run("UPDATE remote SET exchanged_changes = ?, exchanged_at = ? WHERE id = 1",
                                  .integer(exchangedChanges), .text(now.rfc3339))
             }
+        }
+    }
+
+    /// Records the remote repository as checked (private), with the ETag of the check.
+    public func recordRemoteRepository(etag: String?) throws {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.run("UPDATE remote SET repository_etag = ? WHERE id = 1", .optional(etag))
         }
     }
 

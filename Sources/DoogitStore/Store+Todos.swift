@@ -3,9 +3,13 @@ import DoogitSupport
 
 extension Store {
 
+    /// A todo's columns for `readTodo`; its issue's state and address are as last seen under
+    /// the present link (the state unknown otherwise).
     static let todoColumns = """
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
-        t.updated_at, t.done_at, t.issue_number, t.issue_url, t.issue_state
+        t.updated_at, t.done_at, t.issue_number,
+        CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
+        CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state
         """
 
     static func readTodo(_ row: Row) throws(StoreError) -> TodoRecord {
@@ -19,9 +23,9 @@ extension Store {
 
     /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
     static func readIssueLink(_ row: Row) throws(StoreError) -> IssueLink? {
-        guard !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url"),
-              let state = IssueState(rawValue: try row.optionalString("issue_state") ?? "") else { return nil }
-        return IssueLink(number: try row.int64("issue_number"), url: url, state: state)
+        guard !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url") else { return nil }
+        return IssueLink(number: try row.int64("issue_number"), url: url,
+                         state: try row.optionalString("issue_state").flatMap(IssueState.init(rawValue:)))
     }
 
     func todos(ids: [Int64]) throws(StoreError) -> [TodoRecord] {
@@ -53,8 +57,30 @@ extension Store {
                 VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
                 """, .text(uuid), .integer(repositoryID), .text(text), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339))
-            try stamp(.added, todos: [database.lastInsertedRowID], at: now)
+            try replica.stamp(.added, todos: [database.lastInsertedRowID], at: now)
             return try requireTodos([database.lastInsertedRowID])[0]
+        }
+    }
+
+    /// Adds todos from another program's file (an import), each at the end of its repository,
+    /// in one transaction; a todo whose UUID this machine has (live or removed) is left as it
+    /// is. Returns how many were added.
+    public func addTodos(_ todos: [NewTodo], at now: Timestamp) throws -> Int {
+        try database.transaction { () throws(StoreError) -> Int in
+            var added = 0
+            for todo in todos {
+                guard try database.scalarInt("""
+                    SELECT (SELECT count(*) FROM todos WHERE uuid = ?1) + (SELECT count(*) FROM todo_tombstones WHERE uuid = ?1)
+                    """, .text(todo.uuid)) == 0 else { continue }
+                try database.run("""
+                    INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+                    VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
+                    """, .text(todo.uuid), .integer(todo.repositoryID), .text(todo.text), .bool(todo.doneAt != nil),
+                    .integer(todo.repositoryID), .text(todo.createdAt.rfc3339), .text(now.rfc3339), .optional(todo.doneAt?.rfc3339))
+                try replica.stamp(.added, todos: [database.lastInsertedRowID], at: now)
+                added += 1
+            }
+            return added
         }
     }
 
@@ -111,7 +137,7 @@ extension Store {
     public func setDone(_ ids: [Int64], done: Bool, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             let before = try requireTodos(ids)
-            try stamp(.done, todos: before.filter { $0.done != done }.map(\.id), at: now)
+            try replica.stamp(.done, todos: before.filter { $0.done != done }.map(\.id), at: now)
             for id in ids {
                 try database.run("""
                     UPDATE todos SET done = ?, done_at = ?, updated_at = ? WHERE id = ? AND done <> ?
@@ -123,7 +149,7 @@ extension Store {
 
     public func editTodo(id: Int64, text: String, at now: Timestamp) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in
-            if try requireTodos([id])[0].text != text { try stamp(.text, todos: [id], at: now) }
+            if try requireTodos([id])[0].text != text { try replica.stamp(.text, todos: [id], at: now) }
             try database.run("UPDATE todos SET text = ?, updated_at = ? WHERE id = ? AND text <> ?",
                              .text(text), .text(now.rfc3339), .integer(id), .text(text))
             return try requireTodos([id])[0]
@@ -156,77 +182,80 @@ extension Store {
     }
 
     /// Deletes the todos the condition selects, leaving tombstones that keep their values and
-    /// stamps. The removal is stamped `stamp` (one made elsewhere), else now as a local change.
+    /// stamps. The removal is stamped now, as a local change.
     @discardableResult
-    func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp,
-                stamp: HybridTimestamp? = nil) throws(StoreError) -> Int {
+    func entomb(where condition: String, _ values: [SQLValue], at now: Timestamp) throws(StoreError) -> Int {
         guard try !database.query("SELECT 1 FROM todos WHERE \(condition) LIMIT 1", values, { _ in true }).isEmpty else {
             return 0
         }
-        var removal = stamp ?? .zero
-        if stamp == nil { removal = try nextStamp(at: now) }
+        let removal = try replica.nextStamp(at: now)
+        let registers = TodoRows.registerColumns.map { $0 == "removed_clock" ? "?" : $0 }.joined(separator: ", ")
         try database.run("""
-            INSERT OR REPLACE INTO todo_tombstones (uuid, repository_id, removed_at, todo_id, text, done, position,
-                                                    created_at, updated_at, done_at, repository_clock, text_clock,
-                                                    done_clock, removed_clock, issue_clock, \(Self.issueColumns))
-            SELECT uuid, repository_id, ?, id, text, done, position, created_at, updated_at, done_at, repository_clock,
-                   text_clock, done_clock, ?, issue_clock, \(Self.issueColumns)
-            FROM todos WHERE \(condition)
+            INSERT OR REPLACE INTO todo_tombstones (uuid, todo_id, removed_at, position, created_at, updated_at, \(TodoRows.registerList))
+            SELECT uuid, id, ?, position, created_at, updated_at, \(registers) FROM todos WHERE \(condition)
             """, [.text(now.rfc3339), .text(removal.text)] + values)
         return try database.run("DELETE FROM todos WHERE \(condition)", values)
     }
 
     /// Brings removed todos back with their IDs, UUIDs, text and state, at the end of their
     /// repository. All ids are checked first: each must be a removed todo whose repository is
-    /// still tracked, and whose ID nothing else has taken since.
+    /// still tracked, and whose ID nothing else has taken since. A todo comes back linked,
+    /// unless its issue was linked to another todo meanwhile: then unlinked, a change of its own.
     public func restoreTodos(_ ids: [Int64], at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            let machine = try replica.clock().machine
+            var found: [(Int64, TodoEntry)] = []
             var missing: [Int64] = []
             for id in ids {
-                let restored = try database.run("""
-                    INSERT INTO todos (id, uuid, repository_id, text, done, position, created_at, updated_at, done_at,
-                                       repository_clock, text_clock, done_clock, issue_clock)
-                    SELECT b.todo_id, b.uuid, b.repository_id, b.text, b.done,
-                           (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = b.repository_id),
-                           b.created_at, ?, b.done_at, b.repository_clock, b.text_clock, b.done_clock,
-                           CASE WHEN b.issue_number IS NULL THEN b.issue_clock END
-                    FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
+                let entry = try database.query("""
+                    SELECT \(TodoRows.removedColumns) FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
                     WHERE b.todo_id = ? AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
                     ORDER BY b.removed_at DESC LIMIT 1
-                    """, .text(now.rfc3339), .integer(id))
-                if restored == 0 { missing.append(id) }
+                    """, [.integer(id)]) { row throws(StoreError) in
+                    try TodoRows.entry(row, removed: true, machine: machine, commits: try replica.commits(of: try row.string("uuid")))
+                }.first
+                if let entry { found.append((id, entry)) } else { missing.append(id) }
             }
             guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
-            for id in ids {
-                // The link comes back with its stamp, unless the issue was linked to another todo
-                // meanwhile: then the todo comes back unlinked, and that is a change of its own.
-                let hadLink = try database.scalarInt(
-                    "SELECT count(*) FROM todo_tombstones b JOIN todos t ON t.uuid = b.uuid WHERE t.id = ? AND b.issue_number IS NOT NULL",
-                    .integer(id)) == 1
-                try restoreIssueLink(todoID: id)
-                let linked = try database.scalarInt("SELECT count(*) FROM todos WHERE id = ? AND issue_number IS NOT NULL",
-                                                    .integer(id)) == 1
-                try stamp(hadLink && !linked ? [.removed, .issue] : .removed, todos: [id], at: now)
+            for (id, removed) in found {
+                var entry = removed
+                let stamp = try replica.nextStamp(at: now)
+                entry.removed = Register(false, at: stamp)
+                if let link = entry.issue.value, try database.scalarInt(
+                    "SELECT count(*) FROM todos WHERE repository_id = ? AND issue_number = ?", .integer(link.repository),
+                    .integer(link.number)) != 0 {
+                    entry.issue = Register(nil, at: stamp)
+                }
+                try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(entry.uuid))
+                let inserted = try replica.insertLive(entry, id: id, at: now)
+                if let link = entry.issue.value {
+                    try database.run("UPDATE todos SET issue_number = ?, issue_url = ? WHERE id = ?",
+                                     .integer(link.number), .text(link.url), .integer(inserted))
+                }
             }
-            try database.run("DELETE FROM todo_tombstones WHERE uuid IN (SELECT uuid FROM todos) ")
             return try requireTodos(ids)
         }
     }
 
     /// Moves the todos (all checked first) to the end of another tracked repository, in the
     /// order given; their IDs and UUIDs stay. A linked issue belongs to the repository the todo
-    /// leaves, so the link is forgotten. Returns them as they are afterwards.
-    public func moveTodos(_ ids: [Int64], toRepository repositoryID: Int64, at now: Timestamp) throws -> [TodoRecord] {
+    /// leaves, so a linked todo is refused, naming its issue, unless `unlinking`: then the link is
+    /// forgotten. Returns them as they are afterwards.
+    public func moveTodos(_ ids: [Int64], toRepository repositoryID: Int64, unlinking: Bool = false,
+                          at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             guard try database.scalarInt("SELECT count(*) FROM repositories WHERE id = ?", .integer(repositoryID)) == 1 else {
                 throw StoreError.unknownRepository("id:\(repositoryID)")
             }
-            for todo in try requireTodos(ids) where todo.repositoryID != repositoryID {
-                try stamp(todo.issue == nil ? .repository : [.repository, .issue], todos: [todo.id], at: now)
+            let moving = try requireTodos(ids).filter { $0.repositoryID != repositoryID }
+            if !unlinking, let linked = moving.first(where: { $0.issue != nil }), let issue = linked.issue {
+                throw StoreError.movingLinkedTodo(todo: linked.id, repository: linked.repositoryFullName, issue: issue.number)
+            }
+            for todo in moving {
+                try replica.stamp(todo.issue == nil ? .repository : [.repository, .issue], todos: [todo.id], at: now)
                 try database.run("""
-                    UPDATE todos SET repository_id = ?, updated_at = ?,
-                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?),
-                        \(Self.unlinkedColumns)
+                    UPDATE todos SET repository_id = ?, updated_at = ?, issue_number = NULL, issue_url = NULL,
+                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)
                     WHERE id = ?
                     """, .integer(repositoryID), .text(now.rfc3339), .integer(repositoryID), .integer(todo.id))
             }

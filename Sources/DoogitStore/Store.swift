@@ -84,6 +84,9 @@ public final class Store {
         }
     }
 
+    /// `syncedAt` of a repository that came from another machine and was not read from GitHub yet.
+    public static let neverSynced = Timestamp(millisecondsSinceEpoch: 0)
+
     /// Runs several store operations as one transaction: all of them or none.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try database.transaction(body)

@@ -57,6 +57,8 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The issue is linked to another todo.
     case issueAlreadyLinked(issue: Int64, todo: Int64)
     case todoNotLinked(Int64)
+    /// A todo linked to an issue of its repository was to move to another (its issue would not follow).
+    case movingLinkedTodo(todo: Int64, repository: String, issue: Int64)
 
     /// SQLite's primary result code, when this is an uncategorised SQLite error.
     public var sqlitePrimaryCode: Int32? {

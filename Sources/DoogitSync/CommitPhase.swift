@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -7,11 +8,19 @@ import DoogitSupport
 ///
 /// Only repositories with `scan_commits` on and open todos are read, and only when something was
 /// pushed since the last read: the repository's `pushed_at`, which the repository phase has just
-/// brought up to date, has moved. Then the default branch is one conditional request (several in
-/// parallel batches): unchanged, it is a 304 at no rate-limit cost. A branch that moved is read from the last commit seen (`compare`, every page), so no
-/// commit is read twice. The first time, the head is only remembered: commits from before are
-/// not read back. A force-push (the last commit seen is gone, or no longer behind the head) is
-/// read from the latest commits of the new head, up to `recentCommitsBound`, and does not fail.
+/// brought up to date, has moved (GitHub's times have whole seconds, so a read in the same second
+/// as the last push is not trusted to have seen every push of that second). Then the default
+/// branch is one conditional request (several in parallel batches): unchanged, it is a 304 at no
+/// rate-limit cost. A branch that moved is read from the last commit seen (`compare`, every
+/// page), so no commit is read twice. The first time, the head is only remembered: commits from
+/// before are not read back; but a repository with no commit yet (GitHub: "Branch not found")
+/// is remembered as empty, so its first commits count. A force-push (the last commit seen is
+/// gone, or no longer behind the head) is read from the latest commits of the new head, up to
+/// `recentCommitsBound`, and does not fail.
+///
+/// A trailer is an observation: the commit is recorded with the todo (`TodoEntry.commits`), so
+/// it finishes the todo once on every machine, whatever rescans or force-pushes follow, and the
+/// change is dated by the commit, so a todo reopened after it stays open.
 struct CommitPhase: SyncPhase {
     let batchSize: Int
     static let recentCommitsBound = 100
@@ -35,23 +44,44 @@ struct CommitPhase: SyncPhase {
                  etag: state.branchETag, resource: GitHubResource.repository(repository.fullName))
             })
             for (index, repository) in batch.enumerated() {
+                let now = session.clock()
+                let pushedAt = { (date: Timestamp?) in Self.trustedPushedAt(repository.pushedAt, readAt: date ?? now) }
                 do {
-                    switch try results[index].get() {
+                    let read = try results[index].get()
+                    switch read.head {
                     case .modified(let head, let etag):
-                        try scan(repository, from: states[index].lastCommitSHA, to: head, etag: etag, &session, &changes)
+                        try scan(repository, from: states[index].lastCommitSHA, to: head,
+                                 state: CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: pushedAt(read.date)),
+                                 readAt: read.date, &session, &changes)
                     case .notModified:
                         // The branch did not move (a push elsewhere): noted, so that the next sync does not ask.
                         if !session.dryRun {
                             var state = states[index]
-                            state.pushedAt = repository.pushedAt
+                            state.pushedAt = pushedAt(read.date)
                             try session.store.saveCommitScanState(state, repositoryID: repository.id)
                         }
+                    }
+                } catch let error as GitHubError where GitHubClient.isMissingBranch(error) {
+                    // No commit yet: nothing to read, and its first commits will count.
+                    if !session.dryRun {
+                        try session.store.saveCommitScanState(
+                            CommitScanState(branchETag: nil, lastCommitSHA: CommitScanState.emptyBranch, pushedAt: nil),
+                            repositoryID: repository.id)
                     }
                 } catch let error as GitHubError {
                     try session.fail(error, about: repository.fullName)
                 }
             }
         }
+    }
+
+    /// The repository's `pushed_at` as read, when the branch was read in a later second (GitHub's
+    /// times have whole seconds: a push later in the same second would not move it); else nil,
+    /// so the next sync reads the branch again (a 304 when it did not move, at no cost).
+    static func trustedPushedAt(_ pushedAt: String?, readAt date: Timestamp?) -> String? {
+        guard let pushedAt, let pushed = Timestamp(rfc3339: pushedAt), let date,
+              date.millisecondsSinceEpoch / 1000 > pushed.millisecondsSinceEpoch / 1000 else { return nil }
+        return pushedAt
     }
 
     /// The repository with its default branch's name; a repository saved before doogit kept it
@@ -72,16 +102,20 @@ struct CommitPhase: SyncPhase {
         }
     }
 
-    /// Reads the commits that reached the branch since `last` and marks the todos they name done,
-    /// together with the new head, in one transaction.
-    private func scan(_ repository: RepositoryRecord, from last: String?, to head: String, etag: String?,
-                      _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
+    /// Reads the commits that reached the branch since `last` and records their trailers with
+    /// the todos they name, together with the new head (`state`), in one transaction.
+    private func scan(_ repository: RepositoryRecord, from last: String?, to head: String, state: CommitScanState,
+                      readAt date: Timestamp?, _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
         var commits: [GitHubCommit] = []
-        if let last, last != head {
+        if last == CommitScanState.emptyBranch {
+            commits = try session.github.recentCommits(owner: repository.owner, name: repository.name, from: head,
+                                                       limit: Self.recentCommitsBound).reversed()
+        } else if let last, last != head {
             commits = try newCommits(repository, from: last, to: head, session)
         }
         let todos = try session.store.sections(repositoryIDs: [repository.id]).flatMap(\.todos)
-        var finished: [Int64] = []
+        var updates: [TodoChange] = []
+        var finished: Set<Int64> = []
         for commit in commits {
             for digits in CommitTrailers.doneReferences(in: commit.message) {
                 let matches = todos.filter { $0.uuid.lowercased().filter { $0 != "-" }.hasPrefix(digits) }
@@ -92,18 +126,27 @@ struct CommitPhase: SyncPhase {
                     continue
                 }
                 let todo = matches[0]
-                guard !todo.done, !finished.contains(todo.id) else { continue }
-                finished.append(todo.id)
-                changes.append(.doneByCommit(fullName: repository.fullName, todoID: todo.id, sha: commit.sha))
+                let index = updates.firstIndex { $0.entry.uuid == todo.uuid }
+                guard let held = try index.map({ updates[$0].entry }) ?? session.store.entry(uuid: todo.uuid)?.entry,
+                      !held.commits.contains(commit.sha) else { continue }
+                let outcome = CommitTrailers.apply(commit, to: held, readAt: date ?? session.clock())
+                if let index { updates[index].entry = outcome.entry } else {
+                    updates.append(TodoChange(entry: outcome.entry, held: held))
+                }
+                if outcome.finished && finished.insert(todo.id).inserted {
+                    changes.append(.doneByCommit(fullName: repository.fullName, todoID: todo.id, sha: commit.sha))
+                } else if outcome.outranked {
+                    changes.append(.trailerOutranked(fullName: repository.fullName, todoID: todo.id, sha: commit.sha))
+                }
             }
         }
         session.summary.issues.closedByCommit += finished.count
         guard !session.dryRun else { return }
         try session.store.transaction {
-            if !finished.isEmpty { _ = try session.store.setDone(finished, done: true, at: session.clock()) }
-            try session.store.saveCommitScanState(
-                CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: repository.pushedAt),
-                repositoryID: repository.id)
+            if !updates.isEmpty {
+                try session.store.replica.apply(ReplicaChanges(todos: updates), at: session.clock(), asLocalChange: true)
+            }
+            try session.store.saveCommitScanState(state, repositoryID: repository.id)
         }
     }
 
@@ -131,6 +174,23 @@ struct CommitPhase: SyncPhase {
 enum CommitTrailers {
     /// The UUID digits each `Doogit-Done:` line names (the key in any case; values separated by
     /// commas or spaces): lowercase hex without dashes, 8 to 32 digits. Others are ignored.
+    /// What a commit's trailer does to the todo it names: the commit is recorded with it, and it
+    /// is done as of the commit (dated by GitHub's second of it, late in that second, and never
+    /// before the todo was made nor after GitHub's time of the read), unless a change of its
+    /// state is dated later: then the todo keeps that (`outranked`, when that left it open).
+    static func apply(_ commit: GitHubCommit, to entry: TodoEntry, readAt date: Timestamp)
+        -> (entry: TodoEntry, finished: Bool, outranked: Bool) {
+        var result = entry
+        result.commits.insert(commit.sha)
+        let committed = commit.committedAt ?? date
+        let wall = min(max(committed.millisecondsSinceEpoch + 999, entry.createdAt.millisecondsSinceEpoch + 1),
+                       max(date.millisecondsSinceEpoch, entry.createdAt.millisecondsSinceEpoch + 1))
+        let stamp = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: wall))
+        guard !entry.done.value.done else { return (result, false, false) }
+        result.done.set(DoneState(doneAt: committed), at: stamp)
+        return (result, result.done.value.done, !result.done.value.done)
+    }
+
     static func doneReferences(in message: String) -> [String] {
         var found: [String] = []
         for line in message.split(whereSeparator: \.isNewline) {

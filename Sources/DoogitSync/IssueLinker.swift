@@ -18,7 +18,10 @@ public enum IssueLinkError: Error, Equatable, Sendable {
 /// A creation is a POST, which doogit never repeats blindly. Before the POST, the creation is
 /// recorded with the marker the issue's body carries (`<!-- doogit:UUID -->`); once the issue
 /// is linked the record goes. A record that stays means the issue may exist, so before anything
-/// is posted again the user's recent issues in the repository are searched for the marker.
+/// is posted again the user's recent issues in the repository are searched for the marker. A
+/// promote looks for an open issue with the todo's marker first, too (another machine may have
+/// promoted the todo), and creations hold the `CreationLock`, so a sync never settles one that
+/// is still on the wire.
 public struct IssueLinker {
     public let store: Store
     public let github: GitHubClient
@@ -30,39 +33,61 @@ public struct IssueLinker {
         self.clock = clock
     }
 
-    /// A linked issue and whether it was made now or found from an earlier attempt.
+    /// A linked issue, and how it came to be linked.
     public struct Linked: Equatable, Sendable {
         public var todo: TodoRecord
         public var repository: String
         public var number: Int64
         public var url: String
-        /// It was created by an earlier attempt whose answer was lost, and found by its marker.
+        /// It existed already: made for the todo by an earlier attempt whose answer was lost, or
+        /// by another machine, and found by its marker.
         public var foundEarlier: Bool
+        /// The issue is closed (the todo keeps its own state).
+        public var closed = false
     }
 
     /// The invisible part of an issue's body that names its todo.
     public static func marker(for uuid: String) -> String { "<!-- doogit:\(uuid) -->" }
+
+    /// The todo an issue's body names with its marker, if any.
+    public static func markedTodo(in body: String) -> String? {
+        let bytes = Array(body.utf8), opening = Array("<!-- doogit:".utf8), closing = Array(" -->".utf8)
+        guard bytes.count >= opening.count + 36 + closing.count else { return nil }
+        for start in 0...(bytes.count - opening.count - 36 - closing.count)
+        where bytes[start] == opening[0] && Array(bytes[start..<start + opening.count]) == opening {
+            let uuidStart = start + opening.count
+            let uuid = String(decoding: bytes[uuidStart..<uuidStart + 36], as: UTF8.self)
+            if UUIDv4.isValid(uuid) && Array(bytes[uuidStart + 36..<uuidStart + 36 + closing.count]) == closing { return uuid }
+        }
+        return nil
+    }
 
     /// The body sent: the user's text, then the marker.
     static func body(_ text: String, uuid: String) -> String {
         text.trimmingSpaces.isEmpty ? marker(for: uuid) : text + "\n\n" + marker(for: uuid)
     }
 
-    /// Creates an issue for the todo, titled with its text, and links the two. If an earlier
-    /// attempt may have created it already, it is looked for first.
+    /// Creates an issue for the todo, titled with its text, and links the two. An issue made for
+    /// it already (an earlier attempt whose answer was lost, or another machine's promote) is
+    /// looked for first, and linked instead.
     public func promote(todoID: Int64, body: String, labels: [String]) throws -> Linked {
-        let todo = try store.todo(id: todoID)
-        if let issue = todo.issue { throw StoreError.todoAlreadyLinked(todo: todoID, issue: issue.number) }
-        let repository = try requireRepository(todo.repositoryID)
-        if let pending = try store.pendingIssues(todoUUID: todo.uuid).first,
-           let found = try findEarlierCreation(pending, in: repository, login: nil) {
-            return try link(found, to: todo, in: repository, pending: pending, foundEarlier: true)
+        let lock = try creationLock()
+        return try withExtendedLifetime(lock) {
+            let todo = try store.todo(id: todoID)
+            if let issue = todo.issue { throw StoreError.todoAlreadyLinked(todo: todoID, issue: issue.number) }
+            let repository = try requireRepository(todo.repositoryID)
+            let earlier = try store.pendingIssues(todoUUID: todo.uuid).first
+            // An earlier attempt's issue may be closed by now; another machine's is looked for open.
+            let since = min(earlier?.createdAt ?? todo.createdAt, todo.createdAt)
+            if let found = try findIssue(madeFor: todo.uuid, in: repository, since: since, openOnly: earlier == nil, login: nil) {
+                return try link(found, to: todo, in: repository, foundEarlier: true)
+            }
+            let pending = PendingIssue(todoUUID: todo.uuid, repositoryID: repository.id, title: todo.text,
+                                       body: Self.body(body, uuid: todo.uuid), labels: labels,
+                                       marker: Self.marker(for: todo.uuid), createdAt: clock())
+            let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
+            return try link(issue, to: todo, in: repository, foundEarlier: false)
         }
-        let pending = PendingIssue(todoUUID: todo.uuid, repositoryID: repository.id, title: todo.text,
-                                   body: Self.body(body, uuid: todo.uuid), labels: labels,
-                                   marker: Self.marker(for: todo.uuid), createdAt: clock())
-        let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
-        return try link(issue, to: todo, in: repository, pending: pending, foundEarlier: false)
     }
 
     /// Adds a todo and creates its issue as one step. The POST comes first: if GitHub refuses
@@ -74,17 +99,20 @@ public struct IssueLinker {
         let pending = PendingIssue(todoUUID: uuid, repositoryID: repository.id, title: text,
                                    body: Self.body(body, uuid: uuid), labels: labels, marker: Self.marker(for: uuid),
                                    createdAt: clock())
-        let issue = try create(pending, in: repository, todoID: nil) {
-            try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
-        }
-        return try store.transaction {
-            let todo = try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
-            return try link(issue, to: todo, in: repository, pending: pending, foundEarlier: false)
+        let lock = try creationLock()
+        return try withExtendedLifetime(lock) {
+            let issue = try create(pending, in: repository, todoID: nil) {
+                try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+            }
+            return try store.transaction {
+                let todo = try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+                return try link(issue, to: todo, in: repository, foundEarlier: false)
+            }
         }
     }
 
     /// Links an existing issue of the todo's repository (`owner`/`name` as the user named it,
-    /// nil for the todo's own). Neither text changes. A pull request is refused.
+    /// nil for the todo's own). Neither text nor state changes. A pull request is refused.
     public func link(todoID: Int64, owner: String?, name: String?, number: Int64) throws -> Linked {
         let todo = try store.todo(id: todoID)
         if let issue = todo.issue { throw StoreError.todoAlreadyLinked(todo: todoID, issue: issue.number) }
@@ -102,10 +130,15 @@ public struct IssueLinker {
         if issue.isPullRequest { throw IssueLinkError.pullRequest(repository: repository.fullName, number: number) }
         let todoAfter = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock())
         return Linked(todo: todoAfter, repository: repository.fullName, number: issue.number, url: issue.htmlURL,
-                      foundEarlier: false)
+                      foundEarlier: false, closed: issue.state == .closed)
     }
 
     // MARK: Creations
+
+    /// Waits for the other creations of this database (and a sync settling them) to finish.
+    private func creationLock() throws -> CreationLock? {
+        try CreationLock.take(databasePath: store.database.path, wait: true)
+    }
 
     /// POSTs the issue, with the creation recorded meanwhile. A refusal forgets the record; a
     /// lost answer keeps it (and runs `addTodo`, for a todo that must not be lost) and throws
@@ -129,81 +162,69 @@ public struct IssueLinker {
         }
     }
 
-    /// Links a created or found issue to the todo and forgets the creation, in one transaction.
-    private func link(_ issue: GitHubIssue, to todo: TodoRecord, in repository: RepositoryRecord, pending: PendingIssue,
+    /// Links a created or found issue to the todo and forgets its creation, in one transaction.
+    private func link(_ issue: GitHubIssue, to todo: TodoRecord, in repository: RepositoryRecord,
                       foundEarlier: Bool) throws -> Linked {
         let linked = try store.transaction {
             let linked = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock())
-            try store.removePendingIssue(todoUUID: pending.todoUUID)
+            try store.removePendingIssue(todoUUID: todo.uuid)
             return linked
         }
         return Linked(todo: linked, repository: repository.fullName, number: issue.number, url: issue.htmlURL,
-                      foundEarlier: foundEarlier)
+                      foundEarlier: foundEarlier, closed: issue.state == .closed)
     }
 
-    /// The issue an earlier attempt created, found by its marker among the issues the signed-in
-    /// user opened in the repository since shortly before that attempt; nil when there is none.
-    func findEarlierCreation(_ pending: PendingIssue, in repository: RepositoryRecord, login: String?)
-        throws -> GitHubIssue?
-    {
+    /// The issue made for the todo `uuid` (its body carries the marker), among the issues the
+    /// signed-in user opened in the repository and that changed since shortly before `since`
+    /// (ten minutes of leeway for a clock that differs from GitHub's); nil when there is none.
+    func findIssue(madeFor uuid: String, in repository: RepositoryRecord, since: Timestamp, openOnly: Bool,
+                   login: String?) throws -> GitHubIssue? {
         let user = try login ?? github.currentUser().login
-        // Ten minutes of leeway for a clock that differs from GitHub's.
-        let since = Timestamp(millisecondsSinceEpoch: pending.createdAt.millisecondsSinceEpoch - 600_000)
+        let from = Timestamp(millisecondsSinceEpoch: since.millisecondsSinceEpoch - 600_000)
         let issues = try github.issuesOpened(owner: repository.owner, name: repository.name, by: user,
-                                             since: GitHubTime.string(since))
-        return issues.first { !$0.isPullRequest && ($0.body ?? "").contains(pending.marker) }
+                                             since: GitHubTime.string(from))
+        return issues.filter { !$0.isPullRequest && Self.markedTodo(in: $0.body ?? "") == uuid && (!openOnly || $0.state == .open) }
+            .min { $0.number < $1.number }
     }
 
-    /// Settles a recorded creation (for `sync`): links the issue if an earlier attempt made it
-    /// (making its todo if the todo was never added), else creates it when its todo still
-    /// wants one. Returns the linked issue, or nil when the creation was simply dropped.
+    /// Settles a recorded creation (for `sync`, which holds the creation lock): links the issue
+    /// if an earlier attempt made it (making its todo if the todo was never added), else creates
+    /// it when its todo still wants one. A todo removed, moved, or linked meanwhile (another
+    /// machine linked it, or imported its issue as it) wants none: the record is dropped.
+    /// Returns the linked issue, or nil when the creation was simply dropped.
     func settle(_ pending: PendingIssue, login: String) throws -> Linked? {
         guard let repository = try store.repository(id: pending.repositoryID) else {
             try store.removePendingIssue(todoUUID: pending.todoUUID)
             return nil
         }
         let todo = try store.todo(uuid: pending.todoUUID)
-        // Removed here, or moved to another repository: it wants no issue of this one any more.
-        if try store.wasRemoved(uuid: pending.todoUUID) || (todo.map { $0.repositoryID != repository.id } ?? false) {
+        if try store.wasRemoved(uuid: pending.todoUUID) || (todo.map { $0.repositoryID != repository.id || $0.issue != nil } ?? false) {
             try store.removePendingIssue(todoUUID: pending.todoUUID)
             return nil
         }
-        if let found = try findEarlierCreation(pending, in: repository, login: login) {
-            let target = try todo ?? store.addTodo(repositoryID: repository.id, text: pending.title,
-                                                   uuid: pending.todoUUID, at: clock())
-            if target.issue != nil {
+        if let found = try findIssue(madeFor: pending.todoUUID, in: repository, since: pending.createdAt, openOnly: false,
+                                     login: login) {
+            // The issue is another todo's here already (an older doogit imported it apart): left so.
+            if try store.linkedTodos(repositoryID: repository.id).contains(where: { $0.entry.issue.value?.number == found.number }) {
                 try store.removePendingIssue(todoUUID: pending.todoUUID)
                 return nil
             }
-            return try link(found, to: target, in: repository, pending: pending, foundEarlier: true)
+            let target = try todo ?? store.addTodo(repositoryID: repository.id, text: pending.title,
+                                                   uuid: pending.todoUUID, at: clock())
+            return try link(found, to: target, in: repository, foundEarlier: true)
         }
-        // Not made: a todo that is gone or linked meanwhile wants none; otherwise post it again.
-        guard let todo, todo.issue == nil else {
+        guard let todo else {
             try store.removePendingIssue(todoUUID: pending.todoUUID)
             return nil
         }
         var again = pending
         again.state = .sending
         let issue = try create(again, in: repository, todoID: todo.id)
-        return try link(issue, to: todo, in: repository, pending: again, foundEarlier: false)
+        return try link(issue, to: todo, in: repository, foundEarlier: false)
     }
 
     private func requireRepository(_ id: Int64) throws -> RepositoryRecord {
         guard let repository = try store.repository(id: id) else { throw StoreError.unknownRepository("id:\(id)") }
         return repository
-    }
-}
-
-extension IssueSnapshot {
-    init(_ issue: GitHubIssue) {
-        self.init(number: issue.number, url: issue.htmlURL, title: issue.title,
-                  state: issue.state == .closed ? .closed : .open, updatedAt: issue.updatedAt)
-    }
-}
-
-/// Times as GitHub's query parameters take them: `2026-01-31T12:00:00Z`.
-enum GitHubTime {
-    static func string(_ time: Timestamp) -> String {
-        String(time.rfc3339.prefix(19)) + "Z"
     }
 }

@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -10,14 +11,16 @@ import DoogitSupport
 ///   updated first, so an unchanged first page, a 304 at no rate-limit cost, means nothing
 ///   changed). First pages go out in parallel batches; further pages follow one by one.
 /// - Pull, always: an issue closed on GitHub marks its todo done, reopened makes it open, a new
-///   title becomes its text. When both sides changed the same thing since the last exchange,
-///   the later change wins and the sync says so.
-/// - Push, only with `push_issues` on: a todo whose text or state differs from the last
-///   exchange, while its issue did not change, is PATCHed (done closes as completed, undo
-///   reopens, edit retitles). The exchange is recorded only when GitHub confirms, so a push that
-///   fails is made by the next sync that can, once.
+///   title becomes its text, each dated by GitHub's time of it, so a change the user made to the
+///   todo later (on any machine) wins, and the sync says so (`IssueReconciler`).
+/// - Push, only with `push_issues` on: where the todo changed after it was linked and differs
+///   from its issue, the issue is PATCHed (done closes as completed, undo reopens, edit
+///   retitles). A push that fails is made by the next sync that can, once.
 /// - Import, with `import_issues` on: an open issue (assigned to the user, or any) that was never
-///   linked here becomes a todo. Pull requests never do.
+///   linked here becomes a todo. Pull requests never do. An issue that doogit made for a todo
+///   (its body carries the todo's marker) belongs to that todo: it is linked to it, or imported
+///   as that very todo (same UUID), never as a second one; two such issues for one todo (two
+///   machines promoted it at once) leave the first linked and the other closed as a duplicate.
 struct IssuePhase: SyncPhase {
     let batchSize: Int
     /// A read of more issues than this moves `since` forward (the next read costs one request).
@@ -101,87 +104,6 @@ struct IssuePhase: SyncPhase {
         return issues
     }
 
-    // MARK: Pull and import
-
-    private func reconcile(_ repository: RepositoryRecord, _ issues: [GitHubIssue], _ session: inout SyncSession,
-                           _ context: Context) throws {
-        var linked: [Int64: LinkedTodo] = [:]
-        for todo in try session.store.linkedTodos(repositoryID: repository.id) { linked[todo.number] = todo }
-        let known = try session.store.knownIssueNumbers(repositoryID: repository.id)
-        var seen: Set<Int64> = []
-        var imports: [GitHubIssue] = []
-        // Newest first: a repeated number (changed while the pages were read) counts once, as first seen.
-        for issue in issues where !issue.isPullRequest && seen.insert(issue.number).inserted {
-            if let todo = linked[issue.number] {
-                try pull(issue, into: todo, repository, &session, context)
-            } else if try wantsImport(issue, repository, known: known, session, context) {
-                imports.append(issue)
-            }
-        }
-        // Oldest issue first, so that the todos come in the order the issues were opened.
-        for issue in imports.sorted(by: { $0.number < $1.number }) { try importIssue(issue, repository, &session, context) }
-    }
-
-    /// The todo after GitHub's changes to its issue since the last exchange, and the exchange recorded.
-    private func pull(_ issue: GitHubIssue, into linked: LinkedTodo, _ repository: RepositoryRecord,
-                      _ session: inout SyncSession, _ context: Context) throws {
-        let snapshot = IssueSnapshot(issue)
-        let todo = linked.todo
-        // A title never seen here (the link came from another machine) is taken as the baseline:
-        // the machine that linked the todo knows whether it changed.
-        let titleChanged = linked.issueTitle.map { issue.title != $0 } ?? false
-        let stateChanged = snapshot.state != linked.issueState
-        guard titleChanged || stateChanged || todo.issue?.url != snapshot.url || linked.issueTitle == nil else { return }
-        // GitHub's time of the change, to weigh against the todo's when both changed.
-        let theirs = Timestamp(rfc3339: issue.updatedAt) ?? Timestamp(millisecondsSinceEpoch: 0)
-        let githubIsLater = theirs > todo.updatedAt
-        var text = todo.text, syncedText = linked.syncedText
-        var done = todo.done, syncedDone = linked.syncedDone
-        var changes: [IssueChange] = []
-        let name = repository.fullName
-
-        if titleChanged {
-            if issue.title == todo.text {
-                syncedText = issue.title
-            } else if linked.textChangedHere {
-                context.changes.append(.issueConflict(fullName: name, number: issue.number, todoID: todo.id, field: .text,
-                                                      keptGitHub: githubIsLater))
-                session.summary.issues.conflicts += 1
-                if githubIsLater {
-                    (text, syncedText) = (issue.title, issue.title)
-                    changes.append(.retitled(issue.title))
-                }
-            } else {
-                (text, syncedText) = (issue.title, issue.title)
-                changes.append(.retitled(issue.title))
-            }
-        }
-        if stateChanged {
-            let closed = snapshot.state == .closed
-            if closed == todo.done {
-                syncedDone = closed
-            } else if linked.doneChangedHere {
-                context.changes.append(.issueConflict(fullName: name, number: issue.number, todoID: todo.id, field: .state,
-                                                      keptGitHub: githubIsLater))
-                session.summary.issues.conflicts += 1
-                if githubIsLater {
-                    (done, syncedDone) = (closed, closed)
-                    changes.append(closed ? .closed : .reopened)
-                }
-            } else {
-                (done, syncedDone) = (closed, closed)
-                changes.append(closed ? .closed : .reopened)
-            }
-        }
-        for change in changes {
-            context.changes.append(.issuePulled(fullName: name, number: issue.number, todoID: todo.id, change: change))
-        }
-        if !changes.isEmpty { session.summary.issues.pulled += 1 }
-        guard !session.dryRun else { return }
-        try session.store.recordIssueExchange(todoID: todo.id, text: text, done: done, issue: snapshot,
-                                              syncedText: syncedText, syncedDone: syncedDone, at: session.clock())
-    }
-
     /// Asks who the user is (once a sync) when an issue may be imported as assigned to them.
     private func learnLoginIfImportNeedsIt(_ repository: RepositoryRecord, _ issues: [GitHubIssue],
                                            _ session: SyncSession, _ context: Context) throws {
@@ -192,107 +114,39 @@ struct IssuePhase: SyncPhase {
         }
     }
 
-    private func wantsImport(_ issue: GitHubIssue, _ repository: RepositoryRecord, known: Set<Int64>,
-                             _ session: SyncSession, _ context: Context) throws(GitHubError) -> Bool {
-        guard issue.state == .open, !known.contains(issue.number) else { return false }
-        switch repository.settings.importIssues {
-        case .off: return false
-        case .all: return true
-        case .assigned:
-            let login = try self.login(session, context)
-            return issue.assignees.contains { $0.lowercased() == login.lowercased() }
-        }
-    }
-
-    private func importIssue(_ issue: GitHubIssue, _ repository: RepositoryRecord, _ session: inout SyncSession,
-                             _ context: Context) throws {
-        var todoID: Int64?
-        if !session.dryRun {
-            guard let todo = try session.store.importIssue(repositoryID: repository.id, issue: IssueSnapshot(issue),
-                                                           at: session.clock()) else { return }
-            todoID = todo.id
-        }
-        session.summary.issues.imported += 1
-        context.changes.append(.issueImported(fullName: repository.fullName, number: issue.number, todoID: todoID,
-                                              title: issue.title))
-    }
-
-    private func login(_ session: SyncSession, _ context: Context) throws(GitHubError) -> String {
+    func login(_ session: SyncSession, _ context: Context) throws(GitHubError) -> String {
         if let login = context.login { return login }
         let login = try session.github.currentUser().login
         context.login = login
         return login
     }
 
-    // MARK: Push
-
-    private func push(_ repository: RepositoryRecord, _ session: inout SyncSession, _ context: Context) throws {
-        guard repository.settings.pushIssues, !repository.archived else { return }
-        for todo in try session.store.linkedTodos(repositoryID: repository.id)
-        where todo.textChangedHere || todo.doneChangedHere {
-            let title = todo.textChangedHere && todo.todo.text != todo.issueTitle ? todo.todo.text : nil
-            let wantedState: IssueState = todo.todo.done ? .closed : .open
-            let state = todo.doneChangedHere && wantedState != todo.issueState ? wantedState : nil
-            var changes: [IssueChange] = []
-            if state == .closed { changes.append(.closed) }
-            if state == .open { changes.append(.reopened) }
-            if let title { changes.append(.retitled(title)) }
-            let name = repository.fullName
-            if !changes.isEmpty { try session.checkBudget() }
-            if session.dryRun {
-                for change in changes {
-                    context.changes.append(.issuePushed(fullName: name, number: todo.number, todoID: todo.todo.id, change: change))
-                }
-                continue
-            }
-            // An empty title keeps a title not seen yet unknown (see `recordIssueExchange`).
-            var snapshot = IssueSnapshot(number: todo.number, url: todo.todo.issue?.url ?? "", title: todo.issueTitle ?? "",
-                                         state: todo.issueState, updatedAt: todo.syncedAt ?? "")
-            if !changes.isEmpty {
-                let updated: GitHubIssue
-                do {
-                    updated = try session.github.updateIssue(
-                        owner: repository.owner, name: repository.name, number: todo.number, title: title,
-                        state: state.map { $0 == .closed ? GitHubIssue.State.closed : .open })
-                } catch {
-                    if let stop = SyncSession.stop(for: error) { throw stop }
-                    // This issue only (deleted, locked, no write access): the others go on.
-                    session.summary.failures.append(SyncFailure(fullName: "\(name)#\(todo.number)",
-                                                                error: "not updated: " + RepositoryPhase.describe(error)))
-                    continue
-                }
-                snapshot = IssueSnapshot(updated)
-                session.summary.issues.pushed += 1
-                for change in changes {
-                    context.changes.append(.issuePushed(fullName: name, number: todo.number, todoID: todo.todo.id, change: change))
-                }
-            }
-            // Only now, with GitHub's answer, does the exchange count as made.
-            try session.store.recordIssueExchange(todoID: todo.todo.id, text: todo.todo.text, done: todo.todo.done,
-                                                  issue: snapshot, syncedText: todo.todo.text,
-                                                  syncedDone: todo.todo.done, at: session.clock())
-        }
-    }
-
     // MARK: Creations whose answer was lost
 
+    /// Settles the creations recorded here, unless another doogit process is sending one now
+    /// (`todo promote` or `todo add --issue` hold the creation lock while their POST is out):
+    /// then they wait for the next sync, so nothing is posted twice.
     private func settlePendingCreations(_ session: inout SyncSession, _ repositories: [RepositoryRecord],
                                         _ context: Context) throws {
+        let pending = try session.store.pendingIssues()
+        guard !pending.isEmpty, let lock = try session.creationLock(wait: false) else { return }
         let live = Dictionary(uniqueKeysWithValues: repositories.map { ($0.id, $0) })
         let linker = IssueLinker(store: session.store, github: session.github, clock: session.clock)
-        for pending in try session.store.pendingIssues() {
-            guard let repository = live[pending.repositoryID] else { continue }
-            try session.checkBudget()
-            do {
-                let login = try self.login(session, context)
-                guard let linked = try linker.settle(pending, login: login) else { continue }
-                context.changes.append(.issueLinked(fullName: repository.fullName, number: linked.number,
-                                                    todoID: linked.todo.id, foundEarlier: linked.foundEarlier))
-            } catch let error as GitHubError {
-                try session.fail(error, about: repository.fullName)
-            } catch let error as IssueLinkError {
-                // The POST's answer was lost again: GitHub is failing; the next sync looks for it.
-                throw SyncStop.interrupted(error)
+        try withExtendedLifetime(lock) {
+            for creation in pending {
+                guard let repository = live[creation.repositoryID] else { continue }
+                try session.checkBudget()
+                do {
+                    let login = try self.login(session, context)
+                    guard let linked = try linker.settle(creation, login: login) else { continue }
+                    context.changes.append(.issueLinked(fullName: repository.fullName, number: linked.number,
+                                                        todoID: linked.todo.id, foundEarlier: linked.foundEarlier))
+                } catch let error as GitHubError {
+                    try session.fail(error, about: repository.fullName)
+                } catch let error as IssueLinkError {
+                    // The POST's answer was lost again: GitHub is failing; the next sync looks for it.
+                    throw SyncStop.interrupted(error)
+                }
             }
         }
     }
@@ -308,14 +162,29 @@ struct IssuePhase: SyncPhase {
     private static func key(_ change: SyncChange) -> (String, Int64, Int64) {
         switch change {
         case .issuePulled(let name, let number, let todo, _), .issuePushed(let name, let number, let todo, _),
-             .issueConflict(let name, let number, let todo, _, _), .issueLinked(let name, let number, let todo, _):
+             .issueConflict(let name, let number, let todo, _, _), .issueLinked(let name, let number, let todo, _),
+             .duplicateIssue(let name, let number, _, let todo, _, _):
             return (name.lowercased(), number, todo)
         case .issueImported(let name, let number, let todo, _):
             return (name.lowercased(), number, todo ?? 0)
-        case .doneByCommit(let name, let todo, _):
+        case .doneByCommit(let name, let todo, _), .trailerOutranked(let name, let todo, _):
             return (name.lowercased(), 0, todo)
         default:
             return ("", 0, 0)
         }
+    }
+}
+
+extension IssueSnapshot {
+    init(_ issue: GitHubIssue) {
+        self.init(number: issue.number, url: issue.htmlURL, title: issue.title,
+                  state: issue.state == .closed ? .closed : .open, updatedAt: issue.updatedAt)
+    }
+}
+
+/// Times as GitHub's query parameters take them: `2026-01-31T12:00:00Z`.
+enum GitHubTime {
+    static func string(_ time: Timestamp) -> String {
+        String(time.rfc3339.prefix(19)) + "Z"
     }
 }

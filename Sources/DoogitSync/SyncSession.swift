@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -35,6 +36,17 @@ struct SyncSession {
     /// Reports (done, total) repositories as the sync goes.
     let progress: (Int, Int) -> Void
     var summary = SyncSummary()
+
+    /// When this machine saw something on GitHub, to order what it saw within one of GitHub's
+    /// seconds (an issue's `updated_at` has whole seconds).
+    func seenStamp() -> HybridTimestamp {
+        HybridTimestamp(wall: clock().millisecondsSinceEpoch, counter: 0, machine: (try? store.replica.machineID()) ?? HybridTimestamp.githubMachine)
+    }
+
+    /// The lock of issue creations (see `CreationLock`); nil while another process creates one.
+    func creationLock(wait: Bool) throws -> CreationLock? {
+        try CreationLock.take(databasePath: store.database.path, wait: wait)
+    }
 
     /// Stops the sync when GitHub's remaining budget has fallen to the reserve.
     func checkBudget() throws(SyncStop) {

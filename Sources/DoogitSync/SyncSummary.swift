@@ -24,6 +24,12 @@ public enum SyncChange: Equatable, Sendable {
     case doneByCommit(fullName: String, todoID: Int64, sha: String)
     /// A trailer's digits fit several todos, so it was ignored.
     case ambiguousTrailer(fullName: String, sha: String, prefix: String)
+    /// A commit's trailer named a todo that was reopened after the commit: it stays open.
+    case trailerOutranked(fullName: String, todoID: Int64, sha: String)
+    /// An open issue made for a todo that has its issue already (two machines promoted it at
+    /// once): closed as a duplicate of `keptNumber`, or (pushing off) reported. `relinked`: the
+    /// todo was linked to the other one, and now to `keptNumber`, the first made.
+    case duplicateIssue(fullName: String, number: Int64, keptNumber: Int64, todoID: Int64, closed: Bool, relinked: Bool)
 }
 
 /// What happened to a todo or its issue.
@@ -72,8 +78,17 @@ public struct SyncSummary: Equatable, Sendable {
 }
 
 public struct SyncFailure: Equatable, Sendable {
+    /// The repository (OWNER/NAME), or the issue (OWNER/NAME#N).
     public var fullName: String
     public var error: String
+    /// A write GitHub refused (an issue not updated), not a read.
+    public var wrote: Bool
+
+    public init(fullName: String, error: String, wrote: Bool = false) {
+        self.fullName = fullName
+        self.error = error
+        self.wrote = wrote
+    }
 }
 
 /// Why a sync stopped early. What it did before that is kept (and reported in `summary`).
@@ -84,8 +99,11 @@ public enum SyncError: Error, Sendable {
     case reserveReached(reserve: Int, resetAt: Timestamp?, summary: SyncSummary)
     /// GitHub could not be reached or kept failing; the sync stopped rather than trying every repository.
     case interrupted(underlying: Error, summary: SyncSummary)
-    /// The sync went through, but some repositories could not be read (see `summary.failures`).
+    /// The sync went through, but some repositories could not be read, or some issues updated
+    /// (see `summary.failures`).
     case incomplete(summary: SyncSummary)
+    /// The sync went through, but the exchange with the file on GitHub failed; the local changes wait.
+    case exchangeFailed(RemoteFailure, summary: SyncSummary)
     /// Anything else that stopped it: a refused token, a database error.
     case failed(underlying: Error, summary: SyncSummary)
 
@@ -93,7 +111,7 @@ public enum SyncError: Error, Sendable {
     public var summary: SyncSummary {
         switch self {
         case .rateLimited(_, let summary), .reserveReached(_, _, let summary), .interrupted(_, let summary),
-             .incomplete(let summary), .failed(_, let summary):
+             .incomplete(let summary), .failed(_, let summary), .exchangeFailed(_, let summary):
             return summary
         }
     }

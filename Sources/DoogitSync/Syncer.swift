@@ -7,12 +7,12 @@ import DoogitSupport
 /// Every phase shares the stop rules of `SyncSession`: a rate limit reaching the reserve, a
 /// network failure or a GitHub that keeps failing stop the sync at once rather than trying every
 /// item in turn, and a refused token stops it too. Whatever stops it, what was done is kept and
-/// reported in the summary of the `SyncError`. A Syncer only exists under the `SyncLock`, so every
+/// reported in the summary of the `SyncError`. A Syncer only exists under the `FileLock`, so every
 /// phase runs with the lock held.
 public final class Syncer {
     public let store: Store
     public let github: GitHubClient
-    private let lock: SyncLock
+    private let lock: FileLock
     private let clock: () -> Timestamp
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     public var rateLimitReserve = 50
@@ -21,7 +21,7 @@ public final class Syncer {
     /// From this many tracked repositories on, the user's listing is read first.
     public var listingThreshold = 10
 
-    public init(store: Store, github: GitHubClient, lock: SyncLock, clock: @escaping () -> Timestamp = Timestamp.now) {
+    public init(store: Store, github: GitHubClient, lock: FileLock, clock: @escaping () -> Timestamp = Timestamp.now) {
         self.store = store
         self.github = github
         self.lock = lock
@@ -30,10 +30,11 @@ public final class Syncer {
 
     /// The phases of a sync, in the order they run.
     private var phases: [any SyncPhase] {
-        [RemotePhase(),
+        [RemotePhase(closing: false),
          RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold),
          IssuePhase(batchSize: batchSize),
-         CommitPhase(batchSize: batchSize)]
+         CommitPhase(batchSize: batchSize),
+         RemotePhase(closing: true)]
     }
 
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
@@ -68,6 +69,7 @@ public final class Syncer {
         } catch {
             throw SyncError.failed(underlying: error, summary: finished())
         }
+        if let failure = session.summary.remote?.failure { throw SyncError.exchangeFailed(failure, summary: finished()) }
         if !session.summary.failures.isEmpty { throw SyncError.incomplete(summary: finished()) }
         return finished()
     }

@@ -158,7 +158,7 @@ fileprivate final class ArgumentFuzzWorld {
             _ = try store.addTodo(repositoryID: otherWidgets.id, text: "review 漢字 👍🏽", at: Fixture.t2)
             _ = try store.setDone([second.id], done: true, at: Fixture.t2)
             _ = try store.removeTodos([doomed.id], at: Fixture.t3)
-            machineID = try store.machineID()
+            machineID = try store.replica.machineID()
         }  // the store closes here, before the dumps' own connection opens
         let connection = try Database(path: databasePath)
         for table in Self.tables {

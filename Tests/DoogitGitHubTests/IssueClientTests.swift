@@ -30,7 +30,22 @@ struct IssueClientTests {
         let commits = Fixtures.json("commits-list.json")
         guard case .array(let list) = commits, let first = list.first else { throw JSONError.missing(field: "list") }
         #expect(try GitHubCommit(json: first) == GitHubCommit(sha: "6dcb09b5b57875f334f61aebed695e2e4193db5e",
-                                                               message: "Fix all the bugs"))
+                                                               message: "Fix all the bugs",
+                                                               committedAt: Timestamp(rfc3339: "2011-04-14T16:00:49Z")))
+    }
+
+    /// Issues of 2012 and 2013 carry a `pull_request` member whose addresses are null: they are
+    /// issues. A pull request's names one.
+    @Test func anIssueWithANullPullRequestMemberIsAnIssue() throws {
+        let base = Fixtures.json("issue-created.json")
+        let old = base.replacing(["pull_request": .object([JSONMember("html_url", .null), JSONMember("diff_url", .null),
+                                                           JSONMember("patch_url", .null)])])
+        #expect(try !GitHubIssue(json: old).isPullRequest)
+        #expect(try !GitHubIssue(json: base.replacing(["pull_request": .null])).isPullRequest)
+        #expect(try !GitHubIssue(json: base.removing("pull_request")).isPullRequest)
+        #expect(try GitHubIssue(json: base).isPullRequest)
+        let closed = base.replacing(["state": .string("closed"), "closed_at": .string("2011-04-22T13:40:00Z")])
+        #expect(try GitHubIssue(json: closed).closedAt == "2011-04-22T13:40:00Z")
     }
 
     @Test func createGetAndUpdateAnIssue() throws {
@@ -92,13 +107,13 @@ struct IssueClientTests {
         let api = try client(github)
         let branch = api.branchURL(owner: "octocat", name: "app", branch: "master")
         let start = try #require(github.activity.head(repository: 1))
-        guard case .success(.modified(let head, let etag))? = api.branchHeads([(url: branch, etag: nil, resource: .repository("octocat/app"))]).first
-        else { Issue.record("expected the branch"); return }
-        #expect(head == start)
+        let read = try #require(try api.branchHeads([(url: branch, etag: nil, resource: .repository("octocat/app"))]).first?.get())
+        guard case .modified(let head, let etag) = read.head else { Issue.record("expected the branch"); return }
+        #expect(head == start && read.date != nil, "with GitHub's time of the answer")
         github.resetCounters()
-        guard case .success(.notModified)? = api.branchHeads([(url: branch, etag: etag, resource: .repository("octocat/app"))]).first
-        else { Issue.record("expected 304"); return }
-        #expect(github.rateLimitUsed == 0)
+        let again = try #require(try api.branchHeads([(url: branch, etag: etag, resource: .repository("octocat/app"))]).first?.get())
+        guard case .notModified = again.head else { Issue.record("expected 304"); return }
+        #expect(github.rateLimitUsed == 0 && again.date != nil)
 
         let pushed = github.pushCommits(repository: 1, messages: (1...120).map { "commit \($0)" })
         let comparison = try api.compare(owner: "octocat", name: "app", base: start, head: try #require(pushed.last))
@@ -107,6 +122,7 @@ struct IssueClientTests {
 
         let recent = try api.recentCommits(owner: "octocat", name: "app", from: try #require(pushed.last), limit: 3)
         #expect(recent.map(\.message) == ["commit 120", "commit 119", "commit 118"])
+        #expect(recent.allSatisfy { $0.committedAt != nil }, "when each was committed")
 
         let rewritten = github.forcePushCommits(repository: 1, dropping: 2, messages: ["rewritten"])
         let diverged = try api.compare(owner: "octocat", name: "app", base: try #require(pushed.last),

@@ -114,16 +114,30 @@ import TestSupport
                         machine.replica.todos[id]?.removed.set(true, at: stamp)
                     }
                 }
-            case 71..<76:
-                // `todo link`/`unlink`, or an issue seen in another state: the link as one field.
+            case 71..<75:
+                // `todo link`/`unlink`.
                 if let id = pick(live), let repository = machine.replica.todos[id]?.repository.value {
                     let number = Int64.random(in: 1...4, using: &random)
                     let link = Bool.random(using: &random) ? nil : LinkedIssue(
-                        number: number, repository: repository, state: pick(["open", "closed"]) ?? "open",
-                        url: "https://github.com/octocat/r\(repository)/issues/\(number)")
+                        number: number, repository: repository, url: "https://github.com/octocat/r\(repository)/issues/\(number)")
                     machine.replica.todos[id]?.issue.set(link, at: machine.clock.tick(now: now))
                 }
-            case 76..<79:
+            case 75..<77:
+                // An issue seen on GitHub (its state applied as of GitHub's time), or a trailer.
+                if let id = pick(live), var todo = machine.replica.todos[id] {
+                    let event = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: trueTime - Int64.random(in: 0...5000, using: &random)))
+                    if let link = todo.issue.value, Bool.random(using: &random) {
+                        let closed = Bool.random(using: &random)
+                        todo.seen.set(IssueObservation(number: link.number, state: closed ? "closed" : "open", title: text(),
+                                                       url: link.url, updatedAt: event.timestamp), at: todo.issue.stamp)
+                        todo.done.set(DoneState(doneAt: closed ? event.timestamp : nil), at: event)
+                    } else {
+                        todo.commits.insert(pick(["6dcb09b5", "aaaa09b5", "bbbb09b5"]) ?? "")
+                        todo.done.set(DoneState(doneAt: event.timestamp), at: event)
+                    }
+                    machine.replica.todos[id] = todo
+                }
+            case 77..<80:
                 // `repo set`.
                 if let repository = pick(shown) {
                     let settings = SharedSettings(pushIssues: Bool.random(using: &random),
@@ -131,7 +145,7 @@ import TestSupport
                                                   scanCommits: Bool.random(using: &random))
                     machine.replica.repositories[repository]?.settings.set(settings, at: machine.clock.tick(now: now))
                 }
-            case 79..<88:
+            case 80..<88:
                 machine.exchange(with: &file, trueTime: trueTime)
             case 88..<95:
                 // Two machines merging directly (the merge allows it even though sync goes through the file).

@@ -138,8 +138,13 @@ import Testing
         #expect(Self.bothOrders(newMachine, Self.base()).showsRepository(7))
     }
 
-    static func link(_ number: Int64, _ state: String = "open") -> LinkedIssue {
-        LinkedIssue(number: number, repository: 1, state: state, url: "https://github.com/octocat/r1/issues/\(number)")
+    static func link(_ number: Int64) -> LinkedIssue {
+        LinkedIssue(number: number, repository: 1, url: "https://github.com/octocat/r1/issues/\(number)")
+    }
+
+    static func seen(_ number: Int64, _ state: String, updatedAt seconds: Int64) -> IssueObservation {
+        IssueObservation(number: number, state: state, title: "t", url: "https://github.com/octocat/r1/issues/\(number)",
+                         updatedAt: Timestamp(secondsSinceEpoch: 1_700_000_000 + seconds))
     }
 
     @Test func aLinkAndAnEditMadeOnTwoMachinesBothSurvive() throws {
@@ -151,11 +156,17 @@ import Testing
         #expect(todo.latestStamp == Self.stamp(11, Self.machineB))
     }
 
-    @Test func linkingUnlinkingAndTheIssuesStateKeepTheLaterWrite() throws {
+    @Test func linkingAndUnlinkingKeepTheLaterWriteWhateverIsSeenOfTheIssue() throws {
         let linked = Self.changing(Self.base()) { $0.issue.set(Self.link(12), at: Self.stamp(10, Self.machineA)) }
         let unlinkedLater = Self.changing(linked) { $0.issue.set(nil, at: Self.stamp(20, Self.machineB)) }
-        let closedEarlier = Self.changing(linked) { $0.issue.set(Self.link(12, "closed"), at: Self.stamp(15, Self.machineA)) }
-        #expect(try #require(Self.bothOrders(unlinkedLater, closedEarlier).todos[Self.uuid]).issue.value == nil)
+        // Another machine, still linked, sees the issue closed after the unlink: an observation,
+        // recorded under the link it was seen under, which never links the todo again.
+        let seenLater = Self.changing(linked) { $0.seen.set(Self.seen(12, "closed", updatedAt: 30), at: $0.issue.stamp) }
+        let merged = try #require(Self.bothOrders(unlinkedLater, seenLater).todos[Self.uuid])
+        #expect(merged.issue.value == nil && merged.observation == nil)
+        // Under one link, the later state of the issue wins, whoever saw it first.
+        let seenEarlier = Self.changing(linked) { $0.seen.set(Self.seen(12, "open", updatedAt: 25), at: $0.issue.stamp) }
+        #expect(try #require(Self.bothOrders(seenEarlier, seenLater).todos[Self.uuid]).observation?.state == "closed")
         let relinked = Self.changing(linked) { $0.issue.set(Self.link(13), at: Self.stamp(30, Self.machineA)) }
         #expect(try #require(Self.bothOrders(unlinkedLater, relinked).todos[Self.uuid]).issue == Register(Self.link(13),
                                                                                                        at: Self.stamp(30)))

@@ -9,7 +9,7 @@ import TestSupport
     static let stampB = "2023-11-14T22:14:20.000Z/0001/bbbbbbbbbbbb"
 
     static let sample = """
-        {"format":"doogit","version":"1.0"}
+        {"format":"doogit","version":"2.0"}
         {"type":"repository","id":7,"fullName":"octocat/tools","url":"https://github.com/octocat/tools","tracked":false,"clock":{"name":"\(stampA)","tracked":"\(stampB)"}}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(stampA)","tracked":"\(stampA)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":7,"text":"old idea","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","removed":true,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","removed":"\(stampB)"}}
@@ -18,8 +18,9 @@ import TestSupport
         """
 
     @Test func theFileReadsBackAndWritesTheSameBytes() throws {
-        let (replica, annotations) = try TodoFile.decode(Array(Self.sample.utf8))
-        #expect(annotations == TodoFile.Annotations())
+        let file = try TodoFile.decode(Array(Self.sample.utf8))
+        let replica = file.replica
+        #expect(file.annotations == ReplicaAnnotations() && file.majorVersion == 2 && file.handEdits == 0)
         #expect(replica.repositories.count == 2 && replica.todos.count == 2)
         let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
         #expect(todo.text.value == "write the \"release\" notes ✓")
@@ -32,28 +33,89 @@ import TestSupport
     }
 
     static let linked = """
-        {"format":"doogit","version":"1.0"}
+        {"format":"doogit","version":"2.0"}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false},"clock":{"name":"\(stampA)","tracked":"\(stampA)","settings":"\(stampB)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":1296269,"text":"unlinked","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":null,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","issue":"\(stampB)"}}
-        {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"state":"closed","url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)"}}
+        {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":"Fix the bug","url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":"2023-11-14T22:14:00.000Z","seenAt":"\(stampB)"},"commits":["6dcb09b5b57875f334f61aebed695e2e4193db5e","aaaa09b5b57875f334f61aebed695e2e4193db5e"],"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)","issueSeen":"\(stampB)"}}
 
         """
 
-    @Test func linksAndSettingsReadBackAndWriteTheSameBytes() throws {
-        let (replica, _) = try TodoFile.decode(Array(Self.linked.utf8))
+    @Test func linksWhatWasSeenAndSettingsReadBackAndWriteTheSameBytes() throws {
+        let replica = try TodoFile.decode(Array(Self.linked.utf8)).replica
         let stampB = try #require(HybridTimestamp(text: Self.stampB))
         #expect(replica.repositories[1_296_269]?.settings == Register(
             SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false), at: stampB))
-        #expect(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"]?.issue == Register(
-            LinkedIssue(number: 12, repository: 1_296_269, state: "closed", url: "https://github.com/octocat/Hello-World/issues/12"),
-            at: stampB))
+        let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        let url = "https://github.com/octocat/Hello-World/issues/12"
+        #expect(todo.issue == Register(LinkedIssue(number: 12, repository: 1_296_269, url: url), at: stampB))
+        #expect(todo.seen == Register(IssueObservation(number: 12, state: "closed", title: "Fix the bug", url: url,
+                                                       updatedAt: Timestamp(rfc3339: "2023-11-14T22:14:00.000Z"), seenAt: stampB),
+                                      at: stampB))
+        #expect(todo.observation?.isClosed == true, "seen under the present link")
+        #expect(todo.commits == ["6dcb09b5b57875f334f61aebed695e2e4193db5e", "aaaa09b5b57875f334f61aebed695e2e4193db5e"])
         #expect(replica.todos["0b1c2d3e-0000-4000-8000-000000000002"]?.issue == Register(nil, at: stampB), "unlinked, with its stamp")
         #expect(replica.todos.values.allSatisfy { $0.unknown.isEmpty } && replica.repositories.values.allSatisfy { $0.unknown.isEmpty })
         #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == Self.linked)
-        // Never linked, never configured: no key at all.
+        // Never linked, never configured, never finished by a commit: no key at all.
         let plain = try TodoFile.decode(Array(Self.sample.utf8)).replica
-        #expect(!String(decoding: TodoFile.encode(plain), as: UTF8.self).contains(#""issue""#))
-        #expect(!Self.sample.contains("settings"))
+        let text = String(decoding: TodoFile.encode(plain), as: UTF8.self)
+        #expect(!text.contains(#""issue"#) && !text.contains("commits") && !Self.sample.contains("settings"))
+    }
+
+    /// A file of version 1 (its link held the issue's state) reads as the link and the state seen
+    /// under it, and is written as version 2.
+    @Test func aFileOfVersionOneReadsAndIsWrittenAsVersionTwo() throws {
+        let legacy = """
+            {"format":"doogit","version":"1.2"}
+            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"state":"closed","url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampB)","issue":"\(Self.stampB)"}}
+
+            """
+        let file = try TodoFile.decode(Array(legacy.utf8))
+        #expect(file.majorVersion == 1 && file.replica.formatMinor == 0)
+        let todo = try #require(file.replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        #expect(todo.issue.value == LinkedIssue(number: 12, repository: 1_296_269, url: "https://github.com/octocat/Hello-World/issues/12"))
+        #expect(todo.observation == IssueObservation(number: 12, state: "closed", title: nil,
+                                                     url: "https://github.com/octocat/Hello-World/issues/12", updatedAt: nil))
+        let written = String(decoding: TodoFile.encode(file.replica), as: UTF8.self)
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"2.0"}"#))
+        #expect(written.contains(#""issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":null,"url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":null,"seenAt":null}"#))
+        #expect(try TodoFile.decode(Array(written.utf8)).replica == file.replica)
+    }
+
+    /// GitHub's web editor shows the file: values changed there lose nothing. A value without its
+    /// stamp is read as written at the hand edit's stamp; `done` without `doneAt` is done then.
+    @Test func valuesWrittenByHandAreReadWithTheHandEditsStamp() throws {
+        let hand = HybridTimestamp(wall: 1_700_000_500_000, counter: 0, machine: "cccccccccccc")
+        let edited = Self.sample
+            .replacingOccurrences(of: #""text":"old idea","done":false,"doneAt":null"#, with: #""text":"old idea","done":true,"doneAt":null"#)
+            .replacingOccurrences(of: #","clock":{"name":"\#(Self.stampA)","tracked":"\#(Self.stampB)"}"#, with: "")
+        #expect(throws: TodoFileError.self) { try TodoFile.decode(Array(edited.utf8)) }
+        let file = try TodoFile.decode(Array(edited.utf8), handEdit: hand)
+        #expect(file.handEdits == 2, "the repository line's two stamps; done is taken as it says")
+        #expect(file.replica.repositories[7]?.name.stamp == hand && file.replica.repositories[7]?.tracked.stamp == hand)
+        #expect(file.replica.todos["0b1c2d3e-0000-4000-8000-000000000002"]?.done.value.doneAt == hand.timestamp)
+    }
+
+    /// A value changed by hand keeps its old stamp: a copy that has that stamp with the old value
+    /// tells the edit, which is restamped as made when it was read.
+    @Test func aValueChangedByHandWithoutItsStampIsRestamped() throws {
+        let known = try TodoFile.decode(Array(Self.sample.utf8)).replica
+        let edited = Self.sample.replacingOccurrences(of: #""text":"write the \"release\" notes ✓""#,
+                                                      with: #""text":"write the release notes, edited on GitHub""#)
+        let remote = try TodoFile.decode(Array(edited.utf8)).replica
+        let hand = HybridTimestamp(wall: 1_700_000_500_000, counter: 0, machine: "cccccccccccc")
+        let (restamped, edits) = remote.restampingHandEdits(against: [known], at: hand)
+        #expect(edits == 1)
+        let todo = try #require(restamped.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        #expect(todo.text == Register("write the release notes, edited on GitHub", at: hand))
+        #expect(merge(known, restamped).todos["9f1c2d3e-0000-4000-8000-000000000001"]?.text.value == "write the release notes, edited on GitHub")
+        #expect(remote.restampingHandEdits(against: [remote], at: hand).edits == 0, "an unchanged copy has none")
+        // A hand edit of a field changed here since is weighed by time, as any other change.
+        let earlier = HybridTimestamp(wall: 1_700_000_000_000, counter: 0, machine: "cccccccccccc")
+        let (before, _) = remote.restampingHandEdits(against: [known], at: earlier)
+        #expect(before.todos["9f1c2d3e-0000-4000-8000-000000000001"]?.text.stamp.wall == 1_700_000_060_000,
+                "never earlier than the stamp it replaced")
     }
 
     @Test func randomReplicasRoundTripAndOneReplicaAlwaysGivesTheSameBytes() throws {
@@ -77,13 +139,13 @@ import TestSupport
 
     @Test func unknownKeysLinesAndANewerMinorVersionAreKept() throws {
         let newer = """
-            {"format":"doogit","version":"1.3","machines":3}
+            {"format":"doogit","version":"2.3","machines":3}
             {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"topics":["cli"],"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","topics":"\(Self.stampB)"}}
             {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","estimate":{"hours":2},"priority":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","estimate":"\(Self.stampB)","tags":"\(Self.stampB)"}}
             {"type":"label","name":"urgent","color":"red"}
 
             """
-        let (replica, _) = try TodoFile.decode(Array(newer.utf8))
+        let replica = try TodoFile.decode(Array(newer.utf8)).replica
         let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
         #expect(todo.unknown["estimate"]?.stamp?.text == Self.stampB)
         #expect(todo.unknown["priority"] == UnknownFields.Field(value: .string("high"), stamp: nil))
@@ -93,8 +155,8 @@ import TestSupport
     }
 
     @Test func aNewerMajorVersionIsRefused() {
-        #expect(throws: TodoFileError.newerVersion("2.0")) {
-            try TodoFile.decode(Array(#"{"format":"doogit","version":"2.0"}"#.utf8))
+        #expect(throws: TodoFileError.newerVersion("3.0")) {
+            try TodoFile.decode(Array(#"{"format":"doogit","version":"3.0"}"#.utf8))
         }
     }
 
@@ -129,19 +191,19 @@ import TestSupport
     }
 
     @Test func anExportCarriesLocalIDsAndRepositoryDetailsThatTheFileOnGitHubNeverHolds() throws {
-        let (replica, _) = try TodoFile.decode(Array(Self.sample.utf8))
-        let annotations = TodoFile.Annotations(
+        let replica = try TodoFile.decode(Array(Self.sample.utf8)).replica
+        let annotations = ReplicaAnnotations(
             localIDs: ["9f1c2d3e-0000-4000-8000-000000000001": 3, "0b1c2d3e-0000-4000-8000-000000000002": 1],
-            repositories: [1_296_269: TodoFile.RepositoryDetails(description: "My first repository", isPrivate: false,
+            repositories: [1_296_269: RepositoryDetails(description: "My first repository", isPrivate: false,
                                                                    archived: true, gone: false)])
         let exported = TodoFile.encode(replica, annotations: annotations)
         let text = String(decoding: exported, as: UTF8.self)
         #expect(text.contains(#""removed":true,"localID":1,"clock""#))
         #expect(text.contains(#""tracked":true,"description":"My first repository","private":false,"archived":true,"gone":false,"clock""#))
-        let (back, readAnnotations) = try TodoFile.decode(exported)
-        #expect(back == replica)
-        #expect(readAnnotations == annotations)
-        #expect(!String(decoding: TodoFile.encode(back), as: UTF8.self).contains("localID"))
+        let back = try TodoFile.decode(exported)
+        #expect(back.replica == replica)
+        #expect(back.annotations == annotations)
+        #expect(!String(decoding: TodoFile.encode(back.replica), as: UTF8.self).contains("localID"))
     }
 
     @Test func windowsLineEndsAndTrailingBlankLinesAreAccepted() throws {

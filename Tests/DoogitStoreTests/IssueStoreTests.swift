@@ -1,8 +1,9 @@
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 import Testing
 
-@Suite("Todos linked to issues: links, baselines, import, pending creations, settings")
+@Suite("Todos linked to issues: links, observations, import, pending creations, settings")
 struct IssueStoreTests {
     private func makeStore() throws -> (Store, TodoRecord) {
         let store = try memoryStore()
@@ -17,22 +18,24 @@ struct IssueStoreTests {
                       updatedAt: updatedAt)
     }
 
-    @Test("a link keeps both texts, takes both sides as baselines, and shows in every read of the todo")
+    @Test("a link keeps both texts, records the issue as seen under it, and shows in every read of the todo")
     func linkKeepsBothSides() throws {
         let (store, todo) = try makeStore()
         let linked = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
         #expect(linked.text == "feed the cat")
         #expect(linked.issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .open))
         #expect(try store.sections().flatMap(\.todos).first?.issue?.number == 12)
-        let baseline = try #require(try store.linkedTodos(repositoryID: 1).first)
-        #expect(baseline.issueTitle == "Feed the cat" && baseline.syncedText == "feed the cat" && !baseline.syncedDone)
-        #expect(!baseline.textChangedHere && !baseline.doneChangedHere)
+        let entry = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
+        #expect(entry.observation?.sameIssue(as: IssueObservation(number: 12, state: "open", title: "Feed the cat",
+                                                                  url: "https://github.com/octo/cat/issues/12",
+                                                                  updatedAt: Timestamp(rfc3339: "2026-01-01T00:00:00Z"))) == true)
+        #expect(entry.text.stamp < entry.issue.stamp && entry.done.stamp < entry.issue.stamp, "the link changed neither")
         #expect(try store.knownIssueNumbers(repositoryID: 1) == [12])
         #expect(try store.linkedTodoCounts() == [1: 1])
 
         _ = try store.editTodo(id: todo.id, text: "feed both cats", at: moment(3))
-        let edited = try #require(try store.linkedTodos(repositoryID: 1).first)
-        #expect(edited.textChangedHere && !edited.doneChangedHere)
+        let edited = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
+        #expect(edited.text.stamp > edited.issue.stamp && edited.done.stamp < edited.issue.stamp)
     }
 
     @Test("a todo links to one issue, and an issue to one todo; refusals change nothing")
@@ -55,33 +58,45 @@ struct IssueStoreTests {
         #expect(try store.knownIssueNumbers(repositoryID: 1) == [12], "an unlinked issue is still never imported")
     }
 
-    @Test("an exchange sets text, state and both baselines; updated_at moves only when the todo changed")
-    func exchanges() throws {
+    @Test("what a sync saw on GitHub is written as a change of this machine's, dated by GitHub, never over a later change")
+    func observations() throws {
         let (store, todo) = try makeStore()
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
-        let closed = snapshot(12, title: "Feed the cat now", state: .closed, updatedAt: "2026-01-02T00:00:00Z")
-        let after = try #require(try store.recordIssueExchange(
-            todoID: todo.id, text: "Feed the cat now", done: true, issue: closed, syncedText: "Feed the cat now",
-            syncedDone: true, at: moment(5)))
-        #expect(after.done && after.doneAt == moment(5) && after.updatedAt == moment(5))
-        #expect(after.text == "Feed the cat now" && after.issue?.state == .closed)
-        let baseline = try #require(try store.linkedTodos(repositoryID: 1).first)
-        #expect(baseline.issueTitle == "Feed the cat now" && baseline.syncedDone && baseline.syncedAt == "2026-01-02T00:00:00Z")
+        let held = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
+        let before = try store.replica.localChangeCount()
+        var seen = held
+        let closedAt = HybridTimestamp.event(at: moment(5))
+        seen.seen.set(snapshot(12, title: "Feed the cat now", state: .closed, updatedAt: "2026-01-02T00:00:00Z").observation(),
+                      at: held.issue.stamp)
+        seen.done.set(DoneState(doneAt: moment(5)), at: closedAt)
+        try store.replica.apply(ReplicaChanges(todos: [TodoChange(entry: seen, held: held)]), at: moment(6), asLocalChange: true)
+        let after = try store.todo(id: todo.id)
+        #expect(after.done && after.doneAt == moment(5) && after.updatedAt == moment(6) && after.issue?.state == .closed)
+        #expect(try store.replica.localChangeCount() == before + 1, "to be sent to the other machines")
+        #expect(try store.linkedTodos(repositoryID: 1).first?.entry.done.stamp == closedAt)
 
-        let same = try #require(try store.recordIssueExchange(
-            todoID: todo.id, text: "Feed the cat now", done: true, issue: closed, syncedText: "Feed the cat now",
-            syncedDone: true, at: moment(9)))
-        #expect(same.updatedAt == moment(5) && same.doneAt == moment(5), "nothing changed, nothing moves")
+        // The user reopened it meanwhile: an observation read before that is not written over it.
+        _ = try store.setDone([todo.id], done: false, at: moment(8))
+        let reopened = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
+        var late = seen
+        late.done.set(DoneState(doneAt: moment(7)), at: HybridTimestamp.event(at: moment(7)))
+        try store.replica.apply(ReplicaChanges(todos: [TodoChange(entry: late, held: seen)]), at: moment(9), asLocalChange: true)
+        #expect(try !store.todo(id: todo.id).done && store.linkedTodos(repositoryID: 1).first?.entry.done == reopened.done)
+    }
 
-        let reopened = try #require(try store.recordIssueExchange(
-            todoID: todo.id, text: "Feed the cat now", done: false, issue: snapshot(12, title: "Feed the cat now"),
-            syncedText: "Feed the cat now", syncedDone: false, at: moment(10)))
-        #expect(!reopened.done && reopened.doneAt == nil && reopened.updatedAt == moment(10))
-
-        #expect(try store.recordIssueExchange(todoID: todo.id, text: "x", done: false, issue: snapshot(99),
-                                              syncedText: "x", syncedDone: false, at: moment(11)) == nil,
-                "an exchange for an issue the todo is not linked to changes nothing")
-        #expect(try store.todo(id: todo.id).text == "Feed the cat now")
+    @Test("the todo of an imported issue has a UUID made from it, the same everywhere, unique in its first digits")
+    func importedUUIDs() throws {
+        let uuids = (1...200).map { Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: $0) }
+        #expect(Set(uuids.map { $0.prefix(8) }).count == 200)
+        #expect(uuids.allSatisfy(UUIDv4.isValid) && uuids.allSatisfy { Array($0)[14] == "8" })
+        #expect(Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 7) == uuids[6])
+        #expect(Store.legacyImportedTodoUUID(repositoryID: 1_296_269, issueNumber: 7).hasPrefix("00000000"))
+        // One imported by an earlier doogit is recognised: the issue is not imported twice.
+        let (store, _) = try makeStore()
+        let legacy = Store.legacyImportedTodoUUID(repositoryID: 1, issueNumber: 7)
+        _ = try store.addTodo(repositoryID: 1, text: "Groom", uuid: legacy, at: moment(2))
+        #expect(try store.importIssue(repositoryID: 1, issue: snapshot(7, title: "Groom"), at: moment(3)) == nil)
+        #expect(try store.knownIssueNumbers(repositoryID: 1) == [7])
     }
 
     @Test("an issue is imported once: not again after its todo is removed or finished")
@@ -109,20 +124,26 @@ struct IssueStoreTests {
         _ = try store.removeTodos([todo.id], at: moment(5))
         let restored = try store.restoreTodos([todo.id], at: moment(6))
         #expect(restored.first?.issue?.number == 12)
-        #expect(try store.linkedTodos(repositoryID: 1).first?.textChangedHere == true, "with its baselines")
+        let entry = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
+        #expect(entry.text.stamp > entry.issue.stamp && entry.observation?.number == 12, "with the issue as seen, and the edit after the link")
 
         _ = try store.removeTodos([todo.id], at: moment(7))
         _ = try store.linkIssue(todoID: other.id, to: snapshot(12), at: moment(8))
         let again = try store.restoreTodos([todo.id], at: moment(9))
         #expect(again.first?.issue == nil && again.first?.text == "changed here")
-        #expect(try store.linkedTodos(repositoryID: 1).map(\.todo.id) == [other.id])
+        #expect(try store.linkedTodos(repositoryID: 1).map(\.id) == [other.id])
     }
 
-    @Test("moving a linked todo to another repository forgets the link")
+    @Test("a linked todo moves to another repository only when its link is to be forgotten")
     func moveForgetsTheLink() throws {
         let (store, todo) = try makeStore()
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
-        let moved = try store.moveTodos([todo.id], toRepository: 2, at: moment(3))
+        let before = try store.snapshot()
+        #expect(throws: StoreError.movingLinkedTodo(todo: todo.id, repository: "octo/cat", issue: 12)) {
+            try store.moveTodos([todo.id], toRepository: 2, at: moment(3))
+        }
+        #expect(try store.snapshot() == before)
+        let moved = try store.moveTodos([todo.id], toRepository: 2, unlinking: true, at: moment(3))
         #expect(moved.first?.issue == nil)
         #expect(try store.linkedTodos(repositoryID: 1).isEmpty && store.linkedTodos(repositoryID: 2).isEmpty)
     }
@@ -156,6 +177,13 @@ struct IssueStoreTests {
         #expect(try store.repository(id: 1)?.settings.importIssues == .assigned)
         #expect(try store.issueListingState(repositoryID: 1) == IssueListingState(etag: nil, since: nil),
                 "the next sync reads every issue, to import the open ones")
+        try store.saveIssueListingState(IssueListingState(etag: "W/\"2\"", since: "2026-01-03T00:00:00Z"), repositoryID: 1)
+        try store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: nil, at: moment(4))
+        #expect(try store.issueListingState(repositoryID: 1) == IssueListingState(etag: nil, since: nil),
+                "widening import reads every issue again: unchanged ones are what the new setting covers")
+        try store.saveIssueListingState(IssueListingState(etag: "W/\"3\"", since: "2026-01-04T00:00:00Z"), repositoryID: 1)
+        try store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .assigned, scanCommits: nil, at: moment(4))
+        #expect(try store.issueListingState(repositoryID: 1).etag == "W/\"3\"", "narrowing it reads nothing again")
 
         let before = try store.snapshot()
         #expect(throws: StoreError.unknownRepository("id:9")) {

@@ -3,15 +3,14 @@ import DoogitMerge
 import DoogitSupport
 import Testing
 
-/// Links to issues and repository settings as fields that machines exchange: every local change
-/// of them is stamped, and a merge's links and settings are applied with baselines that make the
-/// next sync neither push nor pull.
+/// Links to issues, the issues as seen, and repository settings as fields that machines exchange:
+/// every local change of them is stamped, and what a sync sees of an issue never changes the link.
 @Suite("Store: links and settings as replicated fields")
 struct LinkReplicaTests {
     static let other = "bbbbbbbbbbbb"
 
     func entry(_ store: Store, _ uuid: String) throws -> TodoEntry {
-        try #require(try store.localReplica().replica.todos[uuid])
+        try #require(try store.replica.read().replica.todos[uuid])
     }
 
     func snapshot(_ number: Int64, title: String = "Feed the cat", state: IssueState = .open) -> IssueSnapshot {
@@ -19,8 +18,13 @@ struct LinkReplicaTests {
                       updatedAt: "2026-01-01T00:00:00Z")
     }
 
-    func link(_ number: Int64, state: String = "open", repository: Int64 = 1) -> LinkedIssue {
-        LinkedIssue(number: number, repository: repository, state: state, url: "https://github.com/octo/cat/issues/\(number)")
+    func link(_ number: Int64, repository: Int64 = 1) -> LinkedIssue {
+        LinkedIssue(number: number, repository: repository, url: "https://github.com/octo/cat/issues/\(number)")
+    }
+
+    func seen(_ number: Int64, state: String = "open", title: String = "Feed the cat", at second: Int64 = 0) -> IssueObservation {
+        IssueObservation(number: number, state: state, title: title, url: "https://github.com/octo/cat/issues/\(number)",
+                         updatedAt: moment(second))
     }
 
     func stamp(_ second: Int64, _ machine: String = other) -> HybridTimestamp {
@@ -36,11 +40,11 @@ struct LinkReplicaTests {
     /// Merges `other` into the store as sync does, and returns the merge.
     @discardableResult
     func receive(_ store: Store, _ change: (inout Replica) -> Void, at second: Int64) throws -> Replica {
-        let local = try store.localReplica()
+        let local = try store.replica.read()
         var other = local.replica
         change(&other)
         let merged = merge(local.replica, other)
-        try store.apply(Store.changes(from: local.replica, to: merged), at: moment(second))
+        try store.replica.apply(ReplicaChanges(from: local.replica, to: merged), at: moment(second))
         return merged
     }
 
@@ -50,28 +54,26 @@ struct LinkReplicaTests {
         let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
         let added = try entry(store, todo.uuid)
         #expect(added.issue == Register(nil, at: .zero), "never linked: nothing to exchange")
-        var counted = try store.localChangeCount()
+        var counted = try store.replica.localChangeCount()
 
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
         let linked = try entry(store, todo.uuid)
         #expect(linked.issue.value == link(12) && linked.issue.stamp > added.text.stamp)
         #expect(linked.text == added.text, "linking changes no text")
 
-        // An exchange with GitHub that closes the issue and finishes the todo stamps both.
-        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat", done: true, issue: snapshot(12, state: .closed),
-                                      syncedText: "feed the cat", syncedDone: true, at: moment(3))
+        // What a sync sees of the issue (closed, and the todo finished as of then) never stamps the link.
+        var observed = linked
+        observed.seen.set(seen(12, state: "closed", at: 3), at: linked.issue.stamp)
+        observed.done.set(DoneState(doneAt: moment(3)), at: HybridTimestamp.event(at: moment(3)))
+        try store.replica.apply(ReplicaChanges(todos: [TodoChange(entry: observed, held: linked)]), at: moment(3), asLocalChange: true)
         let pulled = try entry(store, todo.uuid)
-        #expect(pulled.issue.value == link(12, state: "closed") && pulled.issue.stamp > linked.issue.stamp)
-        #expect(pulled.done.value.done && pulled.done.stamp > linked.issue.stamp && pulled.text == added.text)
-        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat", done: true, issue: snapshot(12, state: .closed),
-                                      syncedText: "feed the cat", syncedDone: true, at: moment(4))
-        #expect(try entry(store, todo.uuid) == pulled, "an exchange that changes nothing stamps nothing")
-        try store.recordIssueExchange(todoID: todo.id, text: "feed the cat now", done: true,
-                                      issue: snapshot(12, title: "Feed the cat now", state: .closed),
-                                      syncedText: "feed the cat now", syncedDone: true, at: moment(5))
+        #expect(pulled == observed && pulled.issue == linked.issue && pulled.observation?.isClosed == true)
+        try store.replica.apply(ReplicaChanges(todos: [TodoChange(entry: observed, held: pulled)]), at: moment(4), asLocalChange: true)
+        #expect(try entry(store, todo.uuid) == pulled, "the same observation again changes nothing")
+        _ = try store.editTodo(id: todo.id, text: "feed the cat now", at: moment(5))
         let retitled = try entry(store, todo.uuid)
-        #expect(retitled.text.stamp > pulled.issue.stamp && retitled.issue == pulled.issue, "a new title is the text's change")
-        #expect(try store.localChangeCount() == counted + 3)
+        #expect(retitled.text.stamp > pulled.issue.stamp && retitled.issue == pulled.issue)
+        #expect(try store.replica.localChangeCount() == counted + 3)
 
         // Removed and restored: the link comes back with its own stamp.
         _ = try store.removeTodos([todo.id], at: moment(6))
@@ -79,17 +81,17 @@ struct LinkReplicaTests {
         _ = try store.restoreTodos([todo.id], at: moment(7))
         #expect(try entry(store, todo.uuid).issue == retitled.issue)
 
-        counted = try store.localChangeCount()
+        counted = try store.replica.localChangeCount()
         _ = try store.unlinkIssue(todoID: todo.id, at: moment(8))
         let unlinked = try entry(store, todo.uuid)
         #expect(unlinked.issue.value == nil && unlinked.issue.stamp > retitled.issue.stamp)
 
         // A move forgets the link, in the same change.
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(13), at: moment(9))
-        _ = try store.moveTodos([todo.id], toRepository: 2, at: moment(10))
+        _ = try store.moveTodos([todo.id], toRepository: 2, unlinking: true, at: moment(10))
         let moved = try entry(store, todo.uuid)
         #expect(moved.issue.value == nil && moved.issue.stamp == moved.repository.stamp && moved.issue.stamp > unlinked.issue.stamp)
-        #expect(try store.localChangeCount() == counted + 3)
+        #expect(try store.replica.localChangeCount() == counted + 3)
 
         // Importing an issue makes a linked todo, stamped whole, with the UUID every machine gives it.
         let imported = try #require(try store.importIssue(repositoryID: 1, issue: snapshot(20, title: "Brush the dog"), at: moment(11)))
@@ -99,20 +101,19 @@ struct LinkReplicaTests {
                 && importedEntry.text.stamp > moved.issue.stamp)
     }
 
-    @Test("a change applied as made here that moves a linked todo forgets the link, as a move does")
-    func anAppliedMoveForgetsTheLink() throws {
+    @Test("a move made elsewhere of a todo linked here forgets the link, as a move does, as this machine's change")
+    func anArrivingMoveForgetsTheLink() throws {
         let store = try makeStore()
         let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
         let other = try store.addTodo(repositoryID: 2, text: "feed the dog", at: moment(1))
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
         _ = try store.linkIssue(todoID: other.id, to: snapshot(12), at: moment(2))
         let linked = try entry(store, todo.uuid)
-        try store.apply(StoreChanges(todos: [TodoState(uuid: todo.uuid, repositoryID: 2, text: "feed the cat", done: false,
-                                                       createdAt: todo.createdAt, updatedAt: moment(3), doneAt: nil)]),
-                        at: moment(3))
+        let counted = try store.replica.localChangeCount()
+        try receive(store, { $0.todos[todo.uuid]?.repository.set(2, at: self.stamp(3)) }, at: 3)
         let moved = try entry(store, todo.uuid)
-        #expect(moved.repository.value == 2 && moved.issue.value == nil)
-        #expect(moved.issue.stamp == moved.repository.stamp && moved.issue.stamp > linked.issue.stamp)
+        #expect(moved.repository.value == 2 && moved.issue.value == nil && moved.issue.stamp > linked.issue.stamp)
+        #expect(try store.replica.localChangeCount() > counted, "the drop waits to be sent")
         #expect(try store.todo(id: other.id).issue?.number == 12, "the issue of the same number there keeps its todo")
     }
 
@@ -131,78 +132,60 @@ struct LinkReplicaTests {
         #expect(try entry(store, second.uuid).issue.value == link(12))
     }
 
-    @Test("the UUID of an imported issue's todo is the same on every machine, a valid UUID no random one equals")
-    func importedUUIDs() {
-        let uuid = Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1347)
-        #expect(uuid == "00000000-013c-878d-8000-000000000543")
-        #expect(UUIDv4.isValid(uuid) && uuid == Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1347))
-        #expect(uuid != Store.importedTodoUUID(repositoryID: 1_296_269, issueNumber: 1348))
-        #expect(uuid != Store.importedTodoUUID(repositoryID: 1_296_270, issueNumber: 1347))
-        let largest = Store.importedTodoUUID(repositoryID: Int64.max, issueNumber: Int64.max)
-        #expect(UUIDv4.isValid(largest) && Array(largest)[14] == "8")
-        #expect(!UUIDv4.make().hasPrefix("00000000-013c-8"))
-    }
-
     @Test("settings changed here are stamped; setting what they are stamps nothing")
     func settingsAreStamped() throws {
         let store = try makeStore()
-        #expect(try store.localReplica().replica.repositories[1]?.settings == Register(.defaults, at: .zero))
-        let counted = try store.localChangeCount()
+        #expect(try store.replica.read().replica.repositories[1]?.settings == Register(.defaults, at: .zero))
+        let counted = try store.replica.localChangeCount()
         try store.setSettings(repositoryIDs: [1, 2], pushIssues: true, importIssues: nil, scanCommits: nil, at: moment(1))
-        let first = try #require(try store.localReplica().replica.repositories[1]?.settings)
+        let first = try #require(try store.replica.read().replica.repositories[1]?.settings)
         #expect(first.value == SharedSettings(pushIssues: true, importIssues: "off", scanCommits: true) && first.stamp != .zero)
         try store.setSettings(repositoryIDs: [1], pushIssues: true, importIssues: .off, scanCommits: true, at: moment(2))
-        #expect(try store.localReplica().replica.repositories[1]?.settings == first)
+        #expect(try store.replica.read().replica.repositories[1]?.settings == first)
         try store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: nil, at: moment(3))
-        let second = try #require(try store.localReplica().replica.repositories[1]?.settings)
+        let second = try #require(try store.replica.read().replica.repositories[1]?.settings)
         #expect(second.value.importIssues == "all" && second.stamp > first.stamp)
-        #expect(try store.localChangeCount() == counted + 3)
+        #expect(try store.replica.localChangeCount() == counted + 3)
         // A repository another machine stopped tracking keeps its settings while it is listed.
-        let dog = try #require(try store.localReplica().replica.repositories[2]?.settings)
+        let dog = try #require(try store.replica.read().replica.repositories[2]?.settings)
         try store.removeRepositories(ids: [2], force: true, at: moment(4))
-        #expect(try store.localReplica().replica.repositories[2]?.settings == dog)
+        #expect(try store.replica.read().replica.repositories[2]?.settings == dog)
         // Tracked again: with those settings.
         try store.saveRepository(repository(2, "octo/dog", addedAt: moment(5)))
         #expect(try store.repository(id: 2)?.settings.pushIssues == true)
-        #expect(try store.localReplica().replica.repositories[2]?.settings == dog)
+        #expect(try store.replica.read().replica.repositories[2]?.settings == dog)
     }
 
-    @Test("a link from another machine applies with baselines that neither push nor pull, and reads back")
-    func anArrivingLinkSetsItsBaselines() throws {
+    @Test("a link from another machine arrives with the issue as seen there, and reads back")
+    func anArrivingLinkAndWhatWasSeen() throws {
         let store = try makeStore()
         let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
-        let counted = try store.localChangeCount()
+        let counted = try store.replica.localChangeCount()
         let merged = try receive(store, {
-            $0.todos[todo.uuid]?.issue.set(self.link(12, state: "closed"), at: self.stamp(10))
+            $0.todos[todo.uuid]?.issue.set(self.link(12), at: self.stamp(10))
+            $0.todos[todo.uuid]?.seen.set(self.seen(12, state: "closed", at: 9), at: self.stamp(10))
             $0.todos[todo.uuid]?.done.set(DoneState(doneAt: moment(10)), at: self.stamp(10))
             $0.repositories[1]?.settings.set(SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false),
                                              at: self.stamp(10))
         }, at: 20)
-        #expect(try store.localReplica().replica == merged)
-        #expect(try store.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
+        #expect(try store.replica.read().replica == merged)
+        #expect(try store.replica.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
         let linked = try #require(try store.linkedTodos(repositoryID: 1).first)
-        #expect(linked.todo.issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
-        #expect(linked.todo.done && linked.issueState == .closed)
-        #expect(!linked.textChangedHere && !linked.doneChangedHere, "nothing to push")
-        #expect(linked.issueTitle == nil, "the title is taken as it is at the next read, not pulled")
+        #expect(try store.todo(id: linked.id).issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
+        #expect(linked.entry.done.value.done && linked.entry.observation == seen(12, state: "closed", at: 9))
         #expect(try store.knownIssueNumbers(repositoryID: 1) == [12], "never imported again")
         #expect(try store.repository(id: 1)?.settings == RepositorySettings(pushIssues: true, importIssues: .assigned,
                                                                              scanCommits: false))
         #expect(try store.issueListingState(repositoryID: 1) == IssueListingState(etag: nil, since: nil),
                 "import turned on elsewhere: the next read covers every issue")
 
-        // The text and state arriving later for the same link: the machine that changed them pushes them.
-        try receive(store, {
-            $0.todos[todo.uuid]?.text.set("feed the cat twice", at: self.stamp(30))
-            $0.todos[todo.uuid]?.done.set(.open, at: self.stamp(30))
-            $0.todos[todo.uuid]?.issue.set(self.link(12), at: self.stamp(30))
-        }, at: 40)
-        let after = try #require(try store.linkedTodos(repositoryID: 1).first)
-        #expect(after.todo.text == "feed the cat twice" && !after.todo.done && after.issueState == .open)
-        #expect(!after.textChangedHere && !after.doneChangedHere)
+        // Seen again there, in another state, under the same link: the later state replaces it.
+        try receive(store, { $0.todos[todo.uuid]?.seen.set(self.seen(12, state: "open", at: 25), at: self.stamp(10)) }, at: 30)
+        #expect(try store.todo(id: todo.id).issue?.state == .open)
 
-        // Unlinked elsewhere.
+        // Unlinked elsewhere; then seen again by a machine still linked: the unlink stands.
         try receive(store, { $0.todos[todo.uuid]?.issue.set(nil, at: self.stamp(50)) }, at: 60)
+        try receive(store, { $0.todos[todo.uuid]?.seen.set(self.seen(12, state: "closed", at: 70), at: self.stamp(10)) }, at: 70)
         #expect(try store.todo(id: todo.id).issue == nil)
         #expect(try entry(store, todo.uuid).issue == Register(nil, at: stamp(50)))
     }
@@ -218,7 +201,7 @@ struct LinkReplicaTests {
             $0.todos[theirs] = TodoEntry(uuid: theirs, repository: 1, text: "theirs", createdAt: moment(5), stamp: self.stamp(5))
             $0.todos[theirs]?.issue.set(self.link(12), at: self.stamp(60))
         }, at: 10)
-        let counted = try store.localChangeCount()
+        let counted = try store.replica.localChangeCount()
         #expect(try entry(store, theirs).issue.value == link(12))
         let dropped = try entry(store, mine.uuid).issue
         #expect(dropped.value == nil && dropped.stamp > stamp(60), "stamped after the link it gives way to")
@@ -232,7 +215,7 @@ struct LinkReplicaTests {
         }, at: 20)
         #expect(try entry(store, theirs).issue.value == link(12))
         #expect(try entry(store, early).issue.value == nil && entry(store, early).issue.stamp > dropped.stamp)
-        #expect(try store.localChangeCount() > counted, "the drop waits to be sent")
+        #expect(try store.replica.localChangeCount() > counted, "the drop waits to be sent")
     }
 
     @Test("a link to the issue of a repository the todo left (moved elsewhere meanwhile) is dropped")
@@ -272,6 +255,6 @@ struct LinkReplicaTests {
         #expect(try store.knownIssueNumbers(repositoryID: 1) == [30, 31])
         // Restored elsewhere: back here with its link.
         try receive(store, { $0.todos[uuid]?.removed.set(false, at: self.stamp(20)) }, at: 21)
-        #expect(try store.linkedTodos(repositoryID: 1).map(\.todo.uuid) == [uuid])
+        #expect(try store.linkedTodos(repositoryID: 1).map(\.entry.uuid) == [uuid])
     }
 }

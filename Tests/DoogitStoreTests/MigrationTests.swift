@@ -228,8 +228,8 @@ struct MigrationTests {
                         '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z', NULL)
                 """)
         }
-        if version >= 5 {
-            // Issues: a linked todo, a link kept by a removed todo, settings, issues known and being created.
+        if version >= 5 && version < 7 {
+            // Issues: a linked todo and a link kept by a removed todo, with what sync last saw of them.
             try database.execute("""
                 UPDATE todos SET issue_number = 12, issue_url = 'https://github.com/octo/cat/issues/12', issue_state = 'closed',
                     issue_title = 'Done one', issue_synced_text = 'done one', issue_synced_done = 1,
@@ -238,6 +238,26 @@ struct MigrationTests {
                 UPDATE todo_tombstones SET issue_number = 13, issue_url = 'https://github.com/octo/cat/issues/13',
                     issue_state = 'open', issue_title = 'Removed', issue_synced_text = 'removed, linked', issue_synced_done = 0
                 WHERE uuid = '00000000-0000-4000-8000-00000000000a';
+                """)
+        }
+        if version >= 7 {
+            // The same, with the issue as seen kept apart from the link, and a commit's trailer recorded.
+            try database.execute("""
+                UPDATE todos SET issue_number = 12, issue_url = 'https://github.com/octo/cat/issues/12', seen_number = 12,
+                    seen_state = 'closed', seen_title = 'Done one', seen_url = 'https://github.com/octo/cat/issues/12',
+                    seen_updated_at = '2026-01-04T00:00:00.000Z', seen_clock = '2026-01-04T00:00:00.000Z/0000/aaaaaaaaaaaa'
+                WHERE uuid = '00000000-0000-4000-8000-000000000002';
+                UPDATE todo_tombstones SET issue_number = 13, issue_url = 'https://github.com/octo/cat/issues/13',
+                    issue_clock = '2026-01-06T00:00:00.000Z/0000/aaaaaaaaaaaa', seen_number = 13, seen_state = 'open',
+                    seen_title = 'Removed', seen_url = 'https://github.com/octo/cat/issues/13',
+                    seen_clock = '2026-01-06T00:00:00.000Z/0000/aaaaaaaaaaaa'
+                WHERE uuid = '00000000-0000-4000-8000-00000000000a';
+                INSERT INTO todo_commits (todo_uuid, sha) VALUES ('00000000-0000-4000-8000-000000000002', '6dcb09b5b57875f3');
+                """)
+        }
+        if version >= 5 {
+            // Settings, issues known and being created.
+            try database.execute("""
                 UPDATE repositories SET push_issues = 1, import_issues = 'assigned', scan_commits = 0 WHERE id = 1;
                 INSERT INTO known_issues (repository_id, issue_number, seen_at) VALUES (1, 12, '2026-01-04T00:00:00.000Z');
                 INSERT INTO pending_issues (todo_uuid, repository_id, title, body, labels, marker, state, created_at)
@@ -283,22 +303,24 @@ struct MigrationTests {
             if version >= 2 { #expect(try store.cachedPage(url: "https://api.github.com/user/repos") != nil) }
             // Links and settings are kept, and from a version without stamps they get some, so they
             // reach the other machines; settings nobody changed get none, so they never win there.
-            let replica = try store.localReplica().replica
+            let replica = try store.replica.read().replica
             let linked = replica.todos["00000000-0000-4000-8000-000000000002"]?.issue
             let removedLink = replica.todos["00000000-0000-4000-8000-00000000000a"]?.issue
             let settings = replica.repositories[1]?.settings
             if version >= 5 {
                 #expect(todos[1].issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
-                #expect(linked?.value == LinkedIssue(number: 12, repository: 1, state: "closed",
-                                                     url: "https://github.com/octo/cat/issues/12"), "from \(version)")
+                #expect(linked?.value == LinkedIssue(number: 12, repository: 1, url: "https://github.com/octo/cat/issues/12"),
+                        "from \(version)")
                 #expect(linked?.stamp != .zero && settings?.stamp != .zero, "from \(version)")
                 #expect(removedLink?.value?.number == 13, "from \(version)")
                 #expect(settings?.value == SharedSettings(pushIssues: true, importIssues: "assigned", scanCommits: false))
                 #expect(try store.repository(id: 1)?.settings == RepositorySettings(pushIssues: true, importIssues: .assigned,
                                                                                      scanCommits: false))
                 #expect(try store.knownIssueNumbers(repositoryID: 1) == [12] && store.pendingIssues().count == 1)
-                let baseline = try #require(try store.linkedTodos(repositoryID: 1).first)
-                #expect(baseline.issueTitle == "Done one" && baseline.syncedText == "done one", "baselines kept")
+                let seen = try #require(try store.linkedTodos(repositoryID: 1).first?.entry.observation)
+                #expect(seen.title == "Done one" && seen.state == "closed" && seen.updatedAt == Timestamp(rfc3339: "2026-01-04T00:00:00Z"),
+                        "from \(version): what sync saw of the issue is kept, as seen under the link")
+                #expect(replica.todos["00000000-0000-4000-8000-00000000000a"]?.observation?.title == "Removed", "from \(version)")
             } else {
                 #expect(linked == Register(nil, at: .zero) && settings?.stamp == .zero, "from \(version)")
             }

@@ -9,20 +9,20 @@ import Testing
 @Suite("Store: stamps and replicas")
 struct ReplicaStoreTests {
     func entry(_ store: Store, _ uuid: String) throws -> TodoEntry {
-        try #require(try store.localReplica().replica.todos[uuid])
+        try #require(try store.replica.read().replica.todos[uuid])
     }
 
     @Test("every local change stamps exactly the fields it changed, later than every stamp before, and counts")
     func localChangesStampWhatTheyChange() throws {
         let store = try memoryStore()
         try store.saveRepositories([repository(1, "octo/cat"), repository(2, "octo/dog")])
-        let counted = try store.localChangeCount()
+        let counted = try store.replica.localChangeCount()
         let todo = try store.addTodo(repositoryID: 1, text: "a", at: moment(1))
         let added = try entry(store, todo.uuid)
         #expect(added.repository.stamp == added.text.stamp && added.text.stamp == added.done.stamp)
         #expect(added.removed == Register(false, at: .zero))
-        #expect(added.text.stamp.machine == (try store.machineID()))
-        #expect(try store.localChangeCount() == counted + 1)
+        #expect(added.text.stamp.machine == (try store.replica.machineID()))
+        #expect(try store.replica.localChangeCount() == counted + 1)
 
         _ = try store.editTodo(id: todo.id, text: "b", at: moment(2))
         let edited = try entry(store, todo.uuid)
@@ -51,7 +51,7 @@ struct ReplicaStoreTests {
 
         _ = try store.clearDone(repositoryID: nil, at: moment(9))
         #expect(try entry(store, todo.uuid).isRemoved)
-        #expect(try store.localChangeCount() == counted + 7)
+        #expect(try store.replica.localChangeCount() == counted + 7)
     }
 
     @Test("a machine whose clock went back still stamps after everything it made")
@@ -67,19 +67,19 @@ struct ReplicaStoreTests {
     func repositoryStamps() throws {
         let store = try memoryStore()
         try store.saveRepository(repository(1, "octo/cat"))
-        let tracked = try #require(try store.localReplica().replica.repositories[1])
+        let tracked = try #require(try store.replica.read().replica.repositories[1])
         #expect(tracked.tracked.value && tracked.name.value.fullName == "octo/cat")
         var renamed = repository(1, "octo/kitten", addedAt: moment(5))
         renamed.syncedAt = moment(5)
         try store.saveRepository(renamed)
-        let afterRename = try #require(try store.localReplica().replica.repositories[1])
+        let afterRename = try #require(try store.replica.read().replica.repositories[1])
         #expect(afterRename.name.value.fullName == "octo/kitten" && afterRename.name.stamp > tracked.name.stamp)
         #expect(afterRename.tracked == tracked.tracked)
         try store.removeRepositories(ids: [1], force: true, at: moment(6))
-        let stopped = try #require(try store.localReplica().replica.repositories[1])
+        let stopped = try #require(try store.replica.read().replica.repositories[1])
         #expect(!stopped.tracked.value && stopped.tracked.stamp > afterRename.name.stamp)
         try store.saveRepository(repository(1, "octo/kitten", addedAt: moment(7)))
-        #expect(try store.localReplica().replica.repositories[1]?.tracked.value == true)
+        #expect(try store.replica.read().replica.repositories[1]?.tracked.value == true)
     }
 
     /// Another machine's copy: a new repository with a todo, an edit and a removal of todos of this one.
@@ -102,15 +102,15 @@ struct ReplicaStoreTests {
         let store = try memoryStore()
         try store.saveRepository(repository(1, "octo/cat"))
         for text in ["one", "two", "three"] { _ = try store.addTodo(repositoryID: 1, text: text, at: moment(1)) }
-        let local = try store.localReplica()
+        let local = try store.replica.read()
         let merged = merge(local.replica, otherMachine(local.replica, at: 50))
-        let changes = Store.changes(from: local.replica, to: merged)
-        #expect(changes.todos.count == 3 && changes.repositoryStates.count == 1)
-        let counted = try store.localChangeCount()
-        try store.apply(changes, at: moment(60))
-        #expect(try store.localReplica().replica == merged)
-        #expect(try store.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
-        #expect(Store.changes(from: try store.localReplica().replica, to: merged).isEmpty)
+        let changes = ReplicaChanges(from: local.replica, to: merged)
+        #expect(changes.todos.count == 3 && changes.repositories.count == 1)
+        let counted = try store.replica.localChangeCount()
+        try store.replica.apply(changes, at: moment(60))
+        #expect(try store.replica.read().replica == merged)
+        #expect(try store.replica.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
+        #expect(ReplicaChanges(from: try store.replica.read().replica, to: merged).isEmpty)
         let sections = try store.sections()
         #expect(sections.map(\.repository.fullName) == ["else/where", "octo/cat"])
         #expect(sections[1].todos.map(\.text).count == 2)
@@ -123,16 +123,16 @@ struct ReplicaStoreTests {
         try store.saveRepository(repository(1, "octo/cat"))
         _ = try store.addTodo(repositoryID: 1, text: "one", at: moment(1))
         _ = try store.addTodo(repositoryID: 1, text: "two", at: moment(1))
-        let local = try store.localReplica()
+        let local = try store.replica.read()
         let merged = merge(local.replica, otherMachine(local.replica, at: 50))
         // While the sync talks to GitHub, the user edits the todo the other machine edited.
         let edited = try #require(local.replica.todos.keys.sorted().first)
         let id = try #require(local.annotations.localIDs[edited])
         _ = try store.editTodo(id: id, text: "edited here meanwhile", at: moment(55))
-        try store.apply(Store.changes(from: local.replica, to: merged), at: moment(60))
+        try store.replica.apply(ReplicaChanges(from: local.replica, to: merged), at: moment(60))
         #expect(try store.allTodos().first { $0.uuid == edited }?.text == "edited here meanwhile")
         #expect(try store.allTodos().count == 2, "the other todo was removed elsewhere")
-        #expect(try store.localChangeCount() > local.changeCount)
+        #expect(try store.replica.localChangeCount() > local.changeCount)
     }
 
     @Test("stamps clamped to GitHub's time replace the runaway ones held here")
@@ -141,11 +141,11 @@ struct ReplicaStoreTests {
         try store.saveRepository(repository(1, "octo/cat"))
         let future = try #require(Timestamp(rfc3339: "2099-01-01T00:00:00.000Z"))
         let todo = try store.addTodo(repositoryID: 1, text: "from 2099", at: future)
-        let local = try store.localReplica()
+        let local = try store.replica.read()
         let (clamped, ahead) = local.replica.clamped(to: moment(10))
         #expect(ahead != nil)
-        try store.apply(Store.changes(from: local.replica, to: clamped), at: moment(10))
-        try store.observeClock(clamped.latestStamp, reference: moment(10))
+        try store.replica.apply(ReplicaChanges(from: local.replica, to: clamped), at: moment(10))
+        try store.replica.observeClock(clamped.latestStamp, reference: moment(10))
         #expect(try entry(store, todo.uuid).text.stamp.wall == moment(10).millisecondsSinceEpoch)
         _ = try store.editTodo(id: todo.id, text: "on time", at: moment(11))
         #expect(try entry(store, todo.uuid).text.stamp.wall == moment(11).millisecondsSinceEpoch,
@@ -157,7 +157,7 @@ struct ReplicaStoreTests {
         let store = try memoryStore()
         try store.saveRepository(repository(1, "octo/cat"))
         _ = try store.addTodo(repositoryID: 1, text: "late here", at: moment(30))
-        let local = try store.localReplica().replica
+        let local = try store.replica.read().replica
         var other = local
         for (second, text) in [(10, "early there"), (40, "later there")] {
             let uuid = "0b0e5d4e-0000-4a4a-8a8a-0000000000\(second)"
@@ -165,7 +165,7 @@ struct ReplicaStoreTests {
                                           stamp: HybridTimestamp(wall: moment(Int64(second)).millisecondsSinceEpoch, counter: 0,
                                                                  machine: "bbbbbbbbbbbb"))
         }
-        try store.apply(Store.changes(from: local, to: merge(local, other)), at: moment(50))
+        try store.replica.apply(ReplicaChanges(from: local, to: merge(local, other)), at: moment(50))
         #expect(try store.sections()[0].todos.map(\.text) == ["early there", "late here", "later there"])
         _ = try store.addTodo(repositoryID: 1, text: "added after", at: moment(20))
         #expect(try store.sections()[0].todos.map(\.text).last == "added after")
@@ -176,19 +176,19 @@ struct ReplicaStoreTests {
         let store = try memoryStore()
         try store.saveRepositories([repository(1, "octo/cat"), repository(2, "octo/dog")])
         let todo = try store.addTodo(repositoryID: 2, text: "keeps dog", at: moment(1))
-        let local = try store.localReplica().replica
+        let local = try store.replica.read().replica
         var other = local
         let stamp = HybridTimestamp(wall: moment(20).millisecondsSinceEpoch, counter: 0, machine: "bbbbbbbbbbbb")
         other.repositories[1]?.tracked.set(false, at: stamp)
         other.repositories[2]?.tracked.set(false, at: stamp)
         let merged = merge(local, other)
-        try store.apply(Store.changes(from: local, to: merged), at: moment(30))
+        try store.replica.apply(ReplicaChanges(from: local, to: merged), at: moment(30))
         #expect(try store.repositories().map(\.id) == [2])
-        #expect(try store.localReplica().replica == merged)
+        #expect(try store.replica.read().replica == merged)
         // Tracking it again here wins over the other machine's removal.
         try store.saveRepository(repository(1, "octo/cat", addedAt: moment(40)))
         try store.markTracked(ids: [2], at: moment(41))
-        let again = try store.localReplica().replica
+        let again = try store.replica.read().replica
         #expect(again.repositories[1]?.tracked.value == true && again.repositories[2]?.tracked.value == true)
         _ = todo
     }
@@ -210,12 +210,12 @@ struct ReplicaStoreTests {
                     '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
             """)
         let store = try Store(database: database)
-        let replica = try store.localReplica().replica
+        let replica = try store.replica.read().replica
         let byArrival = replica.todos.values.filter { !$0.isRemoved }.sorted { $0.arrival < $1.arrival }.map(\.text.value)
         #expect(byArrival == ["first", "second", "moved here last"])
         #expect(try store.sections()[0].todos.map(\.text) == byArrival)
         let removed = try #require(replica.todos["00000000-0000-4000-8000-000000000004"])
         #expect(removed.isRemoved && removed.removed.stamp.timestamp.rfc3339 == "2026-01-06T00:00:00.000Z")
-        #expect(HybridTimestamp.isMachineID(try store.machineID()))
+        #expect(HybridTimestamp.isMachineID(try store.replica.machineID()))
     }
 }

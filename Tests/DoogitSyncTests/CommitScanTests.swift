@@ -50,6 +50,7 @@ struct CommitScanTests {
 
     @Test func aTrailerOnTheDefaultBranchMarksItsTodoDone() throws {
         let world = try IssueWorld()
+        world.activity.setClock(2_000_000_000)
         let first = try add(world, "first")
         let second = try add(world, "second")
         let third = try add(world, "third")
@@ -59,6 +60,7 @@ struct CommitScanTests {
             "Fix the first\n\n\(trailer(first))",
             "Fix two more\n\ndoogit-done: \(second.uuid.prefix(13))\nDOOGIT-DONE: \(trailer(third, digits: 32).dropFirst(13))",
         ])
+        world.activity.setClock(2_000_000_002)
         let summary = try world.sync()
         #expect(try world.todo(first.id).done && world.todo(second.id).done && world.todo(third.id).done)
         #expect(try !world.todo(untouched.id).done)
@@ -77,9 +79,11 @@ struct CommitScanTests {
 
     @Test func aPushElsewhereCostsOne304AndThenNothing() throws {
         let world = try IssueWorld()
+        world.activity.setClock(2_000_000_000)
         _ = try add(world, "x")
         try world.sync()
         world.github.pushCommits(repository: Self.app, branch: "elsewhere", messages: ["work in progress"])
+        world.activity.setClock(2_000_000_001)
         world.github.resetCounters()
         try world.sync()
         let branch = world.github.requests.filter { $0.path.contains("/branches/") }
@@ -87,6 +91,45 @@ struct CommitScanTests {
         world.github.resetCounters()
         try world.sync()
         #expect(world.github.requests.count == 1 && world.github.rateLimitUsed == 0, "only the repository's 304")
+    }
+
+    /// GitHub's times have whole seconds: a push in the second of the last read leaves pushed_at as
+    /// it was, and is still read, because a read in the second of the last push is not trusted.
+    @Test func aPushInTheSameSecondAsTheLastReadIsNotMissed() throws {
+        let world = try IssueWorld()
+        world.activity.setClock(2_000_000_000)
+        let first = try add(world, "first")
+        let second = try add(world, "second")
+        try world.sync()
+        world.github.pushCommits(repository: Self.app, messages: ["Fix the first\n\n\(trailer(first))"])
+        try world.sync()
+        #expect(try world.todo(first.id).done)
+        let pushedAt = try world.store.repository(id: Self.app)?.pushedAt
+        world.github.pushCommits(repository: Self.app, messages: ["Fix the second\n\n\(trailer(second))"])
+        try world.sync()
+        #expect(try world.store.repository(id: Self.app)?.pushedAt == pushedAt, "the same second: pushed_at did not move")
+        #expect(try world.todo(second.id).done, "the push was read all the same")
+        world.activity.setClock(2_000_000_005)
+        try world.sync()
+        world.github.resetCounters()
+        try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "read in a later second: trusted")
+    }
+
+    /// A repository with no commit yet: GitHub answers its default branch with 404 "Branch not found".
+    @Test func aRepositoryWithNoCommitYetSyncsAndItsFirstCommitsCount() throws {
+        let world = try IssueWorld()
+        world.github.addRepository(id: 3, name: "empty", description: nil)
+        world.activity.makeEmpty(repository: 3)
+        _ = try RepositoryTracker(store: world.store, github: world.client()).add([.full(owner: "octocat", name: "empty")], at: .now())
+        let todo = try world.store.addTodo(repositoryID: 3, text: "first commit", at: .now())
+        let summary = try world.sync()
+        #expect(summary.failures.isEmpty && summary.gone == 0)
+        #expect(try world.store.commitScanState(repositoryID: 3).lastCommitSHA == CommitScanState.emptyBranch)
+        #expect(try world.store.repository(id: 3)?.gone == false)
+        world.github.pushCommits(repository: 3, messages: ["Initial commit\n\n\(trailer(todo))"])
+        try world.sync()
+        #expect(try world.todo(todo.id).done, "the first pushed commit's trailers count")
     }
 
     @Test func aTrailerOnABranchCountsOnceTheBranchIsMerged() throws {

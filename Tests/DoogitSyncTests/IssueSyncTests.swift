@@ -163,7 +163,7 @@ struct IssueSyncTests {
         }
         #expect(world.activity.issue(repository: IssueWorld.app, number: first.number)?.state == "closed")
         #expect(world.activity.issue(repository: IssueWorld.app, number: second.number)?.state == "open")
-        #expect(try world.store.linkedTodos(repositoryID: IssueWorld.app).filter(\.doneChangedHere).map(\.todo.id)
+        #expect(try world.store.linkedTodos(repositoryID: IssueWorld.app).filter { IssueReconciler.push($0.entry) != nil }.map(\.id)
                 == [second.todo.id], "only the push GitHub confirmed counts as made")
 
         #expect(world.activity.clearFaults() == 0, "the sync stopped after the second PATCH's attempts")

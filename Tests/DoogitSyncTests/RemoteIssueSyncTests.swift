@@ -26,7 +26,7 @@ struct RemoteIssueSyncTests {
         try a.store.setSettings(repositoryIDs: [1], pushIssues: true, importIssues: nil, scanCommits: nil, at: a.now)
         try a.sync()
         #expect(github.contents.file(Machine.dataRepository)?.text.contains(
-            #""issue":{"number":\#(number),"state":"open","url":"https://github.com/octocat/app/issues/\#(number)","repository":1}"#) == true)
+            #""issue":{"number":\#(number),"url":"https://github.com/octocat/app/issues/\#(number)","repository":1},"issueSeen":{"number":\#(number),"state":"open","title":"Cat food is low""#) == true)
         #expect(github.contents.file(Machine.dataRepository)?.text.contains(
             #""settings":{"pushIssues":true,"importIssues":"off","scanCommits":true}"#) == true)
 
@@ -88,6 +88,6 @@ struct RemoteIssueSyncTests {
         #expect(try a.list() == ["octocat/app: Imported once"] && b.list() == ["octocat/app: Imported once"])
         let uuid = Store.importedTodoUUID(repositoryID: 1, issueNumber: number)
         #expect(try a.todo(uuid)?.issue?.number == number && b.todo(uuid)?.issue?.number == number)
-        #expect(try a.store.localReplica().replica == b.store.localReplica().replica)
+        #expect(try a.store.replica.read().replica == b.store.replica.read().replica)
     }
 }

@@ -28,7 +28,7 @@ final class Machine: @unchecked Sendable {
 
     @discardableResult
     func sync(dryRun: Bool = false) throws -> SyncSummary {
-        let lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: true))
+        let lock = try #require(try FileLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: true))
         let syncer = Syncer(store: store, github: try client(), lock: lock, clock: { [unowned self] in now })
         return try syncer.run(dryRun: dryRun)
     }
@@ -142,7 +142,7 @@ struct RemoteSyncTests {
         #expect(try a.list() == expected)
         #expect(try b.list() == expected)
         for machine in [a, b] {
-            let removed = try #require(try machine.store.localReplica().replica.todos[third.uuid])
+            let removed = try #require(try machine.store.replica.read().replica.todos[third.uuid])
             #expect(removed.isRemoved && removed.text.value == "edited after the removal")
         }
     }
@@ -217,7 +217,7 @@ struct RemoteSyncTests {
         _ = try c.add("from c")
         // c's sync writes between b's read and b's write.
         let file = try TodoFile.decode(Array(try #require(github.contents.file(Machine.dataRepository)).content)).replica
-        let cWrites = merge(file, try c.store.localReplica().replica)
+        let cWrites = merge(file, try c.store.replica.read().replica)
         github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(cWrites), as: UTF8.self))
         let summary = try b.sync()
         #expect(summary.remote?.retries == 1)
@@ -246,8 +246,8 @@ struct RemoteSyncTests {
             try a.sync()
             Issue.record("the sync succeeded")
         } catch let error as SyncError {
-            guard case .interrupted(let underlying, let summary) = error else { Issue.record("\(error)"); return }
-            #expect(underlying as? RemoteError == .keptChanging(repository: Machine.dataRepository, attempts: 6))
+            guard case .exchangeFailed(let failure, let summary) = error else { Issue.record("\(error)"); return }
+            #expect(failure == .keptChanging(repository: Machine.dataRepository, attempts: 6))
             #expect(summary.remote?.retries == 6)
         }
         #expect(github.requests.filter { $0.method == "PUT" }.count == 6)
@@ -263,7 +263,7 @@ struct RemoteSyncTests {
         _ = try a.add("from a")
         _ = try b.add("from b")
         // b creates the file between a's read (no file yet) and a's write: a's write without sha is a 422.
-        let bReplica = try b.store.localReplica().replica
+        let bReplica = try b.store.replica.read().replica
         github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(bReplica), as: UTF8.self))
         let summary = try a.sync()
         #expect(summary.remote?.retries == 1)
@@ -298,21 +298,21 @@ struct RemoteSyncTests {
         let (github, machines) = try world()
         let a = machines[0]
         _ = try a.add("mine")
-        for (text, expected) in [("not json\n", "line: 1"), (#"{"format":"doogit","version":"2.0"}"# + "\n", "2.0")] {
+        for (text, expected) in [("not json\n", "line: 1"), (#"{"format":"doogit","version":"3.0"}"# + "\n", "3.0")] {
             github.contents.setFile(Machine.dataRepository, text)
-            let before = try a.store.localReplica()
+            let before = try a.store.replica.read()
             do {
                 try a.sync()
                 Issue.record("accepted \(text)")
             } catch let error as SyncError {
-                guard case .failed(let underlying, _) = error, case .unreadableFile(_, _, let problem)? = underlying as? RemoteError else {
+                guard case .exchangeFailed(.unreadableFile(_, _, let problem), _) = error else {
                     Issue.record("\(error)")
                     continue
                 }
                 #expect("\(problem)".contains(expected))
             }
             #expect(github.contents.file(Machine.dataRepository)?.text == text, "the file is left as it is")
-            #expect(try a.store.localReplica().replica == before.replica)
+            #expect(try a.store.replica.read().replica == before.replica)
         }
     }
 
@@ -324,7 +324,7 @@ struct RemoteSyncTests {
         // A newer doogit rewrote the file: a minor version up, a field of its own (stamped), keys in its order.
         let file = try #require(github.contents.file(Machine.dataRepository)?.text)
         let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
-        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"1.0"}"#, with: #"{"version":"1.2","format":"doogit"}"#)
+        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"2.0"}"#, with: #"{"version":"2.2","format":"doogit"}"#)
             .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"estimate":{"hours":2},"type":"todo","#)
             .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"estimate":"\#(stamp)","repository""#)
         github.contents.setFile(Machine.dataRepository, newer)
@@ -337,7 +337,7 @@ struct RemoteSyncTests {
         _ = try b.store.editTodo(id: b.id(todo.uuid), text: "shared, edited", at: b.now)
         try b.sync()
         let written = try #require(github.contents.file(Machine.dataRepository)?.text)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"1.2"}"#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"2.2"}"#))
         #expect(written.contains(#""estimate":{"hours":2}"#) && written.contains(#""estimate":"\#(stamp)""#))
         #expect(written.contains("shared, edited"))
     }

@@ -13,12 +13,12 @@ struct SyncerTests {
         let folder = TemporaryDirectory()
         let github: FakeGitHub
         let store: Store
-        let lock: SyncLock
+        let lock: FileLock
 
         init() throws {
             github = try FakeGitHub()
             store = try Store.open(path: folder.file("doogit.sqlite3"))
-            lock = try #require(try SyncLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
+            lock = try #require(try FileLock(path: folder.file("doogit.sqlite3.sync-lock"), wait: false))
         }
 
         func client() throws -> GitHubClient { try SyncerTests.client(github) }

@@ -90,7 +90,7 @@ struct IssueCommandTests {
 
         let promoted = sandbox.run("todo", "promote", "1")
         #expect(promoted.status == 0, "\(promoted.stderr)")
-        #expect(promoted.stdout.hasPrefix("Linked octocat/app#1 to todo 1 (an earlier attempt had created it)\n"))
+        #expect(promoted.stdout.hasPrefix("Linked octocat/app#1 to todo 1 (it was made for it earlier, here or on another machine)\n"))
         #expect(posts(sandbox) == 1, "the POST is never repeated")
         #expect(sandbox.github.activity.issues(repository: 1).count == 1)
         #expect(sandbox.run("todo", "list").stdout.contains("○ 1  #1 fix the build"))

@@ -59,7 +59,7 @@ struct RemoteEndToEndTests {
         #expect(a.run("todo", "add", "-R", "app", "fix CI").status == 0)
         #expect(a.run("todo", "done", "2").status == 0)
         let waiting = a.run("remote", "status").stdout
-        #expect(waiting.contains("Waiting: 4 local changes; run 'doogit sync'"), "\(waiting)")
+        #expect(waiting.contains("Waiting: 3 local changes; run 'doogit sync'"), "\(waiting)")
         let pushed = a.run("sync")
         #expect(pushed.status == 0 && pushed.stderr.isEmpty, "\(pushed.stderr)")
         #expect(pushed.stdout == "\(Self.data): sent 3 changes\n")
@@ -67,7 +67,7 @@ struct RemoteEndToEndTests {
 
         // The file reads well: a header, the repository, the todos, sorted, one a line.
         let lines = try #require(github.contents.file(Self.data)?.text).split(separator: "\n")
-        #expect(lines.count == 4 && lines[0] == #"{"format":"doogit","version":"1.0"}"#)
+        #expect(lines.count == 4 && lines[0] == #"{"format":"doogit","version":"2.0"}"#)
         #expect(lines[1].hasPrefix(#"{"type":"repository","id":1,"fullName":"octocat/app","url":"https://github.com/octocat/app","tracked":true,"clock":{"#))
         #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix(#"{"type":"todo","uuid":""#) && !$0.contains("localID") })
 

@@ -91,12 +91,18 @@ public final class FakeContents: @unchecked Sendable {
         return String((hex + String(repeating: "0", count: 40)).prefix(40))
     }
 
-    private var dateHeader: (String, String) {
+    /// GitHub's `Date` header, from the clock the tests set (or the real time); under the lock.
+    private var dateHeader: (String, String) { Self.dateHeader(clock ?? Date()) }
+
+    /// The same, for answers outside the Contents API: `date` when given.
+    func currentDateHeader(at date: Date?) -> (String, String) { Self.dateHeader(date ?? locked { clock } ?? Date()) }
+
+    private static func dateHeader(_ date: Date) -> (String, String) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return ("Date", formatter.string(from: clock ?? Date()))
+        return ("Date", formatter.string(from: date))
     }
 
     // MARK: Answers (called by FakeGitHub's dispatch, under its lock)

@@ -27,6 +27,8 @@ public final class FakeActivity: @unchecked Sendable {
         var message: String
         var parents: [String]
         var sequence: Int
+        /// When it was committed (the fake's clock at the push), in seconds.
+        var time: Int64
     }
 
     /// What happens to the next request that matches.
@@ -71,8 +73,12 @@ public final class FakeActivity: @unchecked Sendable {
 
     // MARK: Issues, as tests change them
 
-    /// Sets the time that changes from now on are stamped with (nil: the real clock).
+    /// Sets the time that changes from now on are stamped with (nil: the real clock); answers
+    /// outside the Contents API are dated by it too.
     public func setClock(_ seconds: Int64?) { locked { clock = seconds } }
+
+    /// The time set with `setClock`, if any.
+    public var clockSeconds: Int64? { locked { clock } }
 
     @discardableResult
     public func addIssue(repository: Int64, title: String, body: String = "", state: String = "open",
@@ -154,8 +160,15 @@ public final class FakeActivity: @unchecked Sendable {
     private func makeCommit(_ repository: Int64, message: String, parents: [String]) -> String {
         sequence += 1
         let sha = String(format: "%040x", 0xC0FFEE_0000 + sequence)
-        commits[repository, default: [:]][sha] = Commit(sha: sha, message: message, parents: parents, sequence: sequence)
+        commits[repository, default: [:]][sha] = Commit(sha: sha, message: message, parents: parents, sequence: sequence,
+                                                        time: now())
         return sha
+    }
+
+    /// Makes the repository one with no commit yet: its default branch does not exist (GitHub
+    /// answers it with 404 "Branch not found") until the first push.
+    public func makeEmpty(repository: Int64) {
+        locked { branches[repository] = [:] }
     }
 
     /// The repository's branches, with a first commit on the default branch.
@@ -217,10 +230,11 @@ public final class FakeActivity: @unchecked Sendable {
         return push(repository: repository, branch: branch, messages: messages)
     }
 
-    /// A push time for the repository's `pushed_at`: now, and later than the one before.
+    /// A push time for the repository's `pushed_at`: now (GitHub's whole second, so two pushes
+    /// in one second leave it as it was), never before the one before.
     func nextPushTime(repository: Int64) -> Int64 {
         locked {
-            let time = max(now(), (pushTimes[repository] ?? 0) + 1)
+            let time = max(now(), pushTimes[repository] ?? 0)
             pushTimes[repository] = time
             return time
         }
@@ -433,7 +447,13 @@ public final class FakeActivity: @unchecked Sendable {
     }
 
     private func commitJSON(_ commit: Commit, fullName: String, apiURL: String) -> JSONValue {
-        let inner = (Self.commitTemplate["commit"] ?? .null).replacing(["message": .string(commit.message)])
+        let template = Self.commitTemplate["commit"] ?? .null
+        let date = JSONValue.string(Self.time(commit.time))
+        let inner = template.replacing([
+            "message": .string(commit.message),
+            "author": (template["author"] ?? .null).replacing(["date": date]),
+            "committer": (template["committer"] ?? .null).replacing(["date": date]),
+        ])
         return Self.commitTemplate.replacing([
             "sha": .string(commit.sha),
             "url": .string("\(apiURL)/repos/\(fullName)/commits/\(commit.sha)"),

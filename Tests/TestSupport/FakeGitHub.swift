@@ -164,6 +164,10 @@ public final class FakeGitHub: @unchecked Sendable {
     private func handle(_ request: ReceivedRequest) -> ServerResponse {
         var response = answer(request)
         response.delayMilliseconds = max(response.delayMilliseconds, locked { delay })
+        // GitHub dates every answer.
+        if !response.headers.contains(where: { $0.0.lowercased() == "date" }) {
+            response.headers.append(contents.currentDateHeader(at: activity.clockSeconds.map { Date(timeIntervalSince1970: Double($0)) }))
+        }
         return response
     }
 

@@ -1,29 +1,17 @@
 import DoogitMerge
 import DoogitSupport
 
-/// The fields of a todo that a change wrote, each with a stamp of its own.
-public struct TodoFields: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+/// This machine's todo list as a replica, the side of the store that other copies meet: the
+/// hybrid logical clock that stamps every change, the whole list read with its stamps, and a
+/// merge written back field by field (`ReplicaStore+Apply.swift`). `Store`'s commands stamp
+/// their changes through it.
+public struct ReplicaStore {
+    let database: Database
 
-    public static let repository = TodoFields(rawValue: 1)
-    public static let text = TodoFields(rawValue: 2)
-    public static let done = TodoFields(rawValue: 4)
-    /// Removed or restored.
-    public static let removed = TodoFields(rawValue: 8)
-    /// Linked to an issue, unlinked, or the issue's state or address as last seen.
-    public static let issue = TodoFields(rawValue: 16)
-    /// Everything a new todo has.
-    public static let added: TodoFields = [.repository, .text, .done]
-
-    var columns: [String] {
-        [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock"),
-         (.issue, "issue_clock")]
-            .filter { contains($0.0) }.map(\.1)
+    init(database: Database) {
+        self.database = database
     }
-}
 
-extension Store {
     /// This machine's id in stamps (twelve hex digits, made when the database was).
     public func machineID() throws -> String {
         try clock().machine
@@ -80,10 +68,34 @@ extension Store {
 
     /// Counts changes made here by other means than the stamping methods (an import that keeps
     /// the stamps of its file) as waiting to be exchanged.
-    public func countLocalChanges(_ count: Int) throws {
+    func countLocalChanges(_ count: Int) throws(StoreError) {
         guard count > 0 else { return }
-        try database.transaction { () throws(StoreError) in
-            _ = try database.run("UPDATE replica SET changes = changes + ? WHERE id = 1", .integer(Int64(count)))
-        }
+        try database.run("UPDATE replica SET changes = changes + ? WHERE id = 1", .integer(Int64(count)))
+    }
+}
+
+extension Store {
+    /// The list as a replica: its clock, the list with its stamps, merges written back.
+    public var replica: ReplicaStore { ReplicaStore(database: database) }
+}
+
+/// The fields of a todo that a change wrote, each with a stamp of its own.
+struct TodoFields: OptionSet, Sendable {
+    let rawValue: Int
+
+    static let repository = TodoFields(rawValue: 1)
+    static let text = TodoFields(rawValue: 2)
+    static let done = TodoFields(rawValue: 4)
+    /// Removed or restored.
+    static let removed = TodoFields(rawValue: 8)
+    /// Linked to an issue, or unlinked.
+    static let issue = TodoFields(rawValue: 16)
+    /// Everything a new todo has.
+    static let added: TodoFields = [.repository, .text, .done]
+
+    var columns: [String] {
+        [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock"),
+         (.issue, "issue_clock")]
+            .filter { contains($0.0) }.map(\.1)
     }
 }

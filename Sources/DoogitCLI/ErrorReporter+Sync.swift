@@ -1,0 +1,70 @@
+import DoogitMerge
+import DoogitSync
+
+extension ErrorReporter {
+    /// What stopped a sync, or what it could not do although it went through.
+    static func report(_ sync: SyncError, databasePath: String?) -> Report {
+        switch sync {
+        case .incomplete(let summary):
+            return incomplete(summary.failures)
+        case .exchangeFailed(let failure, _):
+            var inner = report(failure)
+            inner.message = "sync finished, but " + inner.message
+            return inner
+        case .rateLimited(let resetAt, _):
+            return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
+                + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
+        case .reserveReached(let reserve, let resetAt, _):
+            return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
+                + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
+        case .interrupted(let underlying, _):
+            var inner = report(underlying, databasePath: databasePath)
+            inner.message = "sync stopped: " + inner.message
+            if inner.code == .failure { inner.code = .temporaryFailure }
+            return inner
+        case .failed(let underlying, _):
+            var inner = report(underlying, databasePath: databasePath)
+            inner.message = "sync stopped: " + inner.message
+            return inner
+        }
+    }
+
+    /// Repositories that could not be read, and issues GitHub refused to update.
+    static func incomplete(_ failures: [SyncFailure]) -> Report {
+        let reads = failures.filter { !$0.wrote }.count, writes = failures.count - reads
+        var parts: [String] = []
+        if reads > 0 { parts.append("\(reads) repositor\(reads == 1 ? "y" : "ies") could not be read") }
+        if writes > 0 { parts.append("\(writes) issue\(writes == 1 ? "" : "s") could not be updated") }
+        let first = failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
+        let more = failures.count > 1 ? "; and others" : ""
+        let hint = writes > 0 && reads == 0
+            ? "run 'doogit sync -v' for details; where GitHub keeps refusing, turn pushing off with 'doogit repo set REPO --push-issues off'"
+            : "run 'doogit sync -v' for details"
+        return Report(code: .failure, message: "sync finished, but " + parts.joined(separator: " and ") + " (\(first)\(more)); \(hint)")
+    }
+
+    /// The exchange with the file on GitHub failed; the local changes wait for the next one.
+    static func report(_ failure: RemoteFailure) -> Report {
+        let waiting = "the changes here wait"
+        switch failure {
+        case .unreadableFile(let repository, let path, .badLine(let line, let reason)):
+            return Report(code: .failure, message: "\(path) in \(repository) cannot be read: line \(line): \(reason); \(waiting). Fix that line on GitHub (or revert the commit that changed it), then sync again")
+        case .unreadableFile(let repository, let path, .newerVersion(let version)):
+            return Report(code: .failure, message: "\(path) in \(repository) was written by a newer doogit (format \(version)); \(waiting). Upgrade doogit, then sync again")
+        case .repositoryMissing(let repository):
+            return Report(code: .failure, message: "the remote repository \(repository) is gone (deleted, or the token cannot see it); \(waiting). Make it again with 'doogit remote init \(repository) --create', or choose another with 'doogit remote init OWNER/NAME'")
+        case .branchMissing(let repository, let branch, let defaultBranch):
+            return Report(code: .failure, message: "the branch \(branch) of \(repository) is gone; \(waiting). Run 'doogit remote init \(repository)' to keep the todos on its default branch (\(defaultBranch))")
+        case .madePublic(let repository):
+            return Report(code: .failure, message: "\(repository) is public now, and anyone could read your todos there, so nothing was written; \(waiting). Make it private on GitHub, or choose another with 'doogit remote init OWNER/NAME --create'")
+        case .refused(let repository, let message):
+            return Report(code: .failure, message: "GitHub refused the exchange with \(repository): \(message); \(waiting). Check that the token may read and write its contents, and that it is not archived")
+        case .keptChanging(let repository, let attempts):
+            return Report(code: .temporaryFailure, message: "the todo file in \(repository) kept changing while this machine wrote it (\(attempts) tries); \(waiting) (the merge is kept here); try again later")
+        case .unavailable(let repository, let error), .failed(let repository, let error):
+            var inner = report(error)
+            inner.message = "the exchange with \(repository) failed: \(inner.message); \(waiting)"
+            return inner
+        }
+    }
+}

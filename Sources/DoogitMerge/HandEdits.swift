@@ -1,0 +1,40 @@
+/// Changes made to the file by hand (GitHub's web editor shows it, so people will edit it there).
+/// A value changed by hand keeps the stamp of the write it replaced, so a copy that holds that
+/// stamp with another value tells the edit apart; the edited field is then stamped `at` (the
+/// time the file was read), as a change made then, which every machine takes like any other.
+extension Replica {
+    /// This copy (the file as read) with every value that a `known` copy holds at the same stamp
+    /// but with another value restamped `at` (or just after the stamp it had, when `at` is not
+    /// later), and how many were.
+    public func restampingHandEdits(against known: [Replica], at stamp: HybridTimestamp) -> (replica: Replica, edits: Int) {
+        var result = self
+        var edits = 0
+        func check<Value>(_ register: inout Register<Value>, _ references: [Register<Value>]) {
+            guard references.contains(where: { $0.stamp == register.stamp && $0.value != register.value }) else { return }
+            let after = HybridTimestamp(wall: register.stamp.wall, counter: register.stamp.counter + 1, machine: stamp.machine)
+            register.stamp = max(stamp, after)
+            edits += 1
+        }
+        for (uuid, entry) in todos {
+            let references = known.compactMap { $0.todos[uuid] }
+            guard !references.isEmpty else { continue }
+            var edited = entry
+            check(&edited.repository, references.map(\.repository))
+            check(&edited.text, references.map(\.text))
+            check(&edited.done, references.map(\.done))
+            check(&edited.removed, references.map(\.removed))
+            check(&edited.issue, references.map(\.issue))
+            if edited != entry { result.todos[uuid] = edited }
+        }
+        for (id, entry) in repositories {
+            let references = known.compactMap { $0.repositories[id] }
+            guard !references.isEmpty else { continue }
+            var edited = entry
+            check(&edited.name, references.map(\.name))
+            check(&edited.tracked, references.map(\.tracked))
+            check(&edited.settings, references.map(\.settings))
+            if edited != entry { result.repositories[id] = edited }
+        }
+        return (result, edits)
+    }
+}

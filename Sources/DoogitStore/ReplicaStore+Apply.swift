@@ -1,0 +1,227 @@
+import DoogitMerge
+import DoogitSupport
+
+extension ReplicaStore {
+    /// Writes a merge (or an observation) into this machine's list, all in one transaction:
+    /// repositories by GitHub id, todos by UUID. Each field is written only where this machine
+    /// has not changed it since the merge read its list (`held`); without that knowledge, the
+    /// later write wins. A todo removed there becomes a removed todo here (restorable), one
+    /// restored there comes back with its local ID when that is free, and todos take their
+    /// place in their repository's list by when they arrived there, the same order on every
+    /// machine. With `asLocalChange`, what changed is counted as waiting to be sent (what a sync
+    /// saw on GitHub is this machine's news for the others).
+    @discardableResult
+    public func apply(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool = false) throws -> AppliedChanges {
+        try database.transaction { () throws(StoreError) -> AppliedChanges in
+            // The stamps written here are seen first: a change made here from now on (the next
+            // command, or a link this apply drops) is stamped after them, so it wins over them,
+            // and a todo added next comes last in its repository's list, as on every other machine.
+            var latest = HybridTimestamp.zero
+            for change in changes.todos { latest = max(latest, change.entry.latestStamp) }
+            for change in changes.repositories { latest = max(latest, change.entry.latestStamp) }
+            if latest != .zero { try observe(latest) }
+            var applied = AppliedChanges()
+            for change in changes.repositories where change.shown { try show(change, at: now) }
+            if asLocalChange { try countLocalChanges(changes.repositories.count) }
+            let machine = try clock().machine
+            var links: [ArrivingLink] = []
+            for change in changes.todos {
+                let before = applied
+                try write(change, machine: machine, at: now, into: &applied, links: &links)
+                if asLocalChange && applied != before { try countLocalChanges(1) }
+            }
+            // Links new to their todos last, once every link that left a todo has left it: an
+            // issue is linked to one todo at a time.
+            for link in links { try linkArriving(link, at: now) }
+            for change in changes.repositories where !change.shown { try hide(change, at: now) }
+            return applied
+        }
+    }
+
+    /// Whether a field takes the incoming write: it differs, and this machine has not changed
+    /// the field since the merge read it (without that knowledge, the later write wins).
+    static func takes<Value>(_ incoming: Register<Value>, over current: Register<Value>, held: Register<Value>?) -> Bool {
+        incoming != current && (held.map { $0 == current } ?? incoming.supersedes(current))
+    }
+
+    private func write(_ change: TodoChange, machine: String, at now: Timestamp, into applied: inout AppliedChanges,
+                       links: inout [ArrivingLink]) throws(StoreError) {
+        let incoming = change.entry
+        guard let current = try stored(incoming.uuid, machine: machine) else {
+            var entry = incoming
+            try dropForeignLink(&entry, at: now)
+            try recordCommits(entry.commits, of: entry.uuid)
+            if entry.isRemoved {
+                try insertTombstone(entry, id: try freeLocalID(change.preferredID), position: 0, at: now)
+                applied.removed += 1
+            } else {
+                let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now)
+                if let link = entry.issue.value { links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp)) }
+                applied.inserted += 1
+            }
+            return
+        }
+        let held = change.held
+        var merged = current.entry
+        if Self.takes(incoming.repository, over: merged.repository, held: held?.repository) { merged.repository = incoming.repository }
+        if Self.takes(incoming.text, over: merged.text, held: held?.text) { merged.text = incoming.text }
+        if Self.takes(incoming.done, over: merged.done, held: held?.done) { merged.done = incoming.done }
+        if Self.takes(incoming.removed, over: merged.removed, held: held?.removed) { merged.removed = incoming.removed }
+        if Self.takes(incoming.issue, over: merged.issue, held: held?.issue) { merged.issue = incoming.issue }
+        if Self.takes(incoming.seen, over: merged.seen, held: held?.seen) { merged.seen = incoming.seen }
+        merged.commits.formUnion(incoming.commits)
+        try dropForeignLink(&merged, at: now)
+        guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
+        try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
+        let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
+        let otherIssue = merged.issue.value.map { $0.number != current.entry.issue.value?.number } ?? false
+
+        switch (current.isLive, merged.isRemoved) {
+        case (true, false):
+            guard let id = current.id else { return }
+            // A link to another issue goes first without its number, so that no other todo finds
+            // that issue taken; the arriving link then takes it, or gives way.
+            var row = merged
+            if otherIssue { row.issue.value = nil }
+            try updateLive(row, id: id, textOrStateChanged: Self.changesWhatTheListShows(current.entry, merged), at: now)
+            if otherIssue, let link = merged.issue.value {
+                links.append(ArrivingLink(id: id, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp))
+            }
+            if moved { try placeByArrival(id) }
+            applied.updated += 1
+        case (true, true):
+            guard let id = current.id else { return }
+            let position = try database.scalarInt("SELECT position FROM todos WHERE id = ?", .integer(id)) ?? 0
+            try database.run("DELETE FROM todos WHERE id = ?", .integer(id))
+            try insertTombstone(merged, id: id, position: position, at: now)
+            applied.removed += 1
+        case (false, false):
+            // Restored elsewhere: back with its local ID when that is still free.
+            try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(merged.uuid))
+            var id = try freeLocalID(current.id)
+            if id == nil { id = try freeLocalID(change.preferredID) }
+            let inserted = try insertLive(merged, id: id, at: now)
+            if let link = merged.issue.value { links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp)) }
+            applied.inserted += 1
+        case (false, true):
+            try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), updated_at = ? WHERE uuid = ?",
+                             TodoRows.values(of: merged) + [.text(now.rfc3339), .text(merged.uuid)])
+            if let link = merged.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
+            applied.updated += 1
+        }
+    }
+
+    static func changesWhatTheListShows(_ before: TodoEntry, _ after: TodoEntry) -> Bool {
+        before.text.value != after.text.value || before.done.value != after.done.value
+            || before.repository.value != after.repository.value
+    }
+
+    /// A link to an issue of another repository than the todo's (moved on one machine while linked
+    /// on another) is dropped, as a move drops it: a change of this machine's.
+    private func dropForeignLink(_ entry: inout TodoEntry, at now: Timestamp) throws(StoreError) {
+        guard let link = entry.issue.value, link.repository != entry.repository.value else { return }
+        entry.issue = Register(nil, at: try nextStamp(at: now))
+    }
+
+    /// `id` when it is a positive ID no todo has, else nil (the next one is taken).
+    func freeLocalID(_ id: Int64?) throws(StoreError) -> Int64? {
+        guard let id, id > 0 else { return nil }
+        return try database.scalarInt("SELECT count(*) FROM todos WHERE id = ?", .integer(id)) == 0 ? id : nil
+    }
+
+    /// Inserts a live todo, without its link (see `ArrivingLink`), in its place by arrival; its ID.
+    func insertLive(_ entry: TodoEntry, id: Int64?, at now: Timestamp) throws(StoreError) -> Int64 {
+        var row = entry
+        row.issue.value = nil
+        try database.run("""
+            INSERT INTO todos (id, uuid, created_at, updated_at, position, \(TodoRows.registerList))
+            VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), \(TodoRows.registerPlaceholders))
+            """, [id.map(SQLValue.integer) ?? .null, .text(entry.uuid), .text(entry.createdAt.rfc3339), .text(now.rfc3339),
+                  .integer(entry.repository.value)] + TodoRows.values(of: row))
+        let inserted = database.lastInsertedRowID
+        try placeByArrival(inserted)
+        return inserted
+    }
+
+    private func updateLive(_ entry: TodoEntry, id: Int64, textOrStateChanged: Bool, at now: Timestamp) throws(StoreError) {
+        try database.run("""
+            UPDATE todos SET \(TodoRows.registerAssignments),
+                updated_at = CASE WHEN ? THEN ? ELSE updated_at END WHERE id = ?
+            """, TodoRows.values(of: entry) + [.bool(textOrStateChanged), .text(now.rfc3339), .integer(id)])
+    }
+
+    private func insertTombstone(_ entry: TodoEntry, id: Int64?, position: Int64, at now: Timestamp) throws(StoreError) {
+        try database.run("""
+            INSERT OR REPLACE INTO todo_tombstones (uuid, todo_id, removed_at, position, created_at, updated_at, \(TodoRows.registerList))
+            VALUES (?, ?, ?, ?, ?, ?, \(TodoRows.registerPlaceholders))
+            """, [.text(entry.uuid), id.map(SQLValue.integer) ?? .null, .text(entry.removed.stamp.timestamp.rfc3339),
+                  .integer(position), .text(entry.createdAt.rfc3339), .text(now.rfc3339)] + TodoRows.values(of: entry))
+        // An ID kept for a restore is never given to a new todo.
+        if let id {
+            try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id))
+        }
+        if let link = entry.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
+    }
+
+    /// A link new to a live todo, written once every other todo's link has been applied.
+    struct ArrivingLink {
+        var id: Int64
+        var uuid: String
+        var issue: LinkedIssue
+        var stamp: HybridTimestamp
+    }
+
+    /// Links a todo to the issue a merge linked it to. An issue linked here to another todo
+    /// stays with the later link (a tie goes to the larger UUID); the other todo is unlinked, a
+    /// change of this machine's that every machine makes alike. The issue becomes known (never
+    /// imported).
+    private func linkArriving(_ link: ArrivingLink, at now: Timestamp) throws(StoreError) {
+        let machine = try clock().machine
+        if let (other, otherUUID, otherStamp) = try database.query("""
+            SELECT id, uuid, issue_clock, updated_at FROM todos WHERE repository_id = ? AND issue_number = ? AND id <> ?
+            """, [.integer(link.issue.repository), .integer(link.issue.number), .integer(link.id)], { row throws(StoreError) in
+            (try row.int64("id"), try row.string("uuid"),
+             try TodoRows.stamp(row, "issue_clock", fallback: try Store.timestamp(row, "updated_at"), machine: machine))
+        }).first {
+            guard (link.stamp, link.uuid) > (otherStamp, otherUUID) else {
+                try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(link.id))
+                try stamp(.issue, todos: [link.id], at: now)
+                try rememberIssue(repositoryID: link.issue.repository, number: link.issue.number, at: now)
+                return
+            }
+            try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(other))
+            try stamp(.issue, todos: [other], at: now)
+        }
+        try database.run("UPDATE todos SET issue_number = ?, issue_url = ?, issue_clock = ? WHERE id = ?",
+                         .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
+        try rememberIssue(repositoryID: link.issue.repository, number: link.issue.number, at: now)
+    }
+
+    func rememberIssue(repositoryID: Int64, number: Int64, at now: Timestamp) throws(StoreError) {
+        try database.run("INSERT OR IGNORE INTO known_issues (repository_id, issue_number, seen_at) VALUES (?, ?, ?)",
+                         .integer(repositoryID), .integer(number), .text(now.rfc3339))
+    }
+
+    /// Puts a todo in its repository's list by when it arrived there (its repository stamp, or
+    /// its restore's): the order every machine shows. A todo added here arrives last anyway.
+    func placeByArrival(_ id: Int64) throws(StoreError) {
+        let arrival = "max(coalesce(repository_clock, ''), coalesce(removed_clock, ''))"
+        guard let (repositoryID, key) = try database.query("SELECT repository_id, \(arrival) AS arrival FROM todos WHERE id = ?",
+                                                           [.integer(id)], { row throws(StoreError) in
+            (try row.int64("repository_id"), try row.string("arrival"))
+        }).first else { return }
+        let next = try database.scalarInt("""
+            SELECT min(position) FROM todos WHERE repository_id = ? AND id <> ? AND \(arrival) > ?
+            """, .integer(repositoryID), .integer(id), .text(key))
+        if let next {
+            try database.run("UPDATE todos SET position = position + 1 WHERE repository_id = ? AND position >= ? AND id <> ?",
+                             .integer(repositoryID), .integer(next), .integer(id))
+            try database.run("UPDATE todos SET position = ? WHERE id = ?", .integer(next), .integer(id))
+        } else {
+            try database.run("""
+                UPDATE todos SET position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ? AND id <> ?)
+                WHERE id = ?
+                """, .integer(repositoryID), .integer(id), .integer(id))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import DoogitGitHub
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What exchanging the todos with the file on GitHub did (both exchanges of a sync together).
+public struct RemoteSummary: Equatable, Sendable {
+    public var repository: String
+    /// Todos and repositories changed here by what other machines wrote.
+    public var pulled = 0
+    /// Lines of the file this machine's writes changed: only writes GitHub took count.
+    public var pushed = 0
+    /// Writes that lost a race with another machine and were read, merged and tried again.
+    public var retries = 0
+    /// Values of the file that were changed by hand (without their stamps), taken as changes.
+    public var handEdits = 0
+    /// How far ahead of GitHub's time this machine's clock was, when its stamps were clamped.
+    public var thisClockAheadBy: Int64?
+    /// How far ahead another machine's clock was, when stamps it wrote were clamped.
+    public var otherClockAheadBy: Int64?
+    /// Why the exchange failed (the rest of the sync went on); nil when it did not.
+    public var failure: RemoteFailure?
+    /// What the last attempt worked with, and how long its steps took (for `sync -v`).
+    public var todos = 0
+    public var fileBytes = 0
+    public var milliseconds: [(step: String, milliseconds: Double)] = []
+
+    public init(repository: String) {
+        self.repository = repository
+    }
+
+    public static func == (lhs: RemoteSummary, rhs: RemoteSummary) -> Bool {
+        lhs.repository == rhs.repository && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
+            && lhs.handEdits == rhs.handEdits && lhs.thisClockAheadBy == rhs.thisClockAheadBy
+            && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.failure == rhs.failure
+    }
+}
+
+/// Why an exchange with the file on GitHub failed. The local changes wait for the next one.
+public enum RemoteFailure: Error, Equatable, Sendable {
+    /// The file is not one this doogit can write (a bad line, or a newer major version).
+    case unreadableFile(repository: String, path: String, TodoFileError)
+    /// The repository is gone (deleted, or the token cannot see it any more).
+    case repositoryMissing(repository: String)
+    /// The branch the todos are kept on is gone; `defaultBranch` is the repository's now.
+    case branchMissing(repository: String, branch: String, defaultBranch: String)
+    /// The repository was made public: nothing is written there while it stays so.
+    case madePublic(repository: String)
+    /// GitHub refused to read or write it (403: no access, an archived repository).
+    case refused(repository: String, message: String)
+    /// Every write lost a race with another writer; the merge is kept here and sent next time.
+    case keptChanging(repository: String, attempts: Int)
+    /// GitHub could not be reached or kept failing.
+    case unavailable(repository: String, GitHubError)
+    /// Anything else GitHub answered.
+    case failed(repository: String, GitHubError)
+
+    /// Worth trying again later without doing anything (exit 75).
+    public var isTemporary: Bool {
+        switch self {
+        case .keptChanging, .unavailable: return true
+        default: return false
+        }
+    }
+
+    /// The failure a GitHub error means for the exchange with `repository`.
+    static func of(_ error: GitHubError, repository: String) -> RemoteFailure {
+        switch error {
+        case .forbidden(let message, let hint): return .refused(repository: repository, message: message + (hint.map { " (\($0))" } ?? ""))
+        case .notFound(.repository, _), .unavailable: return .repositoryMissing(repository: repository)
+        case .network, .serverError, .outcomeUnknown: return .unavailable(repository: repository, error)
+        default: return .failed(repository: repository, error)
+        }
+    }
+}
+
+/// What waits to be sent to the file on GitHub.
+public enum RemoteWaiting {
+    /// How many lines of the file (todos and repositories) this machine's next exchange would
+    /// change, if nobody else wrote meanwhile: what `sync` then reports as sent.
+    public static func count(store: Store, settings: RemoteSettings) throws -> Int {
+        let file = settings.content.flatMap { try? TodoFile.decode($0).replica } ?? .empty
+        return RemotePhase.changedLines(from: file, to: merge(try store.replica.read().replica, file))
+    }
+}
+
+extension RemotePhase {
+    /// How many lines of the file a write changes: repositories and todos added or changed.
+    static func changedLines(from remote: Replica, to merged: Replica) -> Int {
+        merged.todos.filter { remote.todos[$0.key] != $0.value }.count
+            + merged.repositories.filter { remote.repositories[$0.key] != $0.value }.count
+    }
+
+    /// A commit message a `git log` of the file reads well with: what changed, and from where.
+    static func commitMessage(from remote: Replica, to merged: Replica) -> String {
+        var added = 0, changed = 0, removed = 0
+        for (uuid, todo) in merged.todos {
+            guard let before = remote.todos[uuid] else {
+                if todo.isRemoved { removed += 1 } else { added += 1 }
+                continue
+            }
+            if before == todo { continue }
+            if todo.isRemoved && !before.isRemoved { removed += 1 } else { changed += 1 }
+        }
+        let counts = [(added, "added"), (changed, "changed"), (removed, "removed")].filter { $0.0 > 0 }
+            .map { "\($0.0) \($0.1)" }
+        let what = counts.isEmpty ? "repositories updated" : counts.joined(separator: ", ")
+        let host = hostName()
+        return "doogit: \(what)" + (host.isEmpty ? "" : " (from \(host))")
+    }
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, 255) == 0 else { return "" }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Elapsed time of the steps of an exchange, on the monotonic clock.
+struct Stopwatch {
+    private var last = Stopwatch.now()
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+    }
+
+    /// Milliseconds since the last lap (or the start).
+    mutating func lap() -> Double {
+        let now = Self.now()
+        defer { last = now }
+        return now - last
+    }
+}
