@@ -37,6 +37,7 @@ enum AuthCommands {
     static func runStatus(_ invocation: Invocation, _ runtime: Runtime) throws {
         let endpoint = try runtime.endpoint()
         guard let token = try runtime.tokenResolver().resolve() else { throw GitHubError.missingToken }
+        runtime.useToken(from: token.source)
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
         if runtime.global.json {
             runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.identifier, into: &$0) }
@@ -71,6 +72,7 @@ enum AuthCommands {
                                       hint: "paste the token alone, as GitHub showed it")
         }
         let endpoint = try runtime.endpoint()
+        runtime.useToken(from: nil, signingIn: true)
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()
         let directory = try runtime.paths.configDirectory()
         if let reason = Files.createDirectories(directory, mode: 0o700) {

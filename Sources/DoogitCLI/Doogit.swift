@@ -18,6 +18,7 @@ public enum Doogit {
         let console = context.console
         defer { console.flush() }
         var databasePath: String?
+        var runtime: Runtime?
         do {
             switch try ArgumentParser(root: tree).parse(arguments) {
             case .version:
@@ -26,7 +27,9 @@ public enum Doogit {
                 console.output.write(HelpFormatter(root: tree, width: min(console.width ?? 80, 100)).help(for: path))
             case .run(let invocation):
                 databasePath = try? Paths(environment: context.environment).database(option: invocation.global.databasePath)
-                try invocation.command.run?(invocation, Runtime(context: context, global: invocation.global))
+                let started = Runtime(context: context, global: invocation.global)
+                runtime = started
+                try invocation.command.run?(invocation, started)
             }
             // Output is written after any transaction: a failed write cannot undo the change, but
             // the exit status must say the output is incomplete.
@@ -34,7 +37,7 @@ public enum Doogit {
             if let code = console.output.writeFailure { throw OutputWriteError(code: code) }
             return ExitCode.success.rawValue
         } catch {
-            let report = ErrorReporter.report(error, databasePath: databasePath)
+            let report = ErrorReporter.report(error, databasePath: databasePath, token: runtime?.tokenInUse)
             console.output.flush()
             console.printError("doogit: error: " + TerminalText.sanitize(report.message))
             return report.code.rawValue

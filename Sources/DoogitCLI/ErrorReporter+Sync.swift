@@ -3,12 +3,12 @@ import DoogitSync
 
 extension ErrorReporter {
     /// What stopped a sync, or what it could not do although it went through.
-    static func report(_ sync: SyncError, databasePath: String?) -> Report {
+    static func report(_ sync: SyncError, databasePath: String?, token: TokenInUse? = nil) -> Report {
         switch sync {
         case .incomplete(let summary):
             return incomplete(summary.failures)
         case .exchangeFailed(let failure, _):
-            var inner = report(failure)
+            var inner = report(failure, token: token)
             inner.message = "sync finished, but " + inner.message
             return inner
         case .rateLimited(let resetAt, _):
@@ -18,12 +18,12 @@ extension ErrorReporter {
             return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
                 + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
         case .interrupted(let underlying, _):
-            var inner = report(underlying, databasePath: databasePath)
+            var inner = report(underlying, databasePath: databasePath, token: token)
             inner.message = "sync stopped: " + inner.message
             if inner.code == .failure { inner.code = .temporaryFailure }
             return inner
         case .failed(let underlying, _):
-            var inner = report(underlying, databasePath: databasePath)
+            var inner = report(underlying, databasePath: databasePath, token: token)
             inner.message = "sync stopped: " + inner.message
             return inner
         }
@@ -44,7 +44,7 @@ extension ErrorReporter {
     }
 
     /// The exchange with the file on GitHub failed; the local changes wait for the next one.
-    static func report(_ failure: RemoteFailure) -> Report {
+    static func report(_ failure: RemoteFailure, token: TokenInUse? = nil) -> Report {
         let waiting = "the changes here wait"
         switch failure {
         case .unreadableFile(let repository, let path, .badLine(let line, let reason)):
@@ -62,7 +62,7 @@ extension ErrorReporter {
         case .keptChanging(let repository, let attempts):
             return Report(code: .temporaryFailure, message: "the todo file in \(repository) kept changing while this machine wrote it (\(attempts) tries); \(waiting) (the merge is kept here); try again later")
         case .unavailable(let repository, let error), .failed(let repository, let error):
-            var inner = report(error)
+            var inner = report(error, token: token)
             inner.message = "the exchange with \(repository) failed: \(inner.message); \(waiting)"
             return inner
         }

@@ -13,7 +13,14 @@ enum ErrorReporter {
         var message: String
     }
 
-    static func report(_ error: Error, databasePath: String?) -> Report {
+    /// The token a command used, for a message about GitHub refusing it: where it came from, and
+    /// whether the command was signing in with it (then it is not suggested again).
+    struct TokenInUse: Equatable {
+        var source: TokenSource?
+        var signingIn = false
+    }
+
+    static func report(_ error: Error, databasePath: String?, token: TokenInUse? = nil) -> Report {
         switch error {
         case let usage as UsageError:
             let topic = (["help"] + usage.topic).joined(separator: " ")
@@ -30,17 +37,17 @@ enum ErrorReporter {
         case let store as StoreError:
             return report(store, databasePath: databasePath)
         case let github as GitHubError:
-            return report(github)
+            return report(github, token: token)
         case let sync as SyncError:
-            return report(sync, databasePath: databasePath)
+            return report(sync, databasePath: databasePath, token: token)
         case is SyncAPIURLLooksWrong:
             return Report(code: .failure, message: "every repository answered 404, and so did the signed-in user: the API URL looks wrong, and nothing was flagged gone; check DOOGIT_API_URL or GH_HOST")
         case let link as IssueLinkError:
             return report(link)
         case let add as RepositoryTracker.AddError:
-            return report(add)
+            return report(add, token: token)
         case let remote as RemoteFailure:
-            return report(remote)
+            return report(remote, token: token)
         case let lock as FileLockError:
             return Report(code: .failure, message: "cannot use the lock file \(lock.path): \(lock.reason)")
         default:
@@ -59,12 +66,12 @@ enum ErrorReporter {
 
     /// A failed `repo add` names the reference that failed (and what a bare NAME stood for),
     /// with the exit code of the underlying GitHub error.
-    static func report(_ error: RepositoryTracker.AddError) -> Report {
+    static func report(_ error: RepositoryTracker.AddError, token: TokenInUse? = nil) -> Report {
         let named = "'\(error.reference)'" + (error.resolved.map { " (\($0))" } ?? "")
         if case .notFound = error.underlying {
             return Report(code: .failure, message: "repository \(named) not found on GitHub, or the token cannot see it; nothing was added. Check the name")
         }
-        var inner = report(error.underlying)
+        var inner = report(error.underlying, token: token)
         inner.message = "cannot add \(named), nothing was added: " + inner.message
         return inner
     }
@@ -149,6 +156,25 @@ enum ErrorReporter {
         }
     }
 
+    /// GitHub answered 401: what to do depends on where the token came from. A variable wins over
+    /// a saved token, so saving another one would not help; and a token just given to sign in is
+    /// not suggested again.
+    static func rejectedToken(_ message: String, _ token: TokenInUse?) -> String {
+        if token?.signingIn == true {
+            return "GitHub rejected that token (\(message)); nothing was saved. Check that it is whole and not expired or revoked (a new one: https://github.com/settings/tokens)"
+        }
+        switch token?.source {
+        case .environment(let name)?:
+            return "GitHub rejected the token in \(name) (\(message)); \(name) wins over a saved token, so set it to a valid token or unset it (unset \(name))"
+        case .savedFile?:
+            return "GitHub rejected the token saved by 'doogit auth login' (\(message)); save a valid one with 'doogit auth login --with-token', or set GH_TOKEN"
+        case .ghCLI?:
+            return "GitHub rejected the GitHub CLI's token (\(message)); sign in again with 'gh auth login', or set GH_TOKEN"
+        case nil:
+            return "GitHub rejected the token (\(message)); set a valid GH_TOKEN or run 'doogit auth login --with-token'"
+        }
+    }
+
     /// What a 404 says, by what the request was about.
     static func notFoundMessage(_ resource: GitHubResource) -> String {
         switch resource {
@@ -165,12 +191,12 @@ enum ErrorReporter {
         }
     }
 
-    static func report(_ error: GitHubError) -> Report {
+    static func report(_ error: GitHubError, token: TokenInUse? = nil) -> Report {
         switch error {
         case .missingToken:
             return Report(code: .authentication, message: "not signed in to GitHub; set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case .unauthorized(let message):
-            return Report(code: .authentication, message: "GitHub rejected the token (\(message)); set a valid GH_TOKEN or run 'doogit auth login --with-token'")
+            return Report(code: .authentication, message: rejectedToken(message, token))
         case .forbidden(let message, let hint):
             return Report(code: .failure, message: "GitHub refused the request: \(message)" + (hint.map { "; \($0)" } ?? ""))
         case .rateLimited(let resetAt):

@@ -3,7 +3,7 @@ import DoogitStore
 import DoogitSupport
 
 /// A todo read from another program's file, before it is given a repository.
-struct ForeignTodo: Equatable {
+struct ForeignTodo {
     var uuid: String
     var text: String
     var doneAt: Timestamp?
@@ -13,6 +13,8 @@ struct ForeignTodo: Equatable {
     var project: String?
     /// Where it is in the file, for messages: `line 3`.
     var place: String
+    /// The issue it is linked to (todo.txt's `issue:OWNER/NAME#N`), as OWNER/NAME and number.
+    var issue: (repository: String, number: Int64)? = nil
 }
 
 /// A file that is not what its format allows: where, and why.
@@ -118,11 +120,14 @@ enum TaskwarriorImport {
 }
 
 /// todo.txt: one todo a line. A line starting `x ` is done (a completion date right after it
-/// is when); the first `+project` names the repository and leaves the text; priorities,
-/// dates, contexts and other tags stay in the text. A todo has no UUID in todo.txt: it gets
-/// one made from its line, so importing the same file twice adds nothing the second time.
+/// is when); a creation date (first, or after the completion date) is when it was made. The
+/// repository is the last `+project` that names a tracked one (`namesRepository`), else the
+/// first; `issue:OWNER/NAME#N` links it to an issue of that repository; priorities, contexts,
+/// other dates and other `key:value` words stay in the text. A todo has no UUID in todo.txt: it
+/// gets one made from its line, so importing the same file twice adds nothing the second time.
 enum TodoTxtImport {
-    static func read(_ bytes: [UInt8]) throws(ImportFormatError) -> [ForeignTodo] {
+    static func read(_ bytes: [UInt8], namesRepository: (String) -> Bool = { _ in false }) throws(ImportFormatError)
+        -> [ForeignTodo] {
         var todos: [ForeignTodo] = []
         var seen: [String: Int] = [:]
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
@@ -142,19 +147,38 @@ enum TodoTxtImport {
             var words = rest.split(separator: " ", omittingEmptySubsequences: true)
             // A creation date: first, or after a priority.
             let dateIndex = words.first.map { isPriority($0) } == true ? 1 : 0
-            let createdAt = dateIndex < words.count ? date(words[dateIndex]) : nil
+            var createdAt: Timestamp?
+            if dateIndex < words.count, let date = date(words[dateIndex]) {
+                createdAt = date
+                words.remove(at: dateIndex)
+            }
+            let projects = words.indices.filter { words[$0].hasPrefix("+") && words[$0].count > 1 }
             var project: String?
-            if let projectIndex = words.firstIndex(where: { $0.hasPrefix("+") && $0.count > 1 }) {
+            if let projectIndex = projects.last(where: { namesRepository(String(words[$0].dropFirst())) }) ?? projects.first {
                 project = String(words[projectIndex].dropFirst())
                 words.remove(at: projectIndex)
+            }
+            var issue: (repository: String, number: Int64)?
+            if let project, let linkIndex = words.firstIndex(where: { link($0, in: project) != nil }) {
+                issue = link(words[linkIndex], in: project)
+                words.remove(at: linkIndex)
             }
             let text = try cleanText(words.joined(separator: " "), place: place)
             let occurrence = seen[key, default: 0]
             seen[key] = occurrence + 1
             todos.append(ForeignTodo(uuid: nameBasedUUID("todo.txt\u{0}\(key)\u{0}\(occurrence)"), text: text, doneAt: doneAt,
-                                     done: done, createdAt: createdAt, project: project, place: place))
+                                     done: done, createdAt: createdAt, project: project, place: place, issue: issue))
         }
         return todos
+    }
+
+    /// `issue:OWNER/NAME#N` of the project's repository: its OWNER/NAME and number.
+    private static func link(_ word: Substring, in project: String) -> (repository: String, number: Int64)? {
+        guard word.hasPrefix("issue:"), let hash = word.lastIndex(of: "#"),
+              let number = Int64(word[word.index(after: hash)...]), number > 0 else { return nil }
+        let repository = String(word[word.index(word.startIndex, offsetBy: 6)..<hash])
+        guard repository.contains("/") else { return nil }
+        return (repository, number)
     }
 
     private static func isPriority(_ word: Substring) -> Bool {
@@ -190,14 +214,19 @@ enum TodoTxtImport {
 }
 
 /// todo.txt as `export --format todotxt` writes it: one line per todo not removed, in list
-/// order; done ones as `x DATE`, each with its repository as `+OWNER/NAME`.
+/// order: `x DONE-DATE` for a done one, its creation date (so that a text starting with `x `, a
+/// priority or a date reads back as text), the text without control characters, its issue as
+/// `issue:OWNER/NAME#N`, and its repository as `+OWNER/NAME`. Importing it gives the same todos.
 enum TodoTxtExport {
     static func write(_ sections: [TodoSection]) -> String {
         var out = ""
         for section in sections {
             for todo in section.todos {
                 if let doneAt = todo.doneAt { out += "x " + String(doneAt.rfc3339.prefix(10)) + " " }
-                out += todo.text + " +" + section.repository.fullName + "\n"
+                out += String(todo.createdAt.rfc3339.prefix(10)) + " "
+                out += TerminalText.sanitize(todo.text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                if let issue = todo.issue { out += " issue:\(section.repository.fullName)#\(issue.number)" }
+                out += " +" + section.repository.fullName + "\n"
             }
         }
         return out

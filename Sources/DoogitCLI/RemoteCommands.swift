@@ -59,10 +59,18 @@ enum RemoteCommands {
                                      hint: "create it, private, with 'doogit remote init \(TerminalText.sanitize(fullName)) --create'")
             }
             let login = try github.currentUser().login
-            access = try github.createPrivateRepository(owner: owner?.lowercased() == login.lowercased() ? nil : owner,
-                                                        name: reference?.name ?? defaultName,
-                                                        description: "doogit's todos (todos.jsonl), kept in sync by doogit")
-            runtime.say("Created \(TerminalText.sanitize(access.fullName)) (private)")
+            do {
+                access = try github.createPrivateRepository(owner: owner?.lowercased() == login.lowercased() ? nil : owner,
+                                                            name: reference?.name ?? defaultName,
+                                                            description: "doogit's todos (todos.jsonl), kept in sync by doogit")
+                runtime.say("Created \(TerminalText.sanitize(access.fullName)) (private)")
+            } catch GitHubError.validationFailed(let message) {
+                // Another machine created it meanwhile (GitHub: "name already exists"): that one is used.
+                guard let found = try existingRepository(fullName, github) else { throw GitHubError.validationFailed(message: message) }
+                access = found
+            } catch {
+                throw error
+            }
         }
         guard access.isPrivate else {
             throw CommandFailure(message: "\(TerminalText.sanitize(access.fullName)) is public, and anyone could read your todos there; nothing was changed",

@@ -102,6 +102,7 @@ enum RepoCommands {
         }
         let store = try runtime.store()
         let before = try store.repositorySummaries()
+        let names = try repositories.map { try store.nameTellingApart($0.id, $0.fullName) }
         try store.removeRepositories(ids: repositories.map(\.id), force: invocation.flag("force"), at: runtime.now())
         let removed = before.filter { summary in repositories.contains { $0.id == summary.repository.id } }
         if runtime.global.json {
@@ -111,7 +112,8 @@ enum RepoCommands {
         for summary in removed {
             let count = summary.open + summary.done
             let todos = count == 0 ? "" : " and its \(count) todo\(count == 1 ? "" : "s")"
-            runtime.say("Stopped tracking \(TerminalText.sanitize(summary.repository.fullName))\(todos)")
+            let name = names[repositories.firstIndex { $0.id == summary.repository.id } ?? 0]
+            runtime.say("Stopped tracking \(TerminalText.sanitize(name))\(todos)")
         }
     }
 

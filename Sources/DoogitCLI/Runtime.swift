@@ -11,6 +11,8 @@ final class Runtime {
     let style: Style
     private var openedStore: Store?
     private var openedGitHub: GitHubClient?
+    /// The token the command uses, once it asked for one: for a message if GitHub refuses it.
+    private(set) var tokenInUse: ErrorReporter.TokenInUse?
 
     init(context: Context, global: GlobalOptions) {
         self.context = context
@@ -76,9 +78,15 @@ final class Runtime {
         if let openedGitHub { return openedGitHub }
         let endpoint = try endpoint()
         guard let token = try tokenResolver().resolve() else { throw GitHubError.missingToken }
+        tokenInUse = ErrorReporter.TokenInUse(source: token.source)
         let client = makeClient(endpoint: endpoint, token: token.value)
         openedGitHub = client
         return client
+    }
+
+    /// Notes where the token of a client made with `makeClient` came from.
+    func useToken(from source: TokenSource?, signingIn: Bool = false) {
+        tokenInUse = ErrorReporter.TokenInUse(source: source, signingIn: signingIn)
     }
 
     func makeClient(endpoint: APIEndpoint, token: String?) -> GitHubClient {

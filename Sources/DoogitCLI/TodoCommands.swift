@@ -125,15 +125,16 @@ enum TodoCommands {
     /// `-R`, else GH_REPO, else the checkout's GitHub remote; it must be tracked. In a fork's
     /// checkout the first tracked remote counts (origin, then upstream, then the others); when
     /// none is tracked, the advice names origin's repository.
-    static func targetRepository(_ invocation: Invocation, _ runtime: Runtime) throws -> RepositoryRecord {
+    static func targetRepository(_ invocation: Invocation, _ runtime: Runtime,
+                                 notACheckout: String = "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME")
+        throws -> RepositoryRecord {
         let text: String
         if let option = invocation.value("repo") {
             text = option
         } else if let variable = runtime.context.variable("GH_REPO") {
             text = variable
         } else {
-            return try checkoutRepository(runtime, store: runtime.store(), topic: invocation.path,
-                                          notACheckout: "no repository given, and this directory is not a git checkout with a GitHub remote; use -R OWNER/NAME")
+            return try checkoutRepository(runtime, store: runtime.store(), topic: invocation.path, notACheckout: notACheckout)
         }
         if text == "." { return try checkoutRepository(runtime, store: runtime.store(), topic: invocation.path) }
         if Runtime.repositoryID(text) != nil { return try runtime.trackedRepository(text, topic: invocation.path) }

@@ -48,7 +48,7 @@ extension TodoCommands {
         } else if let text = invocation.positionals.first {
             repository = try namedRepository(text, invocation, runtime, reading: false)
         } else {
-            repository = try targetRepository(invocation, runtime)
+            repository = try targetRepository(invocation, runtime, notACheckout: "no repository given, and this directory is not a git checkout with a GitHub remote; name one (doogit todo clear OWNER/NAME) or clear every repository's with --all")
         }
         let cleared = try runtime.store().clearDone(repositoryID: repository?.id, at: runtime.now())
         if runtime.global.json {

@@ -116,7 +116,8 @@ enum TransferCommands {
         case let foreign:
             let todos: [ForeignTodo]
             do {
-                todos = foreign == .taskwarrior ? try TaskwarriorImport.read(bytes) : try TodoTxtImport.read(bytes)
+                todos = foreign == .taskwarrior ? try TaskwarriorImport.read(bytes)
+                    : try TodoTxtImport.read(bytes) { project in (try? lookUp(project, store).get()) != nil }
             } catch {
                 throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
             }
@@ -167,8 +168,10 @@ enum TransferCommands {
                 throw CommandFailure(message: "\(name), \(todo.place): the todo has no project; nothing was imported",
                                      hint: "choose the repository for such todos with --repo REPO")
             }
+            var issue: Int64?
+            if let link = todo.issue, link.repository.lowercased() == repository.fullName.lowercased() { issue = link.number }
             states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: todo.text,
-                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now))
+                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now, issue: issue))
         }
         return states
     }

@@ -66,6 +66,10 @@ final class EasyHandle {
         } else {
             try require("CURLOPT_HTTPGET", ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
         }
+        // A POST goes on a connection of its own: libcurl sends a request again, unasked, when a
+        // reused connection closes before any answer, and a creation must never be sent twice.
+        let creates = request.method == "POST" ? 1 : 0
+        try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, creates))
         if request.method != "GET" && request.method != "POST" {
             try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         } else {

@@ -125,12 +125,15 @@ public struct NewTodo: Equatable, Sendable {
     /// nil: open.
     public var doneAt: Timestamp?
     public var createdAt: Timestamp
+    /// The number of the issue of its repository it is linked to (not seen on GitHub yet).
+    public var issue: Int64?
 
-    public init(uuid: String, repositoryID: Int64, text: String, doneAt: Timestamp?, createdAt: Timestamp) {
+    public init(uuid: String, repositoryID: Int64, text: String, doneAt: Timestamp?, createdAt: Timestamp, issue: Int64? = nil) {
         self.uuid = uuid
         self.repositoryID = repositoryID
         self.text = text
         self.doneAt = doneAt
         self.createdAt = createdAt
+        self.issue = issue
     }
 }

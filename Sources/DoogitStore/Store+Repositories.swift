@@ -155,6 +155,13 @@ extension Store {
         throw .ambiguousRepository(asked, candidates: matches.map { RepositoryMatch(id: $0.id, fullName: $0.fullName, gone: $0.gone) })
     }
 
+    /// OWNER/NAME, with `(id:ID)` when another tracked repository has the same name.
+    public func nameTellingApart(_ id: Int64, _ fullName: String) throws(StoreError) -> String {
+        let shared = try database.scalarInt("SELECT count(*) FROM repositories WHERE full_name = ? COLLATE NOCASE AND id <> ?",
+                                            .text(fullName), .integer(id)) ?? 0
+        return shared > 0 ? "\(fullName) (id:\(id))" : fullName
+    }
+
     /// Stops tracking the repositories. Without `force`, refuses (changing nothing) while any of
     /// them has todos, open or done; with it, their todos go too. Returns how many todos were removed.
     @discardableResult
@@ -169,7 +176,9 @@ extension Store {
                     "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 0", .integer(id)) ?? 0)
                 let done = Int(try database.scalarInt(
                     "SELECT count(*) FROM todos WHERE repository_id = ? AND done = 1", .integer(id)) ?? 0)
-                if open + done > 0 && !force { throw StoreError.repositoryHasTodos(fullName: fullName, open: open, done: done) }
+                if open + done > 0 && !force {
+                    throw StoreError.repositoryHasTodos(fullName: try nameTellingApart(id, fullName), open: open, done: done)
+                }
                 removedTodos += try entomb(where: "repository_id = ?", [.integer(id)], at: now)
                 try rememberUntracked(id, at: now)
                 try database.run("DELETE FROM repository_names WHERE repository_id = ?", .integer(id))

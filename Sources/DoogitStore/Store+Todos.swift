@@ -77,7 +77,19 @@ extension Store {
                     VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
                     """, .text(todo.uuid), .integer(todo.repositoryID), .text(todo.text), .bool(todo.doneAt != nil),
                     .integer(todo.repositoryID), .text(todo.createdAt.rfc3339), .text(now.rfc3339), .optional(todo.doneAt?.rfc3339))
-                try replica.stamp(.added, todos: [database.lastInsertedRowID], at: now)
+                let id = database.lastInsertedRowID
+                try replica.stamp(.added, todos: [id], at: now)
+                // Linked as the file says, unless that issue is another todo's here already.
+                if let number = todo.issue, try database.scalarInt(
+                    "SELECT count(*) FROM todos WHERE repository_id = ? AND issue_number = ?", .integer(todo.repositoryID),
+                    .integer(number)) == 0 {
+                    try database.run("""
+                        UPDATE todos SET issue_number = ?, issue_url = (SELECT html_url || '/issues/' || ? FROM repositories WHERE id = ?)
+                        WHERE id = ?
+                        """, .integer(number), .integer(number), .integer(todo.repositoryID), .integer(id))
+                    try replica.stamp(.issue, todos: [id], at: now)
+                    try replica.rememberIssue(repositoryID: todo.repositoryID, number: number, at: now)
+                }
                 added += 1
             }
             return added

@@ -153,6 +153,20 @@ struct IssueClientTests {
         #expect(github.activity.issues(repository: 1).map(\.title) == ["Once", "Twice?"])
         #expect(github.requests.filter { $0.method == "POST" }.count == 2)
     }
+
+    /// libcurl sends a request again, unasked, when a reused connection closes before any answer:
+    /// a POST after a GET on one client goes on a connection of its own, and is sent once.
+    @Test func aCreationAfterAReadOnTheSameConnectionIsNotSentTwice() throws {
+        let github = try world()
+        let api = try client(github)
+        _ = try api.currentUser()
+        github.activity.failNext("POST", pathSuffix: "/issues", with: .dropAfterProcessing)
+        #expect(throws: GitHubError.self) {
+            try api.createIssue(owner: "octocat", name: "app", title: "Once", body: "", labels: [])
+        }
+        #expect(github.activity.issues(repository: 1).map(\.title) == ["Once"])
+        #expect(github.requests.filter { $0.method == "POST" }.count == 1, "a POST is not repeated")
+    }
 }
 
 @Suite struct IssueReferenceTests {

@@ -195,6 +195,10 @@ public final class FakeContents: @unchecked Sendable {
         guard let body = try? JSONParser.parse(request.body), let name = try? body.string("name") else {
             return .json(422, Fixtures.text("error-422.json"))
         }
+        // GitHub refuses a name the owner has already (two machines creating it at once).
+        if github.repositoryNamed("\(owner)/\(name)") != nil {
+            return .json(422, #"{"message":"Repository creation failed.","errors":[{"resource":"Repository","code":"custom","field":"name","message":"name already exists on this account"}],"documentation_url":"https://docs.github.com/rest/repos/repos#create-a-repository-for-the-authenticated-user","status":"422"}"#)
+        }
         nextRepositoryID += 1
         // Re-entrant: FakeGitHub's lock is recursive.
         let repository = github.addRepository(id: nextRepositoryID, owner: owner, name: name,

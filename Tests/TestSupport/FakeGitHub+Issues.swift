@@ -39,6 +39,9 @@ public final class FakeActivity: @unchecked Sendable {
         case dropAfterProcessing
         /// Do what was asked, then hold the answer back this long (past the client's timeout).
         case hangAfterProcessing(milliseconds: Int)
+        /// Do what was asked, then hold the answer until the test releases `hold`: a request
+        /// still on the wire, for as long as the test needs.
+        case holdAfterProcessing(AnswerHold)
     }
 
     private struct PendingFault {
@@ -163,6 +166,22 @@ public final class FakeActivity: @unchecked Sendable {
         commits[repository, default: [:]][sha] = Commit(sha: sha, message: message, parents: parents, sequence: sequence,
                                                         time: now())
         return sha
+    }
+
+    /// Deletes a branch (`git push --delete`); its commits stay.
+    public func deleteBranch(repository: Int64, branch: String) {
+        locked {
+            ensureHistory(repository)
+            branches[repository]?[branch] = nil
+        }
+    }
+
+    /// Whether the branch exists (a repository's default branch does until it is deleted).
+    public func branchExists(repository: Int64, branch: String) -> Bool {
+        locked {
+            ensureHistory(repository)
+            return branches[repository]?[branch] != nil || (branches[repository]?.isEmpty == true && branch == Self.defaultBranch)
+        }
     }
 
     /// Makes the repository one with no commit yet: its default branch does not exist (GitHub
@@ -358,6 +377,7 @@ public final class FakeActivity: @unchecked Sendable {
             switch fault {
             case .dropAfterProcessing?: response = response.hangingUp()
             case .hangAfterProcessing(let milliseconds)?: response.delayMilliseconds = milliseconds
+            case .holdAfterProcessing(let hold)?: response.hold = hold
             default: break
             }
             return response

@@ -19,6 +19,8 @@ public final class FakeGitHub: @unchecked Sendable {
         public var listed: Bool
         /// When commits were last pushed (nil: the fixture's time); see FakeGitHub+Issues.swift.
         public var pushedAt: String? = nil
+        /// Its default branch (nil: the fixture's, master).
+        public var defaultBranch: String? = nil
 
         public init(id: Int64, owner: String, name: String, description: String?, isPrivate: Bool = false,
                     archived: Bool = false, listed: Bool = true) {
@@ -108,6 +110,11 @@ public final class FakeGitHub: @unchecked Sendable {
     }
 
     public func rename(_ id: Int64, to name: String) { update(id) { $0.name = name } }
+
+    /// The repository (not deleted) of that OWNER/NAME, if any.
+    public func repositoryNamed(_ fullName: String) -> Repository? {
+        locked { repositories.values.first { $0.fullName.lowercased() == fullName.lowercased() && !deleted.contains($0.id) } }
+    }
     public func transfer(_ id: Int64, to owner: String) { update(id) { $0.owner = owner } }
     public func delete(_ id: Int64) { locked { _ = deleted.insert(id) } }
     public func restore(_ id: Int64) { locked { _ = deleted.remove(id) } }
@@ -146,6 +153,7 @@ public final class FakeGitHub: @unchecked Sendable {
             "html_url": .string("https://github.com/\(repository.fullName)"),
             "url": .string("\(apiURL)/repos/\(repository.fullName)"),
             "pushed_at": repository.pushedAt.map(JSONValue.string) ?? template["pushed_at"] ?? .null,
+            "default_branch": repository.defaultBranch.map(JSONValue.string) ?? template["default_branch"] ?? .null,
         ])
     }
 
@@ -219,13 +227,38 @@ public final class FakeGitHub: @unchecked Sendable {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
         case (_, 5...) where parts[0] == "repos" && parts[3] == "contents",
-             ("GET", 6) where parts[0] == "repos" && parts[3] == "git" && parts[4] == "blobs",
-             ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
+             ("GET", 6) where parts[0] == "repos" && parts[3] == "git" && parts[4] == "blobs":
+            // A repository that is gone has no contents; a branch that is gone, no file on it.
+            guard let repository = repositories.values.first(where: {
+                $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
+            }) else {
+                response = .json(404, Fixtures.text("error-404.json"))
+                break
+            }
+            if request.method != "GET" && repository.archived {
+                response = Self.archivedAnswer
+                break
+            }
+            let branch = (request.method == "GET" ? request.query["ref"] : (try? JSONParser.parse(request.body))?["branch"]
+                .flatMap { if case .string(let name) = $0 { name } else { nil } })?.removingPercentEncoding
+            if parts[3] == "contents", let branch, !activity.branchExists(repository: repository.id, branch: branch) {
+                response = .json(404, request.method == "GET"
+                    ? #"{"message":"No commit found for the ref \#(branch)","documentation_url":"https://docs.github.com/rest/repos/contents#get-repository-content","status":"404"}"#
+                    : #"{"message":"Branch \#(branch) not found","documentation_url":"https://docs.github.com/rest/repos/contents#create-or-update-file-contents","status":"404"}"#)
+                break
+            }
+            response = contents.answer(request, parts: parts, github: self)
+        case ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
             response = contents.answer(request, parts: parts, github: self)
         case (_, 4...) where parts[0] == "repos":
-            response = activityAnswer(request, parts: parts, repository: repositories.values.first {
+            let repository = repositories.values.first {
                 $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
-            })
+            }
+            if request.method != "GET", repository?.archived == true {
+                response = Self.archivedAnswer
+                break
+            }
+            response = activityAnswer(request, parts: parts, repository: repository)
         default:
             response = .json(404, Self.unknownRouteBody)
         }
@@ -233,6 +266,10 @@ public final class FakeGitHub: @unchecked Sendable {
         response.headers += rateHeaders(remaining: limit - used)
         return response
     }
+
+    /// GitHub's answer to a change of an archived repository's issues or files.
+    static let archivedAnswer = ServerResponse.json(
+        403, #"{"message":"Repository was archived so is read-only.","documentation_url":"https://docs.github.com/rest/issues/issues#update-an-issue","status":"403"}"#)
 
     /// GitHub's answer for a route it does not have: the bare documentation root, where a
     /// missing repository's 404 (`error-404.json`) links the endpoint's page.

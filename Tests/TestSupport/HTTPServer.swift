@@ -35,6 +35,8 @@ public struct ServerResponse: Sendable {
     public var raw: [UInt8]? = nil
     /// Close the connection without answering.
     public var hangUp = false
+    /// Hold the answer until this is released.
+    public var hold: AnswerHold? = nil
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -53,6 +55,29 @@ public struct ServerResponse: Sendable {
         ServerResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
                        body: Array(text.utf8))
     }
+}
+
+/// An answer the server holds back until the test releases it, with a signal for the test that
+/// the request arrived (and was carried out): for a request that is still on the wire.
+public final class AnswerHold: @unchecked Sendable {
+    private let arrival = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+
+    public init() {}
+
+    /// Called by the server: says the request arrived, then waits to be released (a minute at most).
+    func arriveAndWait() {
+        arrival.signal()
+        _ = release.wait(timeout: .now() + 60)
+    }
+
+    /// Waits until the request has arrived; false after `seconds`.
+    public func waitForArrival(seconds: Double = 30) -> Bool {
+        arrival.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Lets the answer go.
+    public func releaseAnswer() { release.signal() }
 }
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: a thread accepts, a thread per connection
@@ -146,6 +171,7 @@ public final class HTTPServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {
             let response = handler(request)
+            response.hold?.arriveAndWait()
             if response.delayMilliseconds > 0 {
                 // Sleep in slices so that stop() is not held up by a long delay.
                 var left = response.delayMilliseconds
