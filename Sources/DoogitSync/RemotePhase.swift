@@ -112,6 +112,7 @@ struct RemotePhase: SyncPhase {
             summary.milliseconds.append(("read the file", stopwatch.lap()))
             let local = try session.store.replica.read()
             summary.milliseconds.append(("read the list here", stopwatch.lap()))
+            let asRead = remote
             if let handEdit, remoteSHA != settings.blobSHA {
                 // A value that a known copy has at the same stamp, but otherwise: changed by hand.
                 var known = [local.replica]
@@ -140,7 +141,7 @@ struct RemotePhase: SyncPhase {
             let needsWrite = remoteBytes == nil || merged != remote || handEdits > 0 || olderVersion
             if session.dryRun {
                 summary.pulled += changes.count
-                if needsWrite { summary.pushed += Self.changedLines(from: remote, to: merged) }
+                if needsWrite { summary.pushed += Self.changedLines(from: asRead, to: merged) }
                 return
             }
 
@@ -163,7 +164,7 @@ struct RemotePhase: SyncPhase {
             do throws(GitHubError) {
                 written = try session.github.writeFile(
                     repository: settings.fullName, path: settings.path, branch: settings.branch, content: bytes, sha: remoteSHA,
-                    message: Self.commitMessage(from: remote, to: merged))
+                    message: Self.commitMessage(from: asRead, to: merged))
             } catch where GitHubClient.isLostRace(error) {
                 attempt += 1
                 summary.retries += 1
@@ -179,7 +180,7 @@ struct RemotePhase: SyncPhase {
             }
             try session.store.recordRemoteFile(sha: written, etag: nil, content: bytes, exchangedChanges: local.changeCount,
                                                at: session.clock())
-            summary.pushed += Self.changedLines(from: remote, to: merged)
+            summary.pushed += Self.changedLines(from: asRead, to: merged)
             return
         }
     }

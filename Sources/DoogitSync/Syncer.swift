@@ -32,8 +32,9 @@ public final class Syncer {
     private var phases: [any SyncPhase] {
         [RemotePhase(closing: false),
          RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold),
-         IssuePhase(batchSize: batchSize),
+         // Trailers before issues: a todo a commit finished closes its issue in the same sync.
          CommitPhase(batchSize: batchSize),
+         IssuePhase(batchSize: batchSize),
          RemotePhase(closing: true)]
     }
 

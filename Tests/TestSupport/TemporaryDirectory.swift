@@ -16,4 +16,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
     }
 
     public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes a file in it; returns its path.
+    public func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: file(name), atomically: true, encoding: .utf8)
+        return file(name)
+    }
 }
