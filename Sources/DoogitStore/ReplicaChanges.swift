@@ -78,7 +78,7 @@ public struct ReplicaChanges: Equatable, Sendable {
     /// Whether two copies of a todo agree on everything this machine stores (unknown fields are
     /// the file's alone).
     static func sameRegisters(_ lhs: TodoEntry, _ rhs: TodoEntry) -> Bool {
-        lhs.repository == rhs.repository && lhs.text == rhs.text && lhs.done == rhs.done && lhs.removed == rhs.removed
+        lhs.createdAt == rhs.createdAt && lhs.repository == rhs.repository && lhs.text == rhs.text && lhs.done == rhs.done && lhs.removed == rhs.removed
             && lhs.issue == rhs.issue && lhs.seen == rhs.seen && lhs.commits == rhs.commits
     }
 }

@@ -70,6 +70,8 @@ extension ReplicaStore {
         if Self.takes(incoming.issue, over: merged.issue, held: held?.issue) { merged.issue = incoming.issue }
         if Self.takes(incoming.seen, over: merged.seen, held: held?.seen) { merged.seen = incoming.seen }
         merged.commits.formUnion(incoming.commits)
+        // Made on two machines under one UUID (an issue's todo, imported on each): the first.
+        merged.createdAt = min(merged.createdAt, incoming.createdAt)
         try dropForeignLink(&merged, at: now)
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
@@ -104,8 +106,8 @@ extension ReplicaStore {
             if let link = merged.issue.value { links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp)) }
             applied.inserted += 1
         case (false, true):
-            try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), updated_at = ? WHERE uuid = ?",
-                             TodoRows.values(of: merged) + [.text(now.rfc3339), .text(merged.uuid)])
+            try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), created_at = ?, updated_at = ? WHERE uuid = ?",
+                             TodoRows.values(of: merged) + [.text(merged.createdAt.rfc3339), .text(now.rfc3339), .text(merged.uuid)])
             if let link = merged.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
             applied.updated += 1
         }
@@ -145,9 +147,10 @@ extension ReplicaStore {
 
     private func updateLive(_ entry: TodoEntry, id: Int64, textOrStateChanged: Bool, at now: Timestamp) throws(StoreError) {
         try database.run("""
-            UPDATE todos SET \(TodoRows.registerAssignments),
+            UPDATE todos SET \(TodoRows.registerAssignments), created_at = ?,
                 updated_at = CASE WHEN ? THEN ? ELSE updated_at END WHERE id = ?
-            """, TodoRows.values(of: entry) + [.bool(textOrStateChanged), .text(now.rfc3339), .integer(id)])
+            """, TodoRows.values(of: entry) + [.text(entry.createdAt.rfc3339), .bool(textOrStateChanged), .text(now.rfc3339),
+                                               .integer(id)])
     }
 
     private func insertTombstone(_ entry: TodoEntry, id: Int64?, position: Int64, at now: Timestamp) throws(StoreError) {

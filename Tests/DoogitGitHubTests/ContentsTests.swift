@@ -10,6 +10,13 @@ import TestSupport
 struct ContentsTests {
     let repository = "octocat/doogit-data"
 
+    /// The fake GitHub with the private repository the todos are kept in.
+    func world() throws -> FakeGitHub {
+        let github = try FakeGitHub()
+        github.addRepository(id: 900, name: "doogit-data", description: nil, isPrivate: true)
+        return github
+    }
+
     func client(_ github: FakeGitHub) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                           userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
@@ -18,7 +25,7 @@ struct ContentsTests {
     }
 
     @Test func aFileIsCreatedReadConditionallyAndWrittenOverTheShaRead() throws {
-        let github = try FakeGitHub()
+        let github = try world()
         let client = try client(github)
         github.contents.setDate(Date(timeIntervalSince1970: 1_700_000_000))
         #expect(try client.readFile(repository: repository, path: "todos.jsonl", branch: "master", ifNoneMatch: nil).answer == .missing)
@@ -52,7 +59,7 @@ struct ContentsTests {
     }
 
     @Test func aWriteThatLostARaceIsA409AndOneWithoutShaOverAFileA422() throws {
-        let github = try FakeGitHub()
+        let github = try world()
         let client = try client(github)
         github.contents.setFile(repository, "from another machine\n")
         do {
@@ -78,7 +85,7 @@ struct ContentsTests {
     }
 
     @Test func aFileOverTheLimitIsReadRawByItsBlob() throws {
-        let github = try FakeGitHub()
+        let github = try world()
         github.contents.largeFileThreshold = 10
         let text = String(repeating: "0123456789", count: 300) + "\n"
         github.contents.setFile(repository, text)
@@ -94,7 +101,7 @@ struct ContentsTests {
     }
 
     @Test func staleReadsAnswerThePreviousVersion() throws {
-        let github = try FakeGitHub()
+        let github = try world()
         github.contents.setFile(repository, "old\n")
         github.contents.setFile(repository, "new\n")
         github.contents.makeNextReadsStale(1)
@@ -122,6 +129,10 @@ struct ContentsTests {
         #expect(try JSONParser.parse(post.body)["private"] == .bool(true))
         #expect(try client.createPrivateRepository(owner: "acme", name: "data", description: "x").fullName == "acme/data")
         #expect(github.requests.last { $0.method == "POST" }?.path == "/orgs/acme/repos")
+        // A name taken already (another machine made it meanwhile): GitHub's 422, as GitHub words it.
+        #expect(throws: GitHubError.validationFailed(message: "Repository creation failed.: name already exists on this account")) {
+            try client.createPrivateRepository(owner: nil, name: "doogit-data", description: "todos")
+        }
     }
 
     @Test(arguments: [("Sun, 06 Nov 1994 08:49:37 GMT", "1994-11-06T08:49:37.000Z"), ("Tue, 14 Nov 2023 22:13:20 GMT", "2023-11-14T22:13:20.000Z")])
