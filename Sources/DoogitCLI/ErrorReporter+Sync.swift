@@ -7,9 +7,14 @@ extension ErrorReporter {
         switch sync {
         case .incomplete(let summary):
             return incomplete(summary.failures)
-        case .exchangeFailed(let failure, _):
+        case .exchangeFailed(let failure, let summary):
             var inner = report(failure, token: token)
             inner.message = "sync finished, but " + inner.message
+            // What else failed is told too; it is not to be tried again without doing anything.
+            if !summary.failures.isEmpty {
+                inner.message += "; and " + failed(summary.failures) + "; run 'doogit sync -v' for details"
+                inner.code = .failure
+            }
             return inner
         case .rateLimited(let resetAt, _):
             return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
@@ -31,16 +36,22 @@ extension ErrorReporter {
 
     /// Repositories that could not be read, and issues GitHub refused to update.
     static func incomplete(_ failures: [SyncFailure]) -> Report {
+        let writesOnly = failures.allSatisfy(\.wrote)
+        let hint = writesOnly
+            ? "run 'doogit sync -v' for details; where GitHub keeps refusing, turn pushing off with 'doogit repo set REPO --push-issues off'"
+            : "run 'doogit sync -v' for details"
+        return Report(code: .failure, message: "sync finished, but " + failed(failures) + "; \(hint)")
+    }
+
+    /// "2 repositories could not be read (owner/name: why; and others)".
+    private static func failed(_ failures: [SyncFailure]) -> String {
         let reads = failures.filter { !$0.wrote }.count, writes = failures.count - reads
         var parts: [String] = []
         if reads > 0 { parts.append("\(reads) repositor\(reads == 1 ? "y" : "ies") could not be read") }
         if writes > 0 { parts.append("\(writes) issue\(writes == 1 ? "" : "s") could not be updated") }
         let first = failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
         let more = failures.count > 1 ? "; and others" : ""
-        let hint = writes > 0 && reads == 0
-            ? "run 'doogit sync -v' for details; where GitHub keeps refusing, turn pushing off with 'doogit repo set REPO --push-issues off'"
-            : "run 'doogit sync -v' for details"
-        return Report(code: .failure, message: "sync finished, but " + parts.joined(separator: " and ") + " (\(first)\(more)); \(hint)")
+        return parts.joined(separator: " and ") + " (\(first)\(more))"
     }
 
     /// The exchange with the file on GitHub failed; the local changes wait for the next one.
@@ -52,7 +63,7 @@ extension ErrorReporter {
         case .unreadableFile(let repository, let path, .newerVersion(let version)):
             return Report(code: .failure, message: "\(path) in \(repository) was written by a newer doogit (format \(version)); \(waiting). Upgrade doogit, then sync again")
         case .repositoryMissing(let repository):
-            return Report(code: .failure, message: "the remote repository \(repository) is gone (deleted, or the token cannot see it); \(waiting). Make it again with 'doogit remote init \(repository) --create', or choose another with 'doogit remote init OWNER/NAME'")
+            return Report(code: .failure, message: "the remote repository \(repository) is gone (deleted, or the token cannot see it); \(waiting). If it is still there, give the token access to it ('doogit auth status' shows which token is used); else make it again with 'doogit remote init \(repository) --create', or choose another with 'doogit remote init OWNER/NAME'")
         case .branchMissing(let repository, let branch, let defaultBranch):
             return Report(code: .failure, message: "the branch \(branch) of \(repository) is gone; \(waiting). Run 'doogit remote init \(repository)' to keep the todos on its default branch (\(defaultBranch))")
         case .madePublic(let repository):

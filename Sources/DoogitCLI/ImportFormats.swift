@@ -159,8 +159,8 @@ enum TodoTxtImport {
                 words.remove(at: projectIndex)
             }
             var issue: (repository: String, number: Int64)?
-            if let project, let linkIndex = words.firstIndex(where: { link($0, in: project) != nil }) {
-                issue = link(words[linkIndex], in: project)
+            if project != nil, let linkIndex = words.firstIndex(where: { link($0) != nil }) {
+                issue = link(words[linkIndex])
                 words.remove(at: linkIndex)
             }
             let text = try cleanText(words.joined(separator: " "), place: place)
@@ -172,8 +172,8 @@ enum TodoTxtImport {
         return todos
     }
 
-    /// `issue:OWNER/NAME#N` of the project's repository: its OWNER/NAME and number.
-    private static func link(_ word: Substring, in project: String) -> (repository: String, number: Int64)? {
+    /// `issue:OWNER/NAME#N`: its OWNER/NAME and number (a link only where it is the project's, on import).
+    private static func link(_ word: Substring) -> (repository: String, number: Int64)? {
         guard word.hasPrefix("issue:"), let hash = word.lastIndex(of: "#"),
               let number = Int64(word[word.index(after: hash)...]), number > 0 else { return nil }
         let repository = String(word[word.index(word.startIndex, offsetBy: 6)..<hash])
@@ -202,14 +202,7 @@ enum TodoTxtImport {
             + (0..<8).map { UInt8(truncatingIfNeeded: second >> (56 - 8 * $0)) }
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return UUIDv4.text(bytes)
     }
 }
 

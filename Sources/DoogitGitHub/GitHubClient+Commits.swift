@@ -51,14 +51,9 @@ extension GitHubClient {
     {
         conditionalAll(wanted) { response throws(GitHubError) in
             let date = response.header("date").flatMap(HTTPDate.parse)
-            if response.status == 304 { return .modified(BranchRead(head: .notModified, date: date), etag: nil) }
+            if response.status == 304 { return BranchRead(head: .notModified, date: date) }
             let sha = try self.decode(response) { json throws(JSONError) in try json.field("commit").string("sha") }
-            return .modified(BranchRead(head: .modified(sha, etag: response.header("etag")), date: date), etag: nil)
-        }.map { result in
-            result.flatMap { conditional in
-                guard case .modified(let read, _) = conditional else { return .failure(.unexpectedResponse("no answer")) }
-                return .success(read)
-            }
+            return BranchRead(head: .modified(sha, etag: response.header("etag")), date: date)
         }
     }
 

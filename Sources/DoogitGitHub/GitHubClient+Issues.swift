@@ -184,11 +184,10 @@ extension GitHubClient {
         return issues
     }
 
-    /// Answers of `getAll` as Conditionals: a redirect (a moved repository) is followed, a
-    /// non-success is the error about its resource, and a success is decoded.
+    /// Answers of `getAll`, each read by `read`: a redirect (a moved repository) is followed, a
+    /// non-success is the error about its resource, and a success (or a 304) is decoded.
     func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
-                           read: (HTTPResponse) throws(GitHubError) -> Conditional<T>)
-        -> [Result<Conditional<T>, GitHubError>]
+                           read: (HTTPResponse) throws(GitHubError) -> T) -> [Result<T, GitHubError>]
     {
         let answers = getAll(wanted.map { (url: $0.url, etag: $0.etag) })
         return wanted.indices.map { index in

@@ -2,6 +2,7 @@
 /// A value changed by hand keeps the stamp of the write it replaced, so a copy that holds that
 /// stamp with another value tells the edit apart; the edited field is then stamped `at` (the
 /// time the file was read), as a change made then, which every machine takes like any other.
+/// A value dated by an event on GitHub is not checked: two machines may date two events alike.
 extension Replica {
     /// This copy (the file as read) with every value that a `known` copy holds at the same stamp
     /// but with another value restamped `at` (or just after the stamp it had, when `at` is not
@@ -10,7 +11,9 @@ extension Replica {
         var result = self
         var edits = 0
         func check<Value>(_ register: inout Register<Value>, _ references: [Register<Value>]) {
-            guard references.contains(where: { $0.stamp == register.stamp && $0.value != register.value }) else { return }
+            // Machines that saw two events on GitHub in one second stamp them alike: not an edit.
+            guard register.stamp == .zero || register.stamp.machine != HybridTimestamp.githubMachine,
+                  references.contains(where: { $0.stamp == register.stamp && $0.value != register.value }) else { return }
             let after = HybridTimestamp(wall: register.stamp.wall, counter: register.stamp.counter + 1, machine: stamp.machine)
             register.stamp = max(stamp, after)
             edits += 1

@@ -94,6 +94,14 @@ extension HybridTimestamp {
     public static func event(at time: Timestamp) -> HybridTimestamp {
         HybridTimestamp(wall: max(1, time.millisecondsSinceEpoch), counter: 0, machine: githubMachine)
     }
+
+    /// The stamp of an event on GitHub known to follow the write stamped `stamp` (it was seen
+    /// after it): just after it, the same on every machine that sees it.
+    public static func event(after stamp: HybridTimestamp) -> HybridTimestamp {
+        stamp.counter < maximumCounter
+            ? HybridTimestamp(wall: stamp.wall, counter: stamp.counter + 1, machine: githubMachine)
+            : HybridTimestamp(wall: stamp.wall + 1, counter: 0, machine: githubMachine)
+    }
 }
 
 /// What sync does with a repository's issues and commits, the same on every machine: push todo

@@ -47,6 +47,7 @@ extension ReplicaStore {
     private func write(_ change: TodoChange, machine: String, at now: Timestamp, into applied: inout AppliedChanges,
                        links: inout [ArrivingLink]) throws(StoreError) {
         let incoming = change.entry
+        try rememberIssues(of: incoming, at: now)
         guard let current = try stored(incoming.uuid, machine: machine) else {
             var entry = incoming
             try dropForeignLink(&entry, at: now)
@@ -76,7 +77,9 @@ extension ReplicaStore {
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
         let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
-        let otherIssue = merged.issue.value.map { $0.number != current.entry.issue.value?.number } ?? false
+        let otherIssue = merged.issue.value.map { link in
+            current.entry.issue.value.map { (link.repository, link.number) != ($0.repository, $0.number) } ?? true
+        } ?? false
 
         switch (current.isLive, merged.isRemoved) {
         case (true, false):
@@ -108,7 +111,6 @@ extension ReplicaStore {
         case (false, true):
             try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), created_at = ?, updated_at = ? WHERE uuid = ?",
                              TodoRows.values(of: merged) + [.text(merged.createdAt.rfc3339), .text(now.rfc3339), .text(merged.uuid)])
-            if let link = merged.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
             applied.updated += 1
         }
     }
@@ -163,7 +165,6 @@ extension ReplicaStore {
         if let id {
             try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id))
         }
-        if let link = entry.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
     }
 
     /// A link new to a live todo, written once every other todo's link has been applied.
@@ -176,8 +177,7 @@ extension ReplicaStore {
 
     /// Links a todo to the issue a merge linked it to. An issue linked here to another todo
     /// stays with the later link (a tie goes to the larger UUID); the other todo is unlinked, a
-    /// change of this machine's that every machine makes alike. The issue becomes known (never
-    /// imported).
+    /// change of this machine's that every machine makes alike.
     private func linkArriving(_ link: ArrivingLink, at now: Timestamp) throws(StoreError) {
         let machine = try clock().machine
         if let (other, otherUUID, otherStamp) = try database.query("""
@@ -189,7 +189,6 @@ extension ReplicaStore {
             guard (link.stamp, link.uuid) > (otherStamp, otherUUID) else {
                 try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(link.id))
                 try stamp(.issue, todos: [link.id], at: now)
-                try rememberIssue(repositoryID: link.issue.repository, number: link.issue.number, at: now)
                 return
             }
             try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(other))
@@ -197,7 +196,17 @@ extension ReplicaStore {
         }
         try database.run("UPDATE todos SET issue_number = ?, issue_url = ?, issue_clock = ? WHERE id = ?",
                          .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
-        try rememberIssue(repositoryID: link.issue.repository, number: link.issue.number, at: now)
+    }
+
+    /// Every issue a machine linked to the todo, even where that link has since lost or gone, so
+    /// that import never makes another todo of it: the link's, and the one its observation was
+    /// made under (an observation is stamped with its link, so one made after the todo's last move
+    /// is of an issue of the todo's repository).
+    private func rememberIssues(of entry: TodoEntry, at now: Timestamp) throws(StoreError) {
+        if let link = entry.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
+        if let seen = entry.seen.value, entry.seen.stamp >= entry.repository.stamp {
+            try rememberIssue(repositoryID: entry.repository.value, number: seen.number, at: now)
+        }
     }
 
     func rememberIssue(repositoryID: Int64, number: Int64, at now: Timestamp) throws(StoreError) {

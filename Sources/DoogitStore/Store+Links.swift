@@ -40,7 +40,7 @@ extension Store {
     /// A todo as this machine holds it, live or removed, with its stamps: its local ID (nil for a
     /// removal that arrived from another machine) and its entry; nil when it never had it.
     public func entry(uuid: String) throws -> (id: Int64?, entry: TodoEntry)? {
-        try database.transaction { () throws(StoreError) -> (id: Int64?, entry: TodoEntry)? in
+        try database.reading { () throws(StoreError) -> (id: Int64?, entry: TodoEntry)? in
             try replica.stored(uuid, machine: try replica.clock().machine).map { ($0.id, $0.entry) }
         }
     }
@@ -113,7 +113,7 @@ extension Store {
 
     /// The linked todos of a repository as entries (with their stamps), in list order.
     public func linkedTodos(repositoryID: Int64) throws -> [(id: Int64, entry: TodoEntry)] {
-        try database.transaction { () throws(StoreError) -> [(id: Int64, entry: TodoEntry)] in
+        try database.reading { () throws(StoreError) -> [(id: Int64, entry: TodoEntry)] in
             let machine = try replica.clock().machine
             return try database.query("""
                 SELECT \(TodoRows.liveColumns) FROM todos

@@ -79,10 +79,11 @@ extension Store {
                     .integer(todo.repositoryID), .text(todo.createdAt.rfc3339), .text(now.rfc3339), .optional(todo.doneAt?.rfc3339))
                 let id = database.lastInsertedRowID
                 try replica.stamp(.added, todos: [id], at: now)
-                // Linked as the file says, unless that issue is another todo's here already.
-                if let number = todo.issue, try database.scalarInt(
-                    "SELECT count(*) FROM todos WHERE repository_id = ? AND issue_number = ?", .integer(todo.repositoryID),
-                    .integer(number)) == 0 {
+                // Linked as the file says, unless that issue is (or was) another todo's here.
+                if let number = todo.issue, try database.scalarInt("""
+                    SELECT (SELECT count(*) FROM todos WHERE repository_id = ?1 AND issue_number = ?2)
+                         + (SELECT count(*) FROM known_issues WHERE repository_id = ?1 AND issue_number = ?2)
+                    """, .integer(todo.repositoryID), .integer(number)) == 0 {
                     try database.run("""
                         UPDATE todos SET issue_number = ?, issue_url = (SELECT html_url || '/issues/' || ? FROM repositories WHERE id = ?)
                         WHERE id = ?

@@ -61,7 +61,8 @@ extension UUIDv4 {
         return text(bytes)
     }
 
-    static func text(_ bytes: [UInt8]) -> String {
+    /// The text form of 16 bytes: lowercase hex, dashed 8-4-4-4-12.
+    public static func text(_ bytes: [UInt8]) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)

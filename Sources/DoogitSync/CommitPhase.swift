@@ -62,10 +62,11 @@ struct CommitPhase: SyncPhase {
                         }
                     }
                 } catch let error as GitHubError where GitHubClient.isMissingBranch(error) {
-                    // No commit yet: nothing to read, and its first commits will count.
+                    // No commit yet: nothing to read, and its first commits will count (the first
+                    // push moves `pushed_at`, and the branch is read again).
                     if !session.dryRun {
                         try session.store.saveCommitScanState(
-                            CommitScanState(branchETag: nil, lastCommitSHA: CommitScanState.emptyBranch, pushedAt: nil),
+                            CommitScanState(branchETag: nil, lastCommitSHA: CommitScanState.emptyBranch, pushedAt: pushedAt(nil)),
                             repositoryID: repository.id)
                     }
                 } catch let error as GitHubError {
@@ -172,25 +173,27 @@ struct CommitPhase: SyncPhase {
 
 /// The `Doogit-Done:` trailers of a commit message.
 enum CommitTrailers {
-    /// The UUID digits each `Doogit-Done:` line names (the key in any case; values separated by
-    /// commas or spaces): lowercase hex without dashes, 8 to 32 digits. Others are ignored.
     /// What a commit's trailer does to the todo it names: the commit is recorded with it, and it
     /// is done as of the commit (dated by GitHub's second of it, late in that second, and never
-    /// before the todo was made nor after GitHub's time of the read), unless a change of its
-    /// state is dated later: then the todo keeps that (`outranked`, when that left it open).
+    /// before the todo was made nor after GitHub's time of the read), unless a reopen is dated
+    /// later: then the todo keeps that (`outranked`). A todo open since it was made (or moved)
+    /// was never reopened: the commit finishes it whatever the clocks say.
     static func apply(_ commit: GitHubCommit, to entry: TodoEntry, readAt date: Timestamp)
         -> (entry: TodoEntry, finished: Bool, outranked: Bool) {
         var result = entry
         result.commits.insert(commit.sha)
+        guard !entry.done.value.done else { return (result, false, false) }
         let committed = commit.committedAt ?? date
         let wall = min(max(committed.millisecondsSinceEpoch + 999, entry.createdAt.millisecondsSinceEpoch + 1),
                        max(date.millisecondsSinceEpoch, entry.createdAt.millisecondsSinceEpoch + 1))
-        let stamp = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: wall))
-        guard !entry.done.value.done else { return (result, false, false) }
+        var stamp = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: wall))
+        if entry.done.stamp <= entry.repository.stamp { stamp = max(stamp, .event(after: entry.done.stamp)) }
         result.done.set(DoneState(doneAt: committed), at: stamp)
         return (result, result.done.value.done, !result.done.value.done)
     }
 
+    /// The UUID digits each `Doogit-Done:` line names (the key in any case; values separated by
+    /// commas or spaces): lowercase hex without dashes, 8 to 32 digits. Others are ignored.
     static func doneReferences(in message: String) -> [String] {
         var found: [String] = []
         for line in message.split(whereSeparator: \.isNewline) {

@@ -5,9 +5,10 @@ import DoogitSupport
 
 extension IssuePhase {
     /// Brings what a listing shows into the store: linked todos pulled, issues made for a todo
-    /// given to it, duplicates settled, open issues imported.
+    /// given to it, open issues imported. The issues that name a todo, by its UUID (for
+    /// `settleDuplicates`).
     func reconcile(_ repository: RepositoryRecord, _ issues: [GitHubIssue], _ session: inout SyncSession,
-                   _ context: Context) throws {
+                   _ context: Context) throws -> [String: [GitHubIssue]] {
         var linked: [Int64: (id: Int64, entry: TodoEntry)] = [:]
         for todo in try session.store.linkedTodos(repositoryID: repository.id) {
             if let number = todo.entry.issue.value?.number { linked[number] = todo }
@@ -34,11 +35,11 @@ extension IssuePhase {
         if !session.dryRun && !updates.isEmpty {
             try session.store.replica.apply(ReplicaChanges(todos: updates), at: session.clock(), asLocalChange: true)
         }
-        try settleDuplicates(marked, repository, &session, context)
         // Oldest issue first, so that the todos come in the order the issues were opened.
         for (issue, uuid) in imports.sorted(by: { $0.issue.number < $1.issue.number }) {
             try importIssue(issue, as: uuid, repository, &session, context)
         }
+        return marked
     }
 
     /// The todo after GitHub's changes to its issue since it was last seen, with the changes
@@ -86,21 +87,19 @@ extension IssuePhase {
 
     /// Two open issues made for one todo (two machines promoted it before they synced): the
     /// first made (the lower number) stays linked, on every machine alike; the other is closed
-    /// as a duplicate when pushing is on, and reported otherwise.
-    private func settleDuplicates(_ marked: [String: [GitHubIssue]], _ repository: RepositoryRecord,
-                                  _ session: inout SyncSession, _ context: Context) throws {
+    /// as a duplicate when pushing is on, and reported otherwise. Only while the todo is linked to
+    /// one of its own issues: one the user linked instead leaves the others alone.
+    func settleDuplicates(_ marked: [String: [GitHubIssue]], _ repository: RepositoryRecord,
+                          _ session: inout SyncSession, _ context: Context) throws {
         for (uuid, issues) in marked.sorted(by: { $0.key < $1.key }) {
             let open = issues.filter { $0.state == .open }
             guard let stored = try session.store.entry(uuid: uuid), let id = stored.id, !stored.entry.isRemoved,
                   let linked = stored.entry.issue.value, linked.repository == repository.id,
-                  open.contains(where: { $0.number != linked.number }) else { continue }
+                  open.contains(where: { $0.number != linked.number }),
+                  let own = try ownIssue(linked.number, of: uuid, listed: issues, repository, session) else { continue }
+            // The first made of the open ones stays (a closed linked issue stays linked).
             var kept = linked.number
-            // The linked issue is known to be one of the todo's own when the listing shows it with
-            // the marker; then the first made of them stays.
-            if let first = open.map(\.number).min(), first < linked.number,
-               open.contains(where: { $0.number == linked.number }) {
-                kept = first
-            }
+            if own.state == .open, let first = open.map(\.number).min(), first < linked.number { kept = first }
             var relinked = false
             if kept != linked.number, let issue = open.first(where: { $0.number == kept }) {
                 relinked = session.dryRun ? true : try session.store.relinkIssue(todoID: id, to: IssueSnapshot(issue), at: session.clock())
@@ -110,6 +109,21 @@ extension IssuePhase {
                 try closeDuplicate(duplicate, of: kept, todoID: id, relinked: relinked, repository, &session, context)
             }
         }
+    }
+
+    /// The linked issue, as listed or as read, when it was made for the todo (its body names it).
+    private func ownIssue(_ number: Int64, of uuid: String, listed: [GitHubIssue], _ repository: RepositoryRecord,
+                          _ session: SyncSession) throws -> GitHubIssue? {
+        if let issue = listed.first(where: { $0.number == number }) { return issue }
+        try session.checkBudget()
+        let issue: GitHubIssue
+        do {
+            issue = try session.github.issue(owner: repository.owner, name: repository.name, number: number)
+        } catch {
+            guard case .notFound = error else { throw error }
+            return nil  // deleted or moved away: not one to keep
+        }
+        return IssueLinker.markedTodo(in: issue.body ?? "") == uuid ? issue : nil
     }
 
     private func closeDuplicate(_ duplicate: GitHubIssue, of kept: Int64, todoID: Int64, relinked: Bool,

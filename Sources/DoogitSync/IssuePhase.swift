@@ -56,16 +56,17 @@ struct IssuePhase: SyncPhase {
                     case .modified(let page, let etag):
                         let issues = try readRemainingPages(page, repository, session)
                         try learnLoginIfImportNeedsIt(repository, issues, session, context)
-                        // What a listing brought is kept whole or not at all (then it is read again),
-                        // in a transaction that waits for no request.
+                        // What a listing brought is kept whole or not at all, in a transaction that
+                        // waits for no request; duplicates are closed after it. Only then does the
+                        // next read start later: a sync cut short reads it again (which changes
+                        // nothing twice).
                         let store = session.store
-                        try store.transaction {
-                            try reconcile(repository, issues, &session, context)
-                            if !session.dryRun {
-                                try store.saveIssueListingState(
-                                    Self.nextListingState(after: issues, etag: etag, since: states[index].since),
-                                    repositoryID: repository.id)
-                            }
+                        let marked = try store.transaction { try reconcile(repository, issues, &session, context) }
+                        try settleDuplicates(marked, repository, &session, context)
+                        if !session.dryRun {
+                            try store.saveIssueListingState(
+                                Self.nextListingState(after: issues, etag: etag, since: states[index].since),
+                                repositoryID: repository.id)
                         }
                     }
                     try push(repository, &session, context)

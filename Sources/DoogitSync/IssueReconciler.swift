@@ -30,14 +30,6 @@ enum IssueReconciler {
         .event(at: Timestamp(millisecondsSinceEpoch: time.millisecondsSinceEpoch / 1000 * 1000 + 999))
     }
 
-    /// The stamp of a change on GitHub at `time` that is known to follow the one that wrote
-    /// `current` (it was seen after it): within the same second, just after it.
-    static func stamp(_ time: Timestamp, after current: HybridTimestamp) -> HybridTimestamp {
-        let at = stamp(time)
-        guard current >= at, current.wall == at.wall, current.machine == HybridTimestamp.githubMachine else { return at }
-        return HybridTimestamp(wall: at.wall, counter: current.counter + 1, machine: HybridTimestamp.githubMachine)
-    }
-
     /// The todo after the issue as read now (`closedAt` when it is closed; `issue.seenAt` is
     /// when), with the issue recorded as last seen. An issue never seen under the link is taken
     /// as it is, changing nothing: whoever linked it knew it. A read older than the one recorded,
@@ -53,30 +45,32 @@ enum IssueReconciler {
             // Changed since the issue was last seen (and after the link): what the user did.
             let lastSeen = max(entry.issue.stamp, previous.updatedAt.map(stamp) ?? .zero)
             if previous.state != issue.state, entry.done.value.done != issue.isClosed {
-                let at = stamp(issue.isClosed ? closedAt ?? updated : updated, after: entry.done.stamp)
-                let changedHere = entry.done.stamp > lastSeen
-                if at > entry.done.stamp {
-                    result.entry.done = Register(DoneState(doneAt: issue.isClosed ? closedAt ?? updated : nil), at: at)
-                    result.changes.append(issue.isClosed ? .closed : .reopened)
-                    if changedHere { result.conflicts.append(Conflict(field: .state, keptGitHub: true)) }
-                } else {
-                    result.conflicts.append(Conflict(field: .state, keptGitHub: false))
-                }
+                let done = DoneState(doneAt: issue.isClosed ? closedAt ?? updated : nil)
+                let kept = take(&result.entry.done, done, at: stamp(done.doneAt ?? updated), lastSeen: lastSeen)
+                if kept.taken { result.changes.append(issue.isClosed ? .closed : .reopened) }
+                if kept.conflict { result.conflicts.append(Conflict(field: .state, keptGitHub: kept.taken)) }
             }
             if let before = previous.title, let title = issue.title, before != title, entry.text.value != title {
-                let at = stamp(updated, after: entry.text.stamp)
-                let changedHere = entry.text.stamp > lastSeen
-                if at > entry.text.stamp {
-                    result.entry.text = Register(title, at: at)
-                    result.changes.append(.retitled(title))
-                    if changedHere { result.conflicts.append(Conflict(field: .text, keptGitHub: true)) }
-                } else {
-                    result.conflicts.append(Conflict(field: .text, keptGitHub: false))
-                }
+                let kept = take(&result.entry.text, title, at: stamp(updated), lastSeen: lastSeen)
+                if kept.taken { result.changes.append(.retitled(title)) }
+                if kept.conflict { result.conflicts.append(Conflict(field: .text, keptGitHub: kept.taken)) }
             }
         }
         result.entry.seen.set(issue, at: entry.issue.stamp)
         return result
+    }
+
+    /// Takes GitHub's change of a field, made at `event`, unless the user changed the field
+    /// since the issue was last seen (`lastSeen`) and later than GitHub's change: the later of the
+    /// two wins. Unchanged since, the field takes GitHub's change whatever the clocks say, dated
+    /// just after the field's last write where GitHub's time is earlier (a clock ahead of GitHub's).
+    /// Whether it was taken, and whether both sides had changed it.
+    private static func take<Value>(_ register: inout Register<Value>, _ value: Value, at event: HybridTimestamp,
+                                    lastSeen: HybridTimestamp) -> (taken: Bool, conflict: Bool) {
+        let changedHere = register.stamp > lastSeen
+        guard !changedHere || event > register.stamp else { return (false, true) }
+        register = Register(value, at: max(event, .event(after: register.stamp)))
+        return (true, changedHere)
     }
 
     /// What the issue must change to follow the todo: its title where the todo's text changed

@@ -97,7 +97,9 @@ struct RemotePhase: SyncPhase {
             var stopwatch = Stopwatch()
             summary.milliseconds = []
             let machine = try session.store.replica.machineID()
-            let handEdit = date.map { HybridTimestamp(wall: $0.millisecondsSinceEpoch, counter: 0, machine: machine) }
+            // Values written there by hand are dated by GitHub's time of the read (or, reading the
+            // copy kept here, this machine's).
+            let handEdit = HybridTimestamp(wall: (date ?? session.clock()).millisecondsSinceEpoch, counter: 0, machine: machine)
             var remote = Replica.empty
             var handEdits = 0
             var olderVersion = false
@@ -113,10 +115,10 @@ struct RemotePhase: SyncPhase {
             let local = try session.store.replica.read()
             summary.milliseconds.append(("read the list here", stopwatch.lap()))
             let asRead = remote
-            if let handEdit, remoteSHA != settings.blobSHA {
+            if remoteSHA != settings.blobSHA {
                 // A value that a known copy has at the same stamp, but otherwise: changed by hand.
                 var known = [local.replica]
-                if let old = settings.content, let previous = try? TodoFile.decode(old).replica { known.append(previous) }
+                if let old = settings.content, let previous = try? TodoFile.decode(old, handEdit: handEdit).replica { known.append(previous) }
                 let restamped = remote.restampingHandEdits(against: known, at: handEdit)
                 (remote, handEdits) = (restamped.replica, handEdits + restamped.edits)
             }
@@ -153,13 +155,13 @@ struct RemotePhase: SyncPhase {
                 try session.store.recordRemoteFile(sha: remoteSHA, etag: etag, content: remoteBytes)
             }
             summary.pulled += changes.count
-            summary.handEdits += handEdits
+            summary.handEdits = max(summary.handEdits, handEdits)  // the same edits, read again on a retry
             summary.milliseconds.append(("commit here", stopwatch.lap()))
             guard needsWrite else {
                 try session.store.recordExchange(exchangedChanges: local.changeCount, etag: etag, at: session.clock())
                 return
             }
-            try checkStillPrivate(settings, fileMissing: fileMissing, session)
+            try checkStillPrivate(&cached, fileMissing: fileMissing, session)
             let written: String
             do throws(GitHubError) {
                 written = try session.github.writeFile(
@@ -188,7 +190,7 @@ struct RemotePhase: SyncPhase {
     /// Before a write: the repository must still exist and be private (a conditional read, free
     /// when it did not change), and, for a file not there yet, its branch must exist (a
     /// repository with no commit yet gets its first one on its default branch).
-    private func checkStillPrivate(_ settings: RemoteSettings, fileMissing: Bool, _ session: SyncSession) throws {
+    private func checkStillPrivate(_ settings: inout RemoteSettings, fileMissing: Bool, _ session: SyncSession) throws {
         let repository: GitHubRepository?
         do {
             switch try session.github.repository(id: settings.repositoryID, ifNoneMatch: settings.repositoryETag) {
@@ -196,6 +198,7 @@ struct RemotePhase: SyncPhase {
             case .modified(let found, let etag):
                 guard found.isPrivate else { throw RemoteFailure.madePublic(repository: found.fullName) }
                 try session.store.recordRemoteRepository(etag: etag)
+                settings.repositoryETag = etag
                 repository = found
             }
         } catch GitHubError.notFound, GitHubError.unavailable {

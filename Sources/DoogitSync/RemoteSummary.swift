@@ -60,14 +60,6 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     /// Anything else GitHub answered.
     case failed(repository: String, GitHubError)
 
-    /// Worth trying again later without doing anything (exit 75).
-    public var isTemporary: Bool {
-        switch self {
-        case .keptChanging, .unavailable: return true
-        default: return false
-        }
-    }
-
     /// The failure a GitHub error means for the exchange with `repository`.
     static func of(_ error: GitHubError, repository: String) -> RemoteFailure {
         switch error {
@@ -84,7 +76,8 @@ public enum RemoteWaiting {
     /// How many lines of the file (todos and repositories) this machine's next exchange would
     /// change, if nobody else wrote meanwhile: what `sync` then reports as sent.
     public static func count(store: Store, settings: RemoteSettings) throws -> Int {
-        let file = settings.content.flatMap { try? TodoFile.decode($0).replica } ?? .empty
+        // A value written there by hand is taken as written long ago: it is counted, not kept.
+        let file = settings.content.flatMap { try? TodoFile.decode($0, handEdit: .zero).replica } ?? .empty
         return RemotePhase.changedLines(from: file, to: merge(try store.replica.read().replica, file))
     }
 }

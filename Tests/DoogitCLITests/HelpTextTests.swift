@@ -227,18 +227,22 @@ import Testing
         descriptions and flags are refreshed, and a repository GitHub no longer returns
         is flagged [gone] with its todos kept. Linked issues and their todos are kept in
         step, and commits on the default branch with a 'Doogit-Done:' trailer finish
-        their todos (see 'doogit help repo set'). Prints nothing unless something
-        changed, so cron mails only news. Only one sync runs at a time per database: a
-        second one exits 0 at once (or waits with --wait). Exit 75 means try again later
-        (network, GitHub down, rate limit); what was done is kept. When every repository
-        and GitHub's /user answer 404, nothing is flagged gone and the exit is 1: check
-        DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote init'), sync also
-        merges the todos with the file todos.jsonl there: every field keeps its latest
+        their todos (see 'doogit help repo set'); a change seen on GitHub is dated by
+        GitHub's time of it, so a change you made later wins. Prints nothing unless
+        something changed, so cron mails only news. Only one sync runs at a time per
+        database: a second one exits 0 at once (or waits with --wait). Exit 75 means try
+        again later (network, GitHub down, rate limit); what was done is kept. When
+        every repository and GitHub's /user answer 404, nothing is flagged gone and the
+        exit is 1: check DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote
+        init'), sync also merges the todos with the file todos.jsonl there, at its start
+        and, when it changed something itself, at its end: every field keeps its latest
         change, a removal wins over an edit made meanwhile, and what other machines
         added, finished, edited, removed, linked to issues or set with 'repo set'
         arrives here. An unchanged file costs one conditional request. A write that
         loses a race with another machine is merged and tried again (5 times at most,
-        then exit 75 with nothing lost).
+        then exit 75 with nothing lost). When the exchange fails (the file, the
+        repository or GitHub), the rest of the sync goes on and the changes wait; the
+        exit code and message say what failed and what to do.
 
         Options:
               --wait     wait for a sync already running instead of exiting

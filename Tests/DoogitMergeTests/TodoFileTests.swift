@@ -118,6 +118,24 @@ import TestSupport
                 "never earlier than the stamp it replaced")
     }
 
+    /// Two machines that saw an issue closed and reopened in one second date both alike (GitHub's
+    /// times have whole seconds): the file's value differs from this machine's at the same
+    /// stamp, yet nobody edited it by hand.
+    @Test func valuesDatedByAnEventOnGitHubAreNeverTakenForHandEdits() {
+        let uuid = "9f1c2d3e-0000-4000-8000-000000000001"
+        let created = HybridTimestamp(wall: 1_700_000_000_000, counter: 0, machine: "aaaaaaaaaaaa")
+        let event = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: 1_700_000_060_999))
+        var here = Replica(), there = Replica()
+        here.todos[uuid] = TodoEntry(uuid: uuid, repository: 1, text: "ship it", createdAt: created.timestamp, stamp: created)
+        there.todos[uuid] = here.todos[uuid]
+        here.todos[uuid]?.done = Register(DoneState(doneAt: Timestamp(millisecondsSinceEpoch: 1_700_000_060_000)), at: event)
+        there.todos[uuid]?.done = Register(DoneState(doneAt: nil), at: event)
+        let hand = HybridTimestamp(wall: 1_700_000_500_000, counter: 0, machine: "cccccccccccc")
+        let (restamped, edits) = there.restampingHandEdits(against: [here], at: hand)
+        #expect(edits == 0)
+        #expect(restamped == there)
+    }
+
     @Test func randomReplicasRoundTripAndOneReplicaAlwaysGivesTheSameBytes() throws {
         var generator = SplitMix64(seed: 77)
         for _ in 0..<60 {

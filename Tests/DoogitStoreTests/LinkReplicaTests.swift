@@ -257,4 +257,55 @@ struct LinkReplicaTests {
         try receive(store, { $0.todos[uuid]?.removed.set(false, at: self.stamp(20)) }, at: 21)
         #expect(try store.linkedTodos(repositoryID: 1).map(\.entry.uuid) == [uuid])
     }
+
+    @Test("an issue another machine linked and then unlinked (a link never seen here) is known, so never imported")
+    func anIssueSeenElsewhereIsKnown() throws {
+        let store = try makeStore()
+        let uuid = "0b0e5d4e-9999-4a4a-8a8a-00000000000b"
+        // Linked there to issue 40 by hand (no marker, no name-made UUID), seen, then unlinked.
+        try receive(store, {
+            $0.todos[uuid] = TodoEntry(uuid: uuid, repository: 1, text: "feed", createdAt: moment(1), stamp: self.stamp(1))
+            $0.todos[uuid]?.seen.set(self.seen(40), at: self.stamp(2))
+            $0.todos[uuid]?.issue.set(nil, at: self.stamp(3))
+        }, at: 10)
+        #expect(try store.knownIssueNumbers(repositoryID: 1) == [40])
+        #expect(try store.importIssue(repositoryID: 1, issue: snapshot(40), at: moment(11)) == nil)
+        // Seen under a link made before the todo moved to octo/dog: an issue of octo/cat, not octo/dog's.
+        try receive(store, {
+            $0.todos[uuid]?.repository.set(2, at: self.stamp(4))
+            $0.todos[uuid]?.seen.set(self.seen(41), at: self.stamp(3))
+        }, at: 12)
+        #expect(try store.knownIssueNumbers(repositoryID: 2).isEmpty)
+    }
+
+    @Test("a link that arrives with another repository's issue of the same number is weighed against the todo holding it")
+    func aLinkToTheSameNumberOfAnotherRepositoryIsWeighed() throws {
+        let store = try makeStore()
+        let moving = try store.addTodo(repositoryID: 1, text: "moving", at: moment(1))
+        _ = try store.linkIssue(todoID: moving.id, to: snapshot(12), at: moment(2))
+        let holder = try store.addTodo(repositoryID: 2, text: "holder", at: moment(3))
+        _ = try store.linkIssue(todoID: holder.id, to: snapshot(12), at: moment(4))
+        // Elsewhere, later: moved to octo/dog and linked to its issue 12 (the holder's here).
+        try receive(store, {
+            $0.todos[moving.uuid]?.repository.set(2, at: self.stamp(50))
+            $0.todos[moving.uuid]?.issue.set(self.link(12, repository: 2), at: self.stamp(51))
+        }, at: 60)
+        #expect(try entry(store, moving.uuid).issue.value == link(12, repository: 2))
+        #expect(try entry(store, holder.uuid).issue.value == nil, "one todo an issue: the later link keeps it")
+    }
+
+    @Test("an imported file's link to an issue that was another todo's here is left out")
+    func anImportLinksNoIssueKnownHere() throws {
+        let store = try makeStore()
+        let old = try store.addTodo(repositoryID: 1, text: "old", at: moment(1))
+        _ = try store.linkIssue(todoID: old.id, to: snapshot(12), at: moment(2))
+        _ = try store.removeTodos([old.id], at: moment(3))
+        let added = try store.addTodos([
+            NewTodo(uuid: "0b0e5d4e-9999-4a4a-8a8a-00000000000c", repositoryID: 1, text: "again", doneAt: nil, createdAt: moment(4), issue: 12),
+            NewTodo(uuid: "0b0e5d4e-9999-4a4a-8a8a-00000000000d", repositoryID: 1, text: "new", doneAt: nil, createdAt: moment(4), issue: 13),
+        ], at: moment(5))
+        #expect(added == 2)
+        #expect(try entry(store, "0b0e5d4e-9999-4a4a-8a8a-00000000000c").issue.value == nil)
+        #expect(try entry(store, "0b0e5d4e-9999-4a4a-8a8a-00000000000d").issue.value?.number == 13)
+    }
 }

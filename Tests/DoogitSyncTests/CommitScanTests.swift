@@ -119,6 +119,7 @@ struct CommitScanTests {
     /// A repository with no commit yet: GitHub answers its default branch with 404 "Branch not found".
     @Test func aRepositoryWithNoCommitYetSyncsAndItsFirstCommitsCount() throws {
         let world = try IssueWorld()
+        world.activity.setClock(1_700_000_000)  // made long before this machine's now
         world.github.addRepository(id: 3, name: "empty", description: nil)
         world.activity.makeEmpty(repository: 3)
         _ = try RepositoryTracker(store: world.store, github: world.client()).add([.full(owner: "octocat", name: "empty")], at: .now())
@@ -127,6 +128,10 @@ struct CommitScanTests {
         #expect(summary.failures.isEmpty && summary.gone == 0)
         #expect(try world.store.commitScanState(repositoryID: 3).lastCommitSHA == CommitScanState.emptyBranch)
         #expect(try world.store.repository(id: 3)?.gone == false)
+        world.github.resetCounters()
+        try world.sync()
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "still empty: not asked again")
+        world.activity.setClock(1_700_000_100)
         world.github.pushCommits(repository: 3, messages: ["Initial commit\n\n\(trailer(todo))"])
         try world.sync()
         #expect(try world.todo(todo.id).done, "the first pushed commit's trailers count")

@@ -128,4 +128,21 @@ struct CreationsTogetherTests {
         if push { #expect(issues[1].stateReason == "duplicate") }
         #expect(machines.issuePosts == 2)
     }
+
+    /// A todo's own issue unlinked, and another linked instead by hand: the issue made for it
+    /// stays open, as the user left it; it is no duplicate of the one they chose.
+    @Test func anIssueOfTheTodosOwnThatTheUserUnlinkedIsNoDuplicate() throws {
+        let machines = try Machines(1, remote: false)
+        let machine = machines[0]
+        #expect(machine.run("repo", "set", "app", "--push-issues", "on").status == 0)
+        #expect(machine.run("todo", "add", "-R", "app", "ship it").status == 0)
+        #expect(machine.run("todo", "promote", "1").stdout.hasPrefix("Created octocat/app#1 for todo 1"))
+        let chosen = machines.github.activity.addIssue(repository: 1, title: "Ship the release")
+        #expect(machine.run("todo", "unlink", "1").status == 0)
+        #expect(machine.run("todo", "link", "1", "\(chosen)").status == 0)
+        let sync = machine.run("sync")
+        #expect(sync.status == 0 && !sync.stdout.contains("duplicate"), "\(sync.stdout) \(sync.stderr)")
+        #expect(machines.github.activity.issues(repository: 1).map(\.state) == ["open", "open"])
+        #expect(try machines.list(machine) == ["octocat/app: ship it #2"])
+    }
 }
