@@ -16,19 +16,9 @@ struct CreationsTogetherTests {
         let machines = try Machines(1, remote: false)
         let machine = machines[0]
         #expect(machine.run("todo", "add", "-R", "app", "ship it").status == 0)
-        let arrived = Event(), release = Event()
+        let (arrived, release) = madeAlready ? (Event(), Event()) : machines.holdFirstPost { $0.hasSuffix("/issues") }
         let hold = AnswerHold()
-        if madeAlready {
-            machines.github.activity.failNext("POST", pathSuffix: "/issues", with: .holdAfterProcessing(hold))
-        } else {
-            let first = Counter()
-            machines.github.script { request in
-                guard request.method == "POST", request.path.hasSuffix("/issues"), first.next() == 1 else { return nil }
-                arrived.signal()
-                _ = release.wait(seconds: 60)
-                return nil
-            }
-        }
+        if madeAlready { machines.github.activity.failNext("POST", pathSuffix: "/issues", with: .holdAfterProcessing(hold)) }
         defer { release.signal(); hold.releaseAnswer() }
         let promote = try ChildProcess.spawn(DoogitBinary.path, ["todo", "promote", "1"], environment: machine.environment)
         try #require(madeAlready ? hold.waitForArrival(seconds: 60) : arrived.wait(seconds: 60), "the POST never arrived")
@@ -100,14 +90,7 @@ struct CreationsTogetherTests {
         if push { #expect(a.run("repo", "set", "app", "--push-issues", "on").status == 0) }
         machines.syncAll([0, 1])
         // a's POST waits until b has promoted too: each made its own issue.
-        let arrived = Event(), release = Event()
-        let first = Counter()
-        machines.github.script { request in
-            guard request.method == "POST", request.path.hasSuffix("/issues"), first.next() == 1 else { return nil }
-            arrived.signal()
-            _ = release.wait(seconds: 60)
-            return nil
-        }
+        let (arrived, release) = machines.holdFirstPost { $0.hasSuffix("/issues") }
         defer { release.signal() }
         let promote = try ChildProcess.spawn(DoogitBinary.path, ["todo", "promote", "1"], environment: a.environment)
         try #require(arrived.wait(seconds: 60))

@@ -27,14 +27,7 @@ struct FoundByTryingTests {
     @Test func twoMachinesCreatingTheRemoteAtOnceBothSucceed() throws {
         let machines = try Machines(2, remote: false)
         let (a, b) = (machines[0], machines[1])
-        let arrived = Event(), release = Event()
-        let first = Counter()
-        machines.github.script { request in
-            guard request.method == "POST", request.path == "/user/repos", first.next() == 1 else { return nil }
-            arrived.signal()
-            _ = release.wait(seconds: 60)
-            return nil
-        }
+        let (arrived, release) = machines.holdFirstPost { $0 == "/user/repos" }
         defer { release.signal() }
         let held = try ChildProcess.spawn(DoogitBinary.path, ["remote", "init", "--create"], environment: a.environment)
         try #require(arrived.wait(seconds: 60))

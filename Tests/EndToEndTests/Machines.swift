@@ -23,6 +23,20 @@ final class Machines {
 
     subscript(index: Int) -> Sandbox { all[index] }
 
+    /// Holds the first POST to a path `matching` before GitHub handles it: `arrived` is
+    /// signalled when it comes, and it goes on when `release` is.
+    func holdFirstPost(_ matching: @escaping @Sendable (String) -> Bool) -> (arrived: Event, release: Event) {
+        let arrived = Event(), release = Event()
+        let first = Counter()
+        github.script { request in
+            guard request.method == "POST", matching(request.path), first.next() == 1 else { return nil }
+            arrived.signal()
+            _ = release.wait(seconds: 60)
+            return nil
+        }
+        return (arrived, release)
+    }
+
     /// Each machine syncs once, in order, and every sync must go through.
     func syncAll(_ order: [Int]? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         for index in order ?? Array(all.indices) {
