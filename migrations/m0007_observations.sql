@@ -36,17 +36,9 @@ UPDATE todo_tombstones SET seen_number = issue_number, seen_state = issue_state,
 WHERE issue_number IS NOT NULL AND issue_state IN ('open', 'closed') AND issue_clock IS NOT NULL;
 
 -- What each machine's sync kept of an issue exchange before (the issue as last seen here, the
--- todo as last sent): the observation above replaces it, on every machine alike.
-ALTER TABLE todos DROP COLUMN issue_state;
-ALTER TABLE todos DROP COLUMN issue_title;
-ALTER TABLE todos DROP COLUMN issue_synced_text;
-ALTER TABLE todos DROP COLUMN issue_synced_done;
-ALTER TABLE todos DROP COLUMN issue_synced_at;
-ALTER TABLE todo_tombstones DROP COLUMN issue_state;
-ALTER TABLE todo_tombstones DROP COLUMN issue_title;
-ALTER TABLE todo_tombstones DROP COLUMN issue_synced_text;
-ALTER TABLE todo_tombstones DROP COLUMN issue_synced_done;
-ALTER TABLE todo_tombstones DROP COLUMN issue_synced_at;
+-- todo as last sent: issue_state, issue_title, issue_synced_text, issue_synced_done,
+-- issue_synced_at): the observation above replaces it, on every machine alike. Those columns stay,
+-- never read nor written again (SQLite before 3.35 cannot drop a column).
 
 -- The commits whose `Doogit-Done:` trailer named a todo (live or removed, by UUID): each is
 -- applied once, and the record travels with the todo, so that no other machine, no rescan and
@@ -60,6 +52,3 @@ CREATE TABLE todo_commits (
 -- The remote repository as last checked (its ETag): before each write it is checked, for free
 -- when unchanged, to be still private.
 ALTER TABLE remote ADD COLUMN repository_etag TEXT;
-
--- `last_commit_sha` is '' when the default branch had no commit when last read (GitHub answers
--- 404 for it): its first commits are then read, not only remembered.

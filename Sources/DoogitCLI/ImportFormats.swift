@@ -13,8 +13,10 @@ struct ForeignTodo {
     var project: String?
     /// Where it is in the file, for messages: `line 3`.
     var place: String
-    /// The issue it is linked to (todo.txt's `issue:OWNER/NAME#N`), as OWNER/NAME and number.
-    var issue: (repository: String, number: Int64)? = nil
+    /// The issue it is linked to (todo.txt's `issue:OWNER/NAME#N`, taken out of the text), as
+    /// OWNER/NAME and number, and the word as written (back into the text where it is not a link
+    /// of the todo's repository).
+    var issue: (repository: String, number: Int64, word: String)? = nil
 }
 
 /// A file that is not what its format allows: where, and why.
@@ -158,9 +160,11 @@ enum TodoTxtImport {
                 project = String(words[projectIndex].dropFirst())
                 words.remove(at: projectIndex)
             }
-            var issue: (repository: String, number: Int64)?
-            if project != nil, let linkIndex = words.firstIndex(where: { link($0) != nil }) {
-                issue = link(words[linkIndex])
+            // The last one: the export writes it after the text, which may hold such a word too.
+            var issue: (repository: String, number: Int64, word: String)?
+            if project != nil, let linkIndex = words.lastIndex(where: { link($0) != nil }), let found = link(words[linkIndex]) {
+                _ = try cleanText(words.joined(separator: " "), place: place)  // fits with the word put back
+                issue = (found.repository, found.number, TerminalText.sanitize(String(words[linkIndex])))
                 words.remove(at: linkIndex)
             }
             let text = try cleanText(words.joined(separator: " "), place: place)
@@ -172,7 +176,7 @@ enum TodoTxtImport {
         return todos
     }
 
-    /// `issue:OWNER/NAME#N`: its OWNER/NAME and number (a link only where it is the project's, on import).
+    /// `issue:OWNER/NAME#N`: its OWNER/NAME and number.
     private static func link(_ word: Substring) -> (repository: String, number: Int64)? {
         guard word.hasPrefix("issue:"), let hash = word.lastIndex(of: "#"),
               let number = Int64(word[word.index(after: hash)...]), number > 0 else { return nil }

@@ -47,9 +47,11 @@ enum RemoteCommands {
         let reference = try invocation.positionals.first.map { try runtime.parseReference($0, topic: invocation.path) }
         let github = try runtime.github()
         let store = try runtime.store()
-        var owner = reference?.owner
-        if owner == nil { owner = try github.currentUser().login }
-        let fullName = "\(owner ?? "")/\(reference?.name ?? defaultName)"
+        // The signed-in user's, unless named.
+        var login: String?
+        if reference?.owner == nil { login = try github.currentUser().login }
+        let owner = reference?.owner ?? login ?? ""
+        let fullName = "\(owner)/\(reference?.name ?? defaultName)"
         var access: RepositoryAccess
         if let found = try existingRepository(fullName, github) {
             access = found
@@ -58,9 +60,9 @@ enum RemoteCommands {
                 throw CommandFailure(message: "repository \(TerminalText.sanitize(fullName)) not found on GitHub (or the token cannot see it)",
                                      hint: "create it, private, with 'doogit remote init \(TerminalText.sanitize(fullName)) --create'")
             }
-            let login = try github.currentUser().login
+            let user = try login ?? github.currentUser().login
             do {
-                access = try github.createPrivateRepository(owner: owner?.lowercased() == login.lowercased() ? nil : owner,
+                access = try github.createPrivateRepository(owner: owner.lowercased() == user.lowercased() ? nil : owner,
                                                             name: reference?.name ?? defaultName,
                                                             description: "doogit's todos (todos.jsonl), kept in sync by doogit")
                 runtime.say("Created \(TerminalText.sanitize(access.fullName)) (private)")
@@ -69,7 +71,7 @@ enum RemoteCommands {
                 guard let found = try existingRepository(fullName, github) else { throw GitHubError.validationFailed(message: message) }
                 access = found
             } catch {
-                throw error
+                throw error  // spelled out: Swift 6.3 crashes compiling this do-catch without it
             }
         }
         guard access.isPrivate else {

@@ -44,7 +44,9 @@ enum TransferCommands {
             issues and repository settings included. Taskwarrior: \
             the output of 'task export'; 'project' names a tracked repository (NAME or OWNER/NAME), \
             completed tasks are done, deleted ones are skipped, UUIDs are kept. todo.txt: 'x ' marks a \
-            done todo, the first +project names the repository, priorities and dates stay in the text. \
+            done todo, the creation date is kept, the last +project that names a tracked repository \
+            (else the first) names it, issue:OWNER/NAME#N of that repository links its issue, \
+            priorities and other dates stay in the text. \
             A project that names no tracked repository, or several, is an error naming it, unless \
             --repo takes every such todo.
             """,
@@ -168,9 +170,11 @@ enum TransferCommands {
                 throw CommandFailure(message: "\(name), \(todo.place): the todo has no project; nothing was imported",
                                      hint: "choose the repository for such todos with --repo REPO")
             }
-            var issue: Int64?
-            if let link = todo.issue, link.repository.lowercased() == repository.fullName.lowercased() { issue = link.number }
-            states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: todo.text,
+            var issue: Int64?, text = todo.text
+            if let link = todo.issue {
+                if link.repository.lowercased() == repository.fullName.lowercased() { issue = link.number } else { text += " " + link.word }
+            }
+            states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: text,
                                   doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now, issue: issue))
         }
         return states

@@ -14,8 +14,7 @@ extension Replica {
             // Machines that saw two events on GitHub in one second stamp them alike: not an edit.
             guard register.stamp == .zero || register.stamp.machine != HybridTimestamp.githubMachine,
                   references.contains(where: { $0.stamp == register.stamp && $0.value != register.value }) else { return }
-            let after = HybridTimestamp(wall: register.stamp.wall, counter: register.stamp.counter + 1, machine: stamp.machine)
-            register.stamp = max(stamp, after)
+            register.stamp = max(stamp, register.stamp.next(on: stamp.machine))
             edits += 1
         }
         for (uuid, entry) in todos {

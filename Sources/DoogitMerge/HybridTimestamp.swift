@@ -34,6 +34,13 @@ public struct HybridTimestamp: Comparable, Hashable, Sendable, CustomStringConve
 
     public var timestamp: Timestamp { Timestamp(millisecondsSinceEpoch: wall) }
 
+    /// The stamp just after this one, made by `machine`: later whatever the machine's id.
+    public func next(on machine: String) -> HybridTimestamp {
+        counter < Self.maximumCounter
+            ? HybridTimestamp(wall: wall, counter: counter + 1, machine: machine)
+            : HybridTimestamp(wall: wall + 1, counter: 0, machine: machine)
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Written straight into the string's storage: a file of 10,000 todos has 30,000 stamps.

@@ -98,9 +98,7 @@ extension HybridTimestamp {
     /// The stamp of an event on GitHub known to follow the write stamped `stamp` (it was seen
     /// after it): just after it, the same on every machine that sees it.
     public static func event(after stamp: HybridTimestamp) -> HybridTimestamp {
-        stamp.counter < maximumCounter
-            ? HybridTimestamp(wall: stamp.wall, counter: stamp.counter + 1, machine: githubMachine)
-            : HybridTimestamp(wall: stamp.wall + 1, counter: 0, machine: githubMachine)
+        stamp.next(on: githubMachine)
     }
 }
 

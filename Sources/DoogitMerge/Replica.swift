@@ -89,6 +89,8 @@ public struct TodoEntry: Equatable, Sendable {
         if removed.stamp != .zero { copy.removed.stamp = transform(removed.stamp) }
         if issue.stamp != .zero { copy.issue.stamp = transform(issue.stamp) }
         if seen.stamp != .zero { copy.seen.stamp = transform(seen.stamp) }
+        // When the issue was seen orders observations of one GitHub state: a stamp too.
+        if let seenAt = seen.value?.seenAt { copy.seen.value?.seenAt = transform(seenAt) }
         copy.unknown = unknown.mapStamps(transform)
         return copy
     }

@@ -32,8 +32,8 @@ extension ReplicaStore {
             }
             // Links new to their todos last, once every link that left a todo has left it: an
             // issue is linked to one todo at a time.
-            for link in links { try linkArriving(link, at: now) }
-            for change in changes.repositories where !change.shown { try hide(change, at: now) }
+            for link in links { try linkArriving(link, machine: machine, at: now) }
+            for change in changes.repositories where !change.shown { try hide(change) }
             return applied
         }
     }
@@ -178,24 +178,24 @@ extension ReplicaStore {
     /// Links a todo to the issue a merge linked it to. An issue linked here to another todo
     /// stays with the later link (a tie goes to the larger UUID); the other todo is unlinked, a
     /// change of this machine's that every machine makes alike.
-    private func linkArriving(_ link: ArrivingLink, at now: Timestamp) throws(StoreError) {
-        let machine = try clock().machine
+    private func linkArriving(_ link: ArrivingLink, machine: String, at now: Timestamp) throws(StoreError) {
         if let (other, otherUUID, otherStamp) = try database.query("""
             SELECT id, uuid, issue_clock, updated_at FROM todos WHERE repository_id = ? AND issue_number = ? AND id <> ?
             """, [.integer(link.issue.repository), .integer(link.issue.number), .integer(link.id)], { row throws(StoreError) in
             (try row.int64("id"), try row.string("uuid"),
              try TodoRows.stamp(row, "issue_clock", fallback: try Store.timestamp(row, "updated_at"), machine: machine))
         }).first {
-            guard (link.stamp, link.uuid) > (otherStamp, otherUUID) else {
-                try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(link.id))
-                try stamp(.issue, todos: [link.id], at: now)
-                return
-            }
-            try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(other))
-            try stamp(.issue, todos: [other], at: now)
+            guard (link.stamp, link.uuid) > (otherStamp, otherUUID) else { return try unlink(link.id, at: now) }
+            try unlink(other, at: now)
         }
         try database.run("UPDATE todos SET issue_number = ?, issue_url = ?, issue_clock = ? WHERE id = ?",
                          .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
+    }
+
+    /// Unlinks a live todo, a change of this machine's.
+    func unlink(_ id: Int64, at now: Timestamp) throws(StoreError) {
+        try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(id))
+        try stamp(.issue, todos: [id], at: now)
     }
 
     /// Every issue a machine linked to the todo, even where that link has since lost or gone, so

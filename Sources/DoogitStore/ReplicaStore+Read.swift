@@ -24,14 +24,7 @@ extension ReplicaStore {
                 FROM repositories
                 """) { row throws(StoreError) in
                 let id = try row.int64("id")
-                replica.repositories[id] = RepositoryEntry(
-                    id: id,
-                    name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
-                                   at: try TodoRows.stamp(row, "name_clock", fallback: try Store.timestamp(row, "synced_at"),
-                                                          machine: machine)),
-                    tracked: Register(true, at: try TodoRows.stamp(row, "tracked_clock", fallback: try Store.timestamp(row, "added_at"),
-                                                                   machine: machine)),
-                    settings: try Self.settingsRegister(row))
+                replica.repositories[id] = try Self.trackedRepository(row, id: id, machine: machine)
                 annotations.repositories[id] = RepositoryDetails(
                     description: try row.optionalString("description"), isPrivate: try row.bool("private"),
                     archived: try row.bool("archived"), gone: try row.bool("gone"))
@@ -75,6 +68,18 @@ extension ReplicaStore {
             return LocalReplica(replica: replica, annotations: annotations,
                                 changeCount: try database.scalarInt("SELECT changes FROM replica WHERE id = 1") ?? 0)
         }
+    }
+
+    /// A row of `repositories` (with `full_name`, `html_url`, `synced_at`, `added_at`, the
+    /// settings and their stamps) as a tracked repository's entry.
+    static func trackedRepository(_ row: Row, id: Int64, machine: String) throws(StoreError) -> RepositoryEntry {
+        RepositoryEntry(
+            id: id,
+            name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
+                           at: try TodoRows.stamp(row, "name_clock", fallback: try Store.timestamp(row, "synced_at"), machine: machine)),
+            tracked: Register(true, at: try TodoRows.stamp(row, "tracked_clock", fallback: try Store.timestamp(row, "added_at"),
+                                                           machine: machine)),
+            settings: try settingsRegister(row))
     }
 
     /// The settings of a row with `push_issues`, `import_issues`, `scan_commits` and

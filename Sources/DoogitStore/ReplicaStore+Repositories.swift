@@ -11,17 +11,12 @@ extension ReplicaStore {
                    r.scan_commits, r.settings_clock, u.tracked_clock AS untracked_clock
             FROM repositories r LEFT JOIN untracked_repositories u ON u.id = r.id WHERE r.id = ?
             """, [.integer(id)], { row throws(StoreError) -> RepositoryEntry in
-            var tracked = Register(true, at: try TodoRows.stamp(row, "tracked_clock", fallback: try Store.timestamp(row, "added_at"),
-                                                                 machine: machine))
+            var entry = try Self.trackedRepository(row, id: id, machine: machine)
             if let untracked = try row.optionalString("untracked_clock") {
                 guard let stamp = HybridTimestamp(text: untracked) else { throw .corrupt }
-                tracked = Register(false, at: stamp)
+                entry.tracked = Register(false, at: stamp)
             }
-            return RepositoryEntry(
-                id: id, name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
-                                       at: try TodoRows.stamp(row, "name_clock", fallback: try Store.timestamp(row, "synced_at"),
-                                                              machine: machine)),
-                tracked: tracked, settings: try Self.settingsRegister(row))
+            return entry
         }).first
     }
 
@@ -71,7 +66,7 @@ extension ReplicaStore {
 
     /// A repository the merged list no longer shows: another machine stopped tracking it. It
     /// leaves the list unless this machine tracked it again, or added a todo to it, meanwhile.
-    func hide(_ change: RepositoryChange, at now: Timestamp) throws(StoreError) {
+    func hide(_ change: RepositoryChange) throws(StoreError) {
         let state = change.entry
         guard let held = try heldRepository(state.id) else {
             let untracked = try database.scalarString("SELECT tracked_clock FROM untracked_repositories WHERE id = ?", .integer(state.id))

@@ -36,14 +36,17 @@ public struct ReplicaStore {
 
     /// Stamps the fields a local change wrote on these todos: the one call every change of a
     /// todo makes, so that the change wins over older ones when machines exchange their lists.
-    func stamp(_ fields: TodoFields, todos ids: [Int64], at now: Timestamp) throws(StoreError) {
-        guard !ids.isEmpty, !fields.isEmpty else { return }
-        let stamp = try nextStamp(at: now).text
+    /// The stamp (nil when there was nothing to stamp).
+    @discardableResult
+    func stamp(_ fields: TodoFields, todos ids: [Int64], at now: Timestamp) throws(StoreError) -> HybridTimestamp? {
+        guard !ids.isEmpty, !fields.isEmpty else { return nil }
+        let stamp = try nextStamp(at: now)
         let columns = fields.columns
         let sql = "UPDATE todos SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
         for id in ids {
-            try database.run(sql, columns.map { _ in SQLValue.text(stamp) } + [.integer(id)])
+            try database.run(sql, columns.map { _ in SQLValue.text(stamp.text) } + [.integer(id)])
         }
+        return stamp
     }
 
     /// Takes in the latest stamp seen in an exchange, so the next local change is stamped after

@@ -44,9 +44,7 @@ extension Store {
                 """, .text(uuid), .integer(repositoryID), .text(text), .bool(done), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339), done ? .text(now.rfc3339) : .null)
             let id = database.lastInsertedRowID
-            try replica.stamp(TodoFields.added.union(.issue), todos: [id], at: now)
-            guard let stamp = try database.scalarString("SELECT issue_clock FROM todos WHERE id = ?", .integer(id))
-                .flatMap(HybridTimestamp.init(text:)) else { throw .corrupt }
+            guard let stamp = try replica.stamp(TodoFields.added.union(.issue), todos: [id], at: now) else { throw .corrupt }
             try writeLink(todoID: id, issue: issue, stamp: stamp)
             try replica.rememberIssue(repositoryID: repositoryID, number: issue.number, at: now)
             return try requireTodos([id])[0]

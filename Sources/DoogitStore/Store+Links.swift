@@ -91,8 +91,7 @@ extension Store {
     public func unlinkIssue(todoID: Int64, at now: Timestamp) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             guard try requireTodos([todoID])[0].issue != nil else { throw .todoNotLinked(todoID) }
-            try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(todoID))
-            try replica.stamp(.issue, todos: [todoID], at: now)
+            try replica.unlink(todoID, at: now)
             return try requireTodos([todoID])[0]
         }
     }

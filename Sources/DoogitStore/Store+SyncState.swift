@@ -81,12 +81,4 @@ extension Store {
                 .integer(repositoryID))
         }
     }
-
-    /// The open todos of a repository, in list order.
-    public func openTodos(repositoryID: Int64) throws -> [TodoRecord] {
-        try database.query("""
-            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
-            WHERE t.repository_id = ? AND t.done = 0 ORDER BY t.position, t.id
-            """, [.integer(repositoryID)]) { row throws(StoreError) in try Self.readTodo(row) }
-    }
 }

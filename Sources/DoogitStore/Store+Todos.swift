@@ -219,7 +219,8 @@ extension Store {
             let machine = try replica.clock().machine
             var found: [(Int64, TodoEntry)] = []
             var missing: [Int64] = []
-            for id in ids {
+            var asked: Set<Int64> = []
+            for id in ids where asked.insert(id).inserted {
                 let entry = try database.query("""
                     SELECT \(TodoRows.removedColumns) FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
                     WHERE b.todo_id = ? AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
@@ -246,7 +247,7 @@ extension Store {
                                      .integer(link.number), .text(link.url), .integer(inserted))
                 }
             }
-            return try requireTodos(ids)
+            return try requireTodos(found.map(\.0))
         }
     }
 

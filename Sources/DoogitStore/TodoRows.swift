@@ -2,8 +2,8 @@ import DoogitMerge
 import DoogitSupport
 
 /// A todo as this machine stores it, live (in `todos`) or removed (in `todo_tombstones`): the
-/// replica's entry with every stamp, its local ID (nil for a removal that arrived from another
-/// machine) and where it stands in its repository's list.
+/// replica's entry with every stamp, and its local ID (nil for a removal that arrived from
+/// another machine).
 struct StoredTodo {
     var id: Int64?
     var entry: TodoEntry

@@ -25,7 +25,7 @@ extension IssuePhase {
             if let todo = linked[issue.number] {
                 if let change = pull(issue, into: todo, repository, &session, context) { updates.append(change) }
             } else if let owner {
-                if try claimForItsTodo(issue, owner: owner, repository, &session, context) {
+                if try claimForItsTodo(issue, owner: owner, repository, known: known, &session, context) {
                     imports.append((issue, owner))
                 }
             } else if try wantsImport(issue, repository, known: known, session, context) {
@@ -66,10 +66,10 @@ extension IssuePhase {
     /// it when it was never linked, left alone when the user unlinked it, removed it, or linked
     /// it to another issue (a duplicate, settled apart). True when the todo is not here, and the
     /// issue is to be imported as that todo, which the import setting decides.
-    private func claimForItsTodo(_ issue: GitHubIssue, owner uuid: String, _ repository: RepositoryRecord,
+    private func claimForItsTodo(_ issue: GitHubIssue, owner uuid: String, _ repository: RepositoryRecord, known: Set<Int64>,
                                  _ session: inout SyncSession, _ context: Context) throws -> Bool {
         guard let stored = try session.store.entry(uuid: uuid) else {
-            return try wantsImport(issue, repository, known: [], session, context)
+            return try wantsImport(issue, repository, known: known, session, context)
         }
         let entry = stored.entry
         guard let id = stored.id, !entry.isRemoved, entry.repository.value == repository.id, entry.issue.stamp == .zero,
@@ -128,7 +128,14 @@ extension IssuePhase {
 
     private func closeDuplicate(_ duplicate: GitHubIssue, of kept: Int64, todoID: Int64, relinked: Bool,
                                 _ repository: RepositoryRecord, _ session: inout SyncSession, _ context: Context) throws {
-        let push = repository.settings.pushIssues && !repository.archived
+        let push = repository.settings.pushIssues
+        if push && repository.archived {
+            session.summary.failures.append(SyncFailure(
+                fullName: "\(repository.fullName)#\(duplicate.number)",
+                error: "not closed as a duplicate of #\(kept): the repository is archived, so GitHub refuses changes to its issues",
+                wrote: true))
+            return
+        }
         if push && !session.dryRun {
             try session.checkBudget()
             do {

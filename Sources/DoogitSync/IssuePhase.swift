@@ -27,7 +27,8 @@ struct IssuePhase: SyncPhase {
     static let sinceAdvanceThreshold = 50
     static let maximumPages = 100
 
-    /// What the phase found out once and reuses: the signed-in user's login.
+    /// What the phase found out once and reuses (the signed-in user's login, asked before any
+    /// listing's transaction), and the changes it reports.
     final class Context {
         var login: String?
         var changes: [SyncChange] = []

@@ -71,6 +71,7 @@ struct RemotePhase: SyncPhase {
                     repository: settings.fullName, path: settings.path, branch: settings.branch,
                     ifNoneMatch: attempt == 0 && cached.content != nil ? cached.etag : nil)
                 date = answer.date
+                if let date { session.githubClockOffset = date.millisecondsSinceEpoch - session.clock().millisecondsSinceEpoch }
                 switch answer.answer {
                 case .notModified:
                     // Unchanged there; only changes made here decide whether to write.
@@ -94,12 +95,14 @@ struct RemotePhase: SyncPhase {
                     (remoteBytes, remoteSHA, etag, fileMissing) = (nil, nil, nil, true)
                 }
             }
+            // The closing exchange reads nothing: GitHub's time is this machine's, set right by
+            // the first exchange's read.
+            let localNow = session.clock().millisecondsSinceEpoch
+            if date == nil, let offset = session.githubClockOffset { date = Timestamp(millisecondsSinceEpoch: localNow + offset) }
             var stopwatch = Stopwatch()
             summary.milliseconds = []
-            let machine = try session.store.replica.machineID()
-            // Values written there by hand are dated by GitHub's time of the read (or, reading the
-            // copy kept here, this machine's).
-            let handEdit = HybridTimestamp(wall: (date ?? session.clock()).millisecondsSinceEpoch, counter: 0, machine: machine)
+            // Values written there by hand are dated by GitHub's time of the read.
+            let handEdit = HybridTimestamp(wall: date?.millisecondsSinceEpoch ?? localNow, counter: 0, machine: session.machine)
             var remote = Replica.empty
             var handEdits = 0
             var olderVersion = false
@@ -178,7 +181,7 @@ struct RemotePhase: SyncPhase {
                 usleep(UInt32(Int.random(in: 20...120) * attempt) * 1000)
                 continue
             } catch {
-                throw error
+                throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
             }
             try session.store.recordRemoteFile(sha: written, etag: nil, content: bytes, exchangedChanges: local.changeCount,
                                                at: session.clock())

@@ -30,17 +30,22 @@ struct SyncSession {
     let store: Store
     let github: GitHubClient
     let clock: () -> Timestamp
+    /// This machine's id (its stamps').
+    let machine: String
     let dryRun: Bool
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     let rateLimitReserve: Int
     /// Reports (done, total) repositories as the sync goes.
     let progress: (Int, Int) -> Void
     var summary = SyncSummary()
+    /// GitHub's time less this machine's, in milliseconds, as the first exchange's read found it:
+    /// the closing exchange reads nothing, and dates by it.
+    var githubClockOffset: Int64?
 
     /// When this machine saw something on GitHub, to order what it saw within one of GitHub's
     /// seconds (an issue's `updated_at` has whole seconds).
     func seenStamp() -> HybridTimestamp {
-        HybridTimestamp(wall: clock().millisecondsSinceEpoch, counter: 0, machine: (try? store.replica.machineID()) ?? HybridTimestamp.githubMachine)
+        HybridTimestamp(wall: clock().millisecondsSinceEpoch, counter: 0, machine: machine)
     }
 
     /// The lock of issue creations (see `CreationLock`); nil while another process creates one.

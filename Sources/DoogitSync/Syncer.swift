@@ -41,8 +41,8 @@ public final class Syncer {
     public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
         try withExtendedLifetime(lock) {
             try withoutActuallyEscaping(progress) { progress in
-                var session = SyncSession(store: store, github: github, clock: clock, dryRun: dryRun,
-                                          rateLimitReserve: rateLimitReserve, progress: progress)
+                var session = SyncSession(store: store, github: github, clock: clock, machine: try store.replica.machineID(),
+                                          dryRun: dryRun, rateLimitReserve: rateLimitReserve, progress: progress)
                 return try run(phases, in: &session)
             }
         }

@@ -187,6 +187,21 @@ import TestSupport
         #expect(try todos(other).map(\.text).sorted() == ["(A) ship it @work", "sharpen the tools"])
     }
 
+    /// `issue:OWNER/NAME#N` links a todo only to an issue of its own repository: the last such
+    /// word (the export writes it after the text); any other stays in the text, whole.
+    @Test func aTodoTxtIssueWordLinksOnlyToItsOwnRepository() throws {
+        let harness = try harness()
+        let file = try harness.writeFile("links.txt", """
+            see issue:octocat/Hello-World#3 first issue:octocat/Hello-World#7 +octocat/Hello-World
+            ask issue:someone/else#4 +octocat/Hello-World
+
+            """)
+        #expect(harness.run("import", file).code == 0)
+        let imported = try todos(harness).sorted { $0.text < $1.text }
+        #expect(imported.map(\.text) == ["ask issue:someone/else#4", "see issue:octocat/Hello-World#3 first"])
+        #expect(imported.map { $0.issue?.number } == [nil, 7])
+    }
+
     @Test func formatsAreToldApartAndWrongOptionsAreUsageErrors() throws {
         #expect(ImportFormat.detect(Array(#"{"format":"doogit","version":"1.0"}"#.utf8)) == .doogit)
         #expect(ImportFormat.detect(Array("\n [\n{}".utf8)) == .taskwarrior)

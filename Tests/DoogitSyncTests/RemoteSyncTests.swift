@@ -206,6 +206,23 @@ struct RemoteSyncTests {
         #expect(try b.todo(todo.uuid)?.text == "on time")
     }
 
+    /// The closing exchange reads nothing, yet clamps as the first one did: a todo imported by a
+    /// machine whose clock says 2099 reaches the file dated by GitHub's time.
+    @Test func theClosingExchangeClampsAsTheFirstDid() throws {
+        let (github, machines) = try world(1)
+        let a = machines[0]
+        github.activity.setClock(Self.t0.millisecondsSinceEpoch / 1000)
+        try a.store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: false, at: a.now)
+        try a.sync()
+        a.now = try #require(Timestamp(rfc3339: "2099-06-01T00:00:00.000Z"))
+        github.activity.addIssue(repository: 1, title: "Imported in 2099")
+        let summary = try a.sync()
+        #expect(summary.issues.imported == 1)
+        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        #expect(file.contains("Imported in 2099"), "the closing exchange sent it")
+        #expect(!file.contains("2099-06-01T00:00:00.000Z/"), "no stamp from 2099 reaches the file (its creation time is data)")
+    }
+
     @Test func aWriteThatLosesARaceIsReadMergedAndRetried() throws {
         let (github, machines) = try world(3)
         let (a, b, c) = (machines[0], machines[1], machines[2])

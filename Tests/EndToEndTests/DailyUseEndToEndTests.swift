@@ -73,8 +73,7 @@ struct DailyUseEndToEndTests {
         #expect(sandbox.run("auth", "logout").status == 0)
         let bin = sandbox.home.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho \(token)\n".write(toFile: bin + "/gh", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/gh")
+        try ChildProcess.writeExecutable("#!/bin/sh\necho \(token)\n", to: bin + "/gh")
         sandbox.environment["PATH"] = bin + ":/usr/bin:/bin"
         #expect(source() == "gh")
     }

@@ -131,8 +131,7 @@ struct GitHubFeaturesTests {
         let bin = sandbox.home.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let script = "#!/bin/sh\n[ \"$1 $2\" = \"auth token\" ] && echo \(sandbox.github.token) && exit 0\nexit 1\n"
-        try script.write(toFile: bin + "/gh", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/gh")
+        try ChildProcess.writeExecutable(script, to: bin + "/gh")
         sandbox.environment["GH_TOKEN"] = nil
         sandbox.environment["PATH"] = bin + ":/usr/bin:/bin"
         let status = sandbox.run("auth", "status")
@@ -144,8 +143,7 @@ struct GitHubFeaturesTests {
         let sandbox = try Sandbox()
         let bin = sandbox.home.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nsleep 60\n".write(toFile: bin + "/gh", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/gh")
+        try ChildProcess.writeExecutable("#!/bin/sh\nsleep 60\n", to: bin + "/gh")
         sandbox.environment["GH_TOKEN"] = nil
         sandbox.environment["PATH"] = bin + ":/usr/bin:/bin"
         let started = Date()

@@ -27,6 +27,15 @@ public enum ChildProcess {
 
     public typealias SpawnError = Subprocess.SpawnError
 
+    /// Writes a program (a script) that a test then has doogit run, from a child process: a file
+    /// this process held open for writing could be inherited by a child another test forks at
+    /// that moment, and executing it would then fail (ETXTBSY) until that child exec'd.
+    public static func writeExecutable(_ text: String, to path: String) throws {
+        let result = run("/bin/sh", ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", path], environment: ["PATH": "/usr/bin:/bin"],
+                         stdin: text)
+        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    }
+
     /// Feeding stdin to a child that has already exited must be an EPIPE, not a SIGPIPE that
     /// kills the test runner. (Children get default signal handlers back in Subprocess.spawn.)
     private static let pipeSignalIgnored: Void = {
