@@ -110,10 +110,6 @@ private struct LineReader {
     var legacy = false
     var handEdits = 0
 
-    init(handEdit: HybridTimestamp?) {
-        self.handEdit = handEdit
-    }
-
     typealias LineProblem = TodoFile.LineProblem
 
     mutating func repository(_ members: [JSONMember]) throws -> (RepositoryEntry, RepositoryDetails?) {
