@@ -1,28 +1,38 @@
 import DoogitSupport
 import Foundation
 
-/// The Contents API of the fake GitHub: files per repository and branch, read with ETags (304)
-/// and written with GitHub's blob-sha check (409 for a sha that is not the file's, 422 for none
-/// over a file that exists), raw reads of large files by blob, and `Date` headers from a clock
-/// the tests set. Tests can put a file there as another writer would, have such a write happen
-/// just before doogit's next write, and make the next reads stale (as a replica lagging behind).
+/// The files of the fake GitHub's repositories, kept as git keeps them: per repository a small
+/// object store (blobs, trees, commits, branch refs; FakeGitObjects.swift), answered through the
+/// Contents API (this file) and the Git Data API (FakeGitHub+GitData.swift). The Contents API
+/// reads with ETags (304) and writes one commit per PUT with GitHub's blob-sha check (409 for a
+/// sha that is not the file's, 422 for none over a file that exists), raw reads of large files
+/// by blob, and `Date` headers from a clock the tests set. Tests can commit files as another
+/// writer would, have such a commit happen just before doogit's next write, and make the next
+/// reads stale (as a replica lagging behind). A repository not made otherwise starts with one
+/// commit of no files on `defaultBranch`.
 public final class FakeContents: @unchecked Sendable {
     public struct File: Equatable, Sendable {
         public var content: [UInt8]
+        /// Its blob's name, as git computes it.
         public var sha: String
         public var text: String { String(decoding: content, as: UTF8.self) }
     }
 
-    private let lock = NSLock()
-    private var files: [String: File] = [:]
+    let lock = NSLock()
+    /// Each repository's objects, by its full name in lower case.
+    var repositories: [String: FakeGitObjects] = [:]
+    /// Each file's version before its last change, by `key(...)`: what a stale read answers.
     private var previous: [String: File] = [:]
-    private var blobs: [String: [UInt8]] = [:]
     private var pendingWrites: [(key: String, content: [UInt8])] = []
+    /// Commits of other writers to make just before the next ref update of a branch, by `refKey`.
+    var pendingRefMoves: [String: [[String: String?]]] = [:]
+    /// Commits of other writers to make just after the next tree read of a repository, by `refKey`.
+    var pendingAfterTreeRead: [(key: String, repository: String, branch: String, files: [String: String?])] = []
     private var staleReads = 0
     private var clock: Date?
     private var nextRepositoryID: Int64 = 900_000
-    private var writeCount = 0
-    private var commitMessages: [String] = []
+    var writeCount = 0
+    var commitMessages: [String] = []
 
     /// The branch a request without `ref` reads: the fixtures' `default_branch`.
     public static let defaultBranch = "master"
@@ -35,25 +45,97 @@ public final class FakeContents: @unchecked Sendable {
 
     public init() {}
 
-    private func locked<T>(_ body: () -> T) -> T {
+    func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()
     }
 
-    private static func key(_ repository: String, _ path: String, _ branch: String) -> String {
+    static func key(_ repository: String, _ path: String, _ branch: String) -> String {
         "\(repository.lowercased())@\(branch):\(path)"
+    }
+
+    static func refKey(_ repository: String, _ branch: String) -> String { "\(repository.lowercased())@\(branch)" }
+
+    /// The fake's clock, in seconds (under the lock).
+    var now: Int64 { Int64((clock ?? Date()).timeIntervalSince1970) }
+
+    /// Runs `body` on the repository's objects, made on first use with a first commit of no files.
+    func withObjects<T>(_ repository: String, _ body: (inout FakeGitObjects) -> T) -> T {
+        let time = now
+        return body(&repositories[repository.lowercased(), default: FakeGitObjects.firstCommit(
+            branch: Self.defaultBranch, files: [:], message: "Initial commit", time: time)])
+    }
+
+    /// Commits these changes on `branch` (a new branch starts at the default branch's head) and
+    /// keeps the files they replaced for stale reads; returns the commit.
+    @discardableResult
+    func commit(_ repository: String, _ changes: [(path: String, content: [UInt8]?)], branch: String, message: String)
+        -> String
+    {
+        let time = now
+        let (commit, replaced) = withObjects(repository) {
+            $0.commit(changes, on: branch, startingAt: Self.defaultBranch, message: message, time: time)
+        }
+        notePrevious(repository, branch: branch, replaced)
+        return commit
+    }
+
+    /// Keeps the files a move of `branch` replaced (path -> blob) as their previous versions.
+    func notePrevious(_ repository: String, branch: String, _ replaced: [String: String]) {
+        let blobs = repositories[repository.lowercased()]?.blobs ?? [:]
+        for (path, sha) in replaced {
+            previous[Self.key(repository, path, branch)] = File(content: blobs[sha] ?? [], sha: sha)
+        }
     }
 
     // MARK: State the tests read and change
 
     public func file(_ repository: String, _ path: String = "todos.jsonl", branch: String = defaultBranch) -> File? {
-        locked { files[Self.key(repository, path, branch)] }
+        locked {
+            withObjects(repository) { $0.file(path, branch: branch) }.map { File(content: $0.content, sha: $0.sha) }
+        }
+    }
+
+    /// Every file at the head of the branch: path -> text.
+    public func files(_ repository: String, branch: String = defaultBranch) -> [String: String] {
+        locked {
+            withObjects(repository) { objects in
+                guard let head = objects.refs[branch] else { return [:] }
+                return objects.files(ofCommit: head).mapValues { String(decoding: objects.blobs[$0] ?? [], as: UTF8.self) }
+            }
+        }
+    }
+
+    /// How many commits the branch's history holds (0: no such branch, or no commit yet).
+    public func commits(_ repository: String, branch: String = defaultBranch) -> Int {
+        locked { withObjects(repository) { $0.commitCount(branch: branch) } }
+    }
+
+    /// The commit at the head of the branch, if any.
+    public func head(_ repository: String, branch: String = defaultBranch) -> String? {
+        locked { withObjects(repository) { $0.refs[branch] } }
     }
 
     /// Writes the file as another writer would (a commit on GitHub).
     public func setFile(_ repository: String, _ text: String, path: String = "todos.jsonl", branch: String = defaultBranch) {
-        locked { store(Array(text.utf8), at: Self.key(repository, path, branch)) }
+        locked { _ = commit(repository, [(path, Array(text.utf8))], branch: branch, message: "Update \(path)") }
+    }
+
+    /// Commits these files (path -> text, nil removes) as another writer would, in one commit.
+    public func commitFiles(_ repository: String, _ files: [String: String?], branch: String = defaultBranch,
+                            message: String = "Another writer's changes") {
+        locked { _ = commit(repository, Self.changes(files), branch: branch, message: message) }
+    }
+
+    static func changes(_ files: [String: String?]) -> [(path: String, content: [UInt8]?)] {
+        files.sorted { $0.key < $1.key }.map { ($0.key, $0.value.map { Array($0.utf8) }) }
+    }
+
+    /// Makes the repository one with no commit yet: every Git Data call on it gets GitHub's 409,
+    /// and its first Contents PUT makes its first commit.
+    public func makeEmptyRepository(_ fullName: String) {
+        locked { repositories[fullName.lowercased()] = FakeGitObjects() }
     }
 
     /// Has another writer write this content just before doogit's next write of the file: the
@@ -66,33 +148,16 @@ public final class FakeContents: @unchecked Sendable {
     /// The next `count` reads of a file answer its previous version, as a lagging replica would.
     public func makeNextReadsStale(_ count: Int) { locked { staleReads = count } }
 
-    /// GitHub's time in `Date` headers; nil: the real time.
+    /// GitHub's time in `Date` headers and commits; nil: the real time.
     public func setDate(_ date: Date?) { locked { clock = date } }
 
-    /// Successful writes of any file so far, and their commit messages.
+    /// Successful writes so far (a Contents PUT, or a ref update that moved a branch), and their
+    /// commit messages.
     public var writes: Int { locked { writeCount } }
     public var messages: [String] { locked { commitMessages } }
 
-    private func store(_ content: [UInt8], at key: String) {
-        if let old = files[key] { previous[key] = old }
-        let sha = Self.blobSHA(content)
-        files[key] = File(content: content, sha: sha)
-        blobs[sha] = content
-    }
-
-    /// A 40-hex-digit name of the content (not git's SHA-1, which the tests do not need).
-    static func blobSHA(_ content: [UInt8]) -> String {
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325, second: UInt64 = 0x8422_2325_cbf2_9ce4
-        for byte in content {
-            first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
-            second = (second &+ UInt64(byte)) &* 0x9E37_79B9_7F4A_7C15
-        }
-        let hex = String(first, radix: 16) + String(second, radix: 16) + String(UInt64(content.count), radix: 16)
-        return String((hex + String(repeating: "0", count: 40)).prefix(40))
-    }
-
     /// GitHub's `Date` header, from the clock the tests set (or the real time); under the lock.
-    private var dateHeader: (String, String) { Self.dateHeader(clock ?? Date()) }
+    var dateHeader: (String, String) { Self.dateHeader(clock ?? Date()) }
 
     /// The same, for answers outside the Contents API: `date` when given.
     func currentDateHeader(at date: Date?) -> (String, String) { Self.dateHeader(date ?? locked { clock } ?? Date()) }
@@ -115,18 +180,14 @@ public final class FakeContents: @unchecked Sendable {
                 return request.method == "PUT" ? write(request, repository: repository, path: path)
                     : read(request, repository: repository, path: path)
             }
-            if parts.count == 6, parts[0] == "repos", parts[3] == "git", parts[4] == "blobs" {
-                guard let blob = blobs[parts[5]] else { return .json(404, Fixtures.text("error-404.json"), headers: [dateHeader]) }
-                return ServerResponse(status: 200, headers: [("Content-Type", "application/vnd.github.raw+json"), dateHeader],
-                                      body: blob)
-            }
             return createRepository(request, owner: parts[0] == "orgs" ? parts[1] : github.login, github: github)
         }
     }
 
     private func read(_ request: ReceivedRequest, repository: String, path: String) -> ServerResponse {
-        let key = Self.key(repository, path, request.query["ref"].flatMap { $0.removingPercentEncoding } ?? Self.defaultBranch)
-        var found = files[key]
+        let branch = request.query["ref"].flatMap { $0.removingPercentEncoding } ?? Self.defaultBranch
+        let key = Self.key(repository, path, branch)
+        var found = withObjects(repository) { $0.file(path, branch: branch) }.map { File(content: $0.content, sha: $0.sha) }
         if staleReads > 0, let old = previous[key] {
             staleReads -= 1
             found = old
@@ -150,7 +211,7 @@ public final class FakeContents: @unchecked Sendable {
     }
 
     /// Base64 in lines of 60 characters, as GitHub sends it.
-    private static func wrapped(_ text: String) -> String {
+    static func wrapped(_ text: String) -> String {
         var lines: [Substring] = []
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -165,12 +226,14 @@ public final class FakeContents: @unchecked Sendable {
               let content = Base64.decode(encoded) else {
             return .json(422, Fixtures.text("error-422.json"), headers: [dateHeader])
         }
-        let branch = try? body.optionalString("branch")
-        let key = Self.key(repository, path, branch ?? Self.defaultBranch)
-        for pending in pendingWrites where pending.key == key { store(pending.content, at: key) }
+        let branch = ((try? body.optionalString("branch")) ?? nil) ?? Self.defaultBranch
+        let key = Self.key(repository, path, branch)
+        for pending in pendingWrites where pending.key == key {
+            commit(repository, [(path, pending.content)], branch: branch, message: "Update \(path)")
+        }
         pendingWrites.removeAll { $0.key == key }
         let sha = try? body.optionalString("sha")
-        let existing = files[key]
+        let existing = withObjects(repository) { $0.file(path, branch: branch) }
         switch (existing, sha) {
         case (_?, nil):
             return .json(422, Fixtures.text("error-422-sha-missing.json"), headers: [dateHeader])
@@ -181,13 +244,21 @@ public final class FakeContents: @unchecked Sendable {
             let conflict = Fixtures.json("error-409-contents.json").replacing(["message": .string("\(path) does not match \(given)")])
             return .json(409, JSONWriter.write(conflict), headers: [dateHeader])
         default:
-            store(content, at: key)
+            let message = (try? body.string("message")) ?? ""
+            let sha = commit(repository, [(path, content)], branch: branch, message: message)
             writeCount += 1
-            commitMessages.append((try? body.string("message")) ?? "")
-            let commit = Fixtures.json("file-commit.json")
-            let written = (commit["content"] ?? .null).replacing(["sha": .string(files[key]?.sha ?? ""), "path": .string(path),
+            commitMessages.append(message)
+            let answer = Fixtures.json("file-commit.json")
+            let written = (answer["content"] ?? .null).replacing(["sha": .string(GitHash.blob(content)), "path": .string(path),
                                                                  "size": .int(content.count)])
-            return .json(existing == nil ? 201 : 200, JSONWriter.write(commit.replacing(["content": written])), headers: [dateHeader])
+            let made = repositories[repository.lowercased()]?.commits[sha]
+            let commit = (answer["commit"] ?? .null).replacing([
+                "sha": .string(sha), "message": .string(message),
+                "tree": .object([JSONMember("sha", .string(made?.tree ?? ""))]),
+                "parents": .array((made?.parents ?? []).map { .object([JSONMember("sha", .string($0))]) }),
+            ])
+            return .json(existing == nil ? 201 : 200, JSONWriter.write(answer.replacing(["content": written, "commit": commit])),
+                         headers: [dateHeader])
         }
     }
 
@@ -204,9 +275,11 @@ public final class FakeContents: @unchecked Sendable {
         let repository = github.addRepository(id: nextRepositoryID, owner: owner, name: name,
                                               description: (try? body.optionalString("description")) ?? nil,
                                               isPrivate: (try? body.optionalBool("private")) == true)
-        if (try? body.optionalBool("auto_init")) == true {
-            store(Array("# \(name)\n".utf8), at: Self.key(repository.fullName, "README.md", Self.defaultBranch))
-        }
+        // A new repository is empty; with auto_init its first commit adds a README.
+        repositories[repository.fullName.lowercased()] = (try? body.optionalBool("auto_init")) == true
+            ? FakeGitObjects.firstCommit(branch: Self.defaultBranch, files: ["README.md": Array("# \(name)\n".utf8)],
+                                         message: "Initial commit", time: now)
+            : FakeGitObjects()
         return .json(201, JSONWriter.write(FakeGitHub.json(for: repository, apiURL: github.apiURL)))
     }
 }

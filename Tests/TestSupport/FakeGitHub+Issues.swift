@@ -42,6 +42,31 @@ public final class FakeActivity: @unchecked Sendable {
         /// Do what was asked, then hold the answer until the test releases `hold`: a request
         /// still on the wire, for as long as the test needs.
         case holdAfterProcessing(AnswerHold)
+        /// Close the connection without doing anything: the request never reaches GitHub's data.
+        case dropBeforeProcessing
+        /// Hold the request, before doing anything, until the test releases `hold`; then close
+        /// the connection without doing it (a program stopped while its request was on the wire).
+        case holdBeforeProcessing(AnswerHold)
+
+        /// Whether it meets the request before anything is done (outside the fake's lock).
+        var isBeforeProcessing: Bool {
+            switch self {
+            case .dropBeforeProcessing, .holdBeforeProcessing: return true
+            default: return false
+            }
+        }
+
+        /// The answer, once the request was carried out, as this fault leaves it.
+        func applied(to response: ServerResponse) -> ServerResponse {
+            var response = response
+            switch self {
+            case .dropAfterProcessing: response = response.hangingUp()
+            case .hangAfterProcessing(let milliseconds): response.delayMilliseconds = milliseconds
+            case .holdAfterProcessing(let hold): response.hold = hold
+            default: break
+            }
+            return response
+        }
     }
 
     private struct PendingFault {
@@ -144,9 +169,16 @@ public final class FakeActivity: @unchecked Sendable {
         }
     }
 
-    private func takeFault(_ request: ReceivedRequest) -> Fault? {
+    /// The next fault for the request that meets it before it is carried out (`before`), or
+    /// after; it is used up.
+    func takeFault(_ request: ReceivedRequest, before: Bool) -> Fault? {
+        locked { unlockedTakeFault(request, before: before) }
+    }
+
+    private func unlockedTakeFault(_ request: ReceivedRequest, before: Bool = false) -> Fault? {
         guard let index = faults.firstIndex(where: {
             $0.method == request.method && request.path.hasSuffix($0.pathSuffix) && $0.remaining > 0
+                && $0.fault.isBeforeProcessing == before
         }) else { return nil }
         faults[index].remaining -= 1
         let fault = faults[index].fault
@@ -334,7 +366,7 @@ public final class FakeActivity: @unchecked Sendable {
                 apiURL: String) -> ServerResponse? {
         locked {
             let route = Array(parts.dropFirst(3))
-            let fault = takeFault(request)
+            let fault = unlockedTakeFault(request)
             if case .status(let status)? = fault {
                 return .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
             }
@@ -374,13 +406,7 @@ public final class FakeActivity: @unchecked Sendable {
             default:
                 return nil
             }
-            switch fault {
-            case .dropAfterProcessing?: response = response.hangingUp()
-            case .hangAfterProcessing(let milliseconds)?: response.delayMilliseconds = milliseconds
-            case .holdAfterProcessing(let hold)?: response.hold = hold
-            default: break
-            }
-            return response
+            return fault?.applied(to: response) ?? response
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// A GitHub REST API on 127.0.0.1 with state the tests can change between requests: repositories
 /// can be added, renamed, transferred, archived, deleted and restored. It answers the endpoints
-/// doogit uses with bodies shaped like GitHub's (from the fixtures), ETags and 304s, Link
+/// doogit uses with bodies shaped like GitHub's (from the fixtures), the Contents and Git Data
+/// APIs over real git objects (FakeGitHub+Contents.swift, +GitData), ETags and 304s, Link
 /// pagination, 301 for renamed repositories, 401 for a wrong token, a primary rate limit
 /// that counts every request except a 304 and `/rate_limit`, and GitHub's generic 404 for
 /// any route it does not serve.
@@ -41,6 +42,8 @@ public final class FakeGitHub: @unchecked Sendable {
     private var deleted: Set<Int64> = []
     private var formerNames: [String: Int64] = [:]
     private var received: [ReceivedRequest] = []
+    /// The requests answered, each with the size of its answer's body (nothing when dropped).
+    private var answered: [(request: ReceivedRequest, bytes: Int)] = []
     private var used = 0
     private var scripted: (@Sendable (ReceivedRequest) -> ServerResponse?)?
     private var delay = 0
@@ -127,7 +130,13 @@ public final class FakeGitHub: @unchecked Sendable {
 
     public var requests: [ReceivedRequest] { locked { received } }
     public var rateLimitUsed: Int { locked { used } }
-    public func resetCounters() { locked { received = []; used = 0 } }
+    /// Bytes of the answer bodies sent so far (an answer not sent, its connection closed, counts nothing).
+    public var bytesSent: Int { locked { answered.reduce(0) { $0 + $1.bytes } } }
+    /// The same, of the answers to the requests `include` picks (by method and path, say).
+    public func bytesSent(where include: (ReceivedRequest) -> Bool) -> Int {
+        locked { answered.reduce(0) { include($1.request) ? $0 + $1.bytes : $0 } }
+    }
+    public func resetCounters() { locked { received = []; answered = []; used = 0 } }
 
     // MARK: Answers
 
@@ -176,6 +185,8 @@ public final class FakeGitHub: @unchecked Sendable {
         if !response.headers.contains(where: { $0.0.lowercased() == "date" }) {
             response.headers.append(contents.currentDateHeader(at: activity.clockSeconds.map { Date(timeIntervalSince1970: Double($0)) }))
         }
+        let bytes = response.hangUp ? 0 : response.raw?.count ?? response.body.count
+        locked { answered.append((request, bytes)) }
         return response
     }
 
@@ -185,6 +196,17 @@ public final class FakeGitHub: @unchecked Sendable {
         let script = scripted
         lock.unlock()
         if let script, let response = script(request) { return response }
+        // A fault that meets the request before anything is done, outside the lock: a held
+        // request must not hold up the others.
+        switch activity.takeFault(request, before: true) {
+        case .holdBeforeProcessing(let hold)?:
+            hold.arriveAndWait()
+            return ServerResponse(status: 500).hangingUp()
+        case .dropBeforeProcessing?:
+            return ServerResponse(status: 500).hangingUp()
+        default:
+            break
+        }
 
         lock.lock()
         defer { lock.unlock() }
@@ -226,8 +248,9 @@ public final class FakeGitHub: @unchecked Sendable {
             } else {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
-        case (_, 5...) where parts[0] == "repos" && parts[3] == "contents",
-             ("GET", 6) where parts[0] == "repos" && parts[3] == "git" && parts[4] == "blobs":
+        case (_, 5...) where parts[0] == "repos" && parts[3] == "git":
+            response = gitAnswer(request, parts: parts)
+        case (_, 5...) where parts[0] == "repos" && parts[3] == "contents":
             // A repository that is gone has no contents; a branch that is gone, no file on it.
             guard let repository = repositories.values.first(where: {
                 $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
@@ -247,7 +270,13 @@ public final class FakeGitHub: @unchecked Sendable {
                     : #"{"message":"Branch \#(branch) not found","documentation_url":"https://docs.github.com/rest/repos/contents#create-or-update-file-contents","status":"404"}"#)
                 break
             }
+            let fault = activity.takeFault(request, before: false)
+            if case .status(let status)? = fault {
+                response = .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
+                break
+            }
             response = contents.answer(request, parts: parts, github: self)
+            response = fault?.applied(to: response) ?? response
         case ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
             response = contents.answer(request, parts: parts, github: self)
         case (_, 4...) where parts[0] == "repos":
@@ -265,6 +294,25 @@ public final class FakeGitHub: @unchecked Sendable {
         if response.status != 304 { used += 1 }
         response.headers += rateHeaders(remaining: limit - used)
         return response
+    }
+
+    /// `/repos/OWNER/NAME/git/...`: the Git Data API of a repository that exists, read-only
+    /// when archived; the faults the tests set meet these requests too.
+    private func gitAnswer(_ request: ReceivedRequest, parts: [String]) -> ServerResponse {
+        guard let repository = repositories.values.first(where: {
+            $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
+        }) else {
+            return .json(404, Fixtures.text("error-404.json"))
+        }
+        if request.method != "GET" && repository.archived { return Self.archivedAnswer }
+        let fault = activity.takeFault(request, before: false)
+        if case .status(let status)? = fault {
+            return .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
+        }
+        let response = contents.gitAnswer(request, parts: parts, apiURL: apiURL) { branch in
+            activity.branchExists(repository: repository.id, branch: branch)
+        }
+        return fault?.applied(to: response) ?? response
     }
 
     /// GitHub's answer to a change of an archived repository's issues or files.

@@ -5,7 +5,8 @@
 //
 // --issues K opens K issues in each repository. --data NAME adds the signed-in user's private
 // repository NAME, for `remote init` (the Contents API holds its files). Extra endpoints:
-// GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "contentsRequests"};
+// GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "contentsRequests",
+// "bytesAnswered" (answer bodies)};
 // GET /_delay?ms=N sets the delay added to every answer; GET /_touch?count=N changes the
 // description of the first N repositories.
 import DoogitSupport
@@ -52,7 +53,8 @@ github.script { request in
         let stats = JSONValue.object([JSONMember("requests", .int(requests.count)),
                                       JSONMember("rateLimitUsed", .int(github.rateLimitUsed)),
                                       JSONMember("bytesSent", .int(requests.reduce(0) { $0 + $1.body.count })),
-                                      JSONMember("contentsRequests", .int(requests.filter { $0.path.contains("/contents/") }.count))])
+                                      JSONMember("contentsRequests", .int(requests.filter { $0.path.contains("/contents/") }.count)),
+                                      JSONMember("bytesAnswered", .int(github.bytesSent))])
         return .json(200, JSONWriter.write(stats))
     case "/_reset":
         github.resetCounters()
