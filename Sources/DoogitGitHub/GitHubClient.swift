@@ -79,13 +79,23 @@ public final class GitHubClient {
     /// write follows only 307 and 308, which repeat it as it was.
     func request(_ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
                  about resource: GitHubResource, accept: String? = nil) throws(GitHubError) -> HTTPResponse {
+        let (response, error) = try answer(method, pathOrURL, body: body, ifNoneMatch: etag, about: resource, accept: accept)
+        if let error { throw error }
+        return response
+    }
+
+    /// The same, with the answer also when it stands for an error (and the error): for a caller
+    /// that needs an error answer's headers, its `Date`.
+    func answer(_ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
+                about resource: GitHubResource, accept: String? = nil) throws(GitHubError)
+        -> (response: HTTPResponse, error: GitHubError?)
+    {
         var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a URL outside the API") }
         for _ in 0...Self.maximumRedirects {
             let response = try sendWithRetries(method, url: url, body: body, etag: etag, accept: accept)
             guard Self.redirectStatuses.contains(response.status) else {
-                if let error = error(for: response, about: resource) { throw error }
-                return response
+                return (response, error(for: response, about: resource))
             }
             url = try redirectTarget(of: response, from: url)
             if method != .get && response.status != 307 && response.status != 308 {

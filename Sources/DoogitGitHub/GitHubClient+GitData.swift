@@ -1,0 +1,181 @@
+import DoogitSupport
+
+/// A blob or subtree of a git tree, as GitHub lists it (one level, not recursive).
+public struct GitTreeEntry: Equatable, Sendable {
+    public var name: String
+    public var sha: String
+    public var isTree: Bool
+    /// A blob's size in bytes (GitHub gives none for a tree).
+    public var size: Int?
+
+    public init(name: String, sha: String, isTree: Bool, size: Int? = nil) {
+        self.name = name
+        self.sha = sha
+        self.isTree = isTree
+        self.size = size
+    }
+}
+
+/// A file to write in a new tree: its path from the root, and its content (nil removes the path).
+public struct GitTreeWrite: Equatable, Sendable {
+    public var path: String
+    public var content: [UInt8]?
+
+    public init(path: String, content: [UInt8]?) {
+        self.path = path
+        self.content = content
+    }
+}
+
+/// What reading a branch's ref found, with GitHub's time of the answer (its Date header).
+public enum RefRead: Equatable, Sendable {
+    /// 304 for the ETag given (no rate-limit cost).
+    case notModified(date: Timestamp?)
+    case head(commit: String, etag: String?, date: Timestamp?)
+    /// The repository has no commit yet (GitHub's 409 "Git Repository is empty.").
+    case empty(date: Timestamp?)
+    /// No such branch (404). GitHub answers a repository that is gone the same way: tell them
+    /// apart with `repositoryAccess`.
+    case missing(date: Timestamp?)
+}
+
+/// The Git Data API: a branch's ref, trees, blobs and commits, for writing several files in one
+/// commit and moving the branch to it only if nobody else moved it meanwhile.
+extension GitHubClient {
+    /// GET /repos/{repo}/git/ref/heads/{branch}, conditional on `etag`.
+    public func branchRef(repository: String, branch: String, ifNoneMatch etag: String?) throws(GitHubError) -> RefRead {
+        let (response, failure) = try answer(.get, "/repos/\(repository)/git/ref/heads/\(Self.encodePath(branch))", body: nil,
+                                             ifNoneMatch: etag, about: .other("the branch \(branch) of \(repository)"))
+        let date = response.header("date").flatMap(HTTPDate.parse)
+        switch failure {
+        case nil: break
+        case .notFound?: return .missing(date: date)
+        case let error? where Self.isEmptyRepository(error): return .empty(date: date)
+        case let error?: throw error
+        }
+        if response.status == 304 { return .notModified(date: date) }
+        let (type, sha) = try decode(response) { json throws(JSONError) in
+            let object = try json.field("object")
+            return (try object.string("type"), try object.string("sha"))
+        }
+        guard type == "commit" else { throw .unexpectedResponse("the branch \(branch) points to a \(type), not a commit") }
+        return .head(commit: try Self.checkedSHA(sha, "object.sha"), etag: response.header("etag"), date: date)
+    }
+
+    /// GET /repos/{repo}/git/trees/{sha} (not recursive): the entries of the tree of a commit or tree `sha`.
+    /// Submodules (entries of type "commit") are left out.
+    public func treeEntries(repository: String, sha: String) throws(GitHubError) -> (sha: String, entries: [GitTreeEntry]) {
+        let response = try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))", about: .repository(repository))
+        let (treeSHA, truncated, items) = try decode(response) { json throws(JSONError) in
+            (try json.string("sha"), try json.optionalBool("truncated") ?? false, try json.array("tree"))
+        }
+        guard !truncated else { throw .unexpectedResponse("GitHub cut the listing of the tree \(treeSHA) short") }
+        var entries: [GitTreeEntry] = []
+        entries.reserveCapacity(items.count)
+        for item in items {
+            let (path, type, entrySHA, size) = try decodeValue(item) { json throws(JSONError) in
+                var size: Int?
+                if case .number(let text)? = json["size"] {
+                    guard let value = Int(text) else { throw .wrongType(field: "size", expected: "integer") }
+                    size = value
+                }
+                return (try json.string("path"), try json.string("type"), try json.string("sha"), size)
+            }
+            guard type == "blob" || type == "tree" else { continue }
+            guard !path.isEmpty, !path.contains("/") else { throw .unexpectedResponse("a tree entry named '\(path)'") }
+            entries.append(GitTreeEntry(name: path, sha: try Self.checkedSHA(entrySHA, "tree.sha"), isTree: type == "tree",
+                                        size: size))
+        }
+        return (try Self.checkedSHA(treeSHA, "sha"), entries)
+    }
+
+    /// GET /repos/{repo}/git/blobs/{sha} raw (Accept: application/vnd.github.raw+json).
+    public func blob(repository: String, sha: String) throws(GitHubError) -> [UInt8] {
+        try get("/repos/\(repository)/git/blobs/\(Self.encodeComponent(sha))", about: .repository(repository),
+                accept: Self.rawMediaType).body
+    }
+
+    /// POST /repos/{repo}/git/trees with base_tree (nil: none) and entries {"path","mode":"100644","type":"blob","content"} (inline text; content is UTF-8 JSONL) or "sha": null to remove a path. Returns the new root tree's sha.
+    /// Content that is not UTF-8 (which inline content cannot carry) is sent first as a blob of
+    /// its own (POST git/blobs, base64) and named by its sha.
+    public func createTree(repository: String, base: String?, files: [GitTreeWrite]) throws(GitHubError) -> String {
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(files.count)
+        for file in files {
+            var members = [JSONMember("path", .string(file.path)), JSONMember("mode", .string("100644")),
+                           JSONMember("type", .string("blob"))]
+            if let content = file.content {
+                if let text = String(validating: content, as: UTF8.self) {
+                    members.append(JSONMember("content", .string(text)))
+                } else {
+                    members.append(JSONMember("sha", .string(try createBlob(repository: repository, content: content))))
+                }
+            } else {
+                members.append(JSONMember("sha", .null))
+            }
+            entries.append(.object(members))
+        }
+        var body: [JSONMember] = []
+        if let base { body.append(JSONMember("base_tree", .string(base))) }
+        body.append(JSONMember("tree", .array(entries)))
+        let answer = try post("/repos/\(repository)/git/trees", .object(body), about: .repository(repository))
+        return try Self.createdSHA(answer, of: "tree")
+    }
+
+    /// POST /repos/{repo}/git/blobs with base64 content: returns the blob's sha.
+    func createBlob(repository: String, content: [UInt8]) throws(GitHubError) -> String {
+        let answer = try post("/repos/\(repository)/git/blobs", .object([
+            JSONMember("content", .string(Base64.encode(content))), JSONMember("encoding", .string("base64")),
+        ]), about: .repository(repository))
+        return try Self.createdSHA(answer, of: "blob")
+    }
+
+    /// POST /repos/{repo}/git/commits: returns the new commit's sha.
+    public func createCommit(repository: String, message: String, tree: String, parents: [String]) throws(GitHubError)
+        -> String
+    {
+        let answer = try post("/repos/\(repository)/git/commits", .object([
+            JSONMember("message", .string(message)), JSONMember("tree", .string(tree)),
+            JSONMember("parents", .array(parents.map(JSONValue.string))),
+        ]), about: .repository(repository))
+        return try Self.createdSHA(answer, of: "commit")
+    }
+
+    /// PATCH /repos/{repo}/git/refs/heads/{branch} with {"sha", "force": false}: moves the branch only
+    /// if `commit` descends from where it is (GitHub's 422 "Update is not a fast forward" otherwise: a lost race).
+    /// Repeating it is harmless (a branch already at `commit` stays), so it is retried like a GET.
+    public func updateRef(repository: String, branch: String, commit: String) throws(GitHubError) {
+        _ = try patch("/repos/\(repository)/git/refs/heads/\(Self.encodePath(branch))", .object([
+            JSONMember("sha", .string(commit)), JSONMember("force", .bool(false)),
+        ]), about: .other("the branch \(branch) of \(repository)"))
+    }
+
+    /// Whether an error is a lost race of `updateRef` (422 not a fast forward).
+    public static func isNotFastForward(_ error: GitHubError) -> Bool {
+        guard case .validationFailed(let message) = error else { return false }
+        return message.lowercased().contains("not a fast forward")
+    }
+
+    /// Whether an error is GitHub's answer about a repository with no commit yet (409 "Git
+    /// Repository is empty."), which every Git Data call on it gets.
+    public static func isEmptyRepository(_ error: GitHubError) -> Bool {
+        guard case .conflict(let message) = error else { return false }
+        return message.lowercased().contains("repository is empty")
+    }
+
+    private func decodeValue<T>(_ json: JSONValue, as decodeValue: (JSONValue) throws(JSONError) -> T) throws(GitHubError) -> T {
+        do { return try decodeValue(json) } catch { throw Self.decodingError(error) }
+    }
+
+    /// The "sha" of what a POST created.
+    private static func createdSHA(_ answer: JSONValue, of kind: String) throws(GitHubError) -> String {
+        guard case .string(let sha)? = answer["sha"] else { throw .unexpectedResponse("the answer to creating a \(kind) has no sha") }
+        return try checkedSHA(sha, "sha")
+    }
+
+    /// `sha` when it is a git object's name (40 hex digits), lowercased.
+    private static func checkedSHA(_ sha: String, _ field: String) throws(GitHubError) -> String {
+        guard GitHash.bytes(ofHex: sha) != nil else { throw .unexpectedResponse("field '\(field)' is not a git object's name") }
+        return sha.lowercased()
+    }
+}

@@ -1,0 +1,305 @@
+@testable import DoogitGitHub
+import DoogitSupport
+import Foundation
+import Testing
+import TestSupport
+
+/// The Git Data API against the fake GitHub: a branch's ref read conditionally, trees and blobs,
+/// one commit of several files moved onto the branch only as a fast forward, an empty repository,
+/// a missing branch, and names that agree with git's computed here.
+@Suite(.serialized)
+struct GitDataTests {
+    let repository = "octocat/doogit-data"
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func world() throws -> FakeGitHub {
+        let github = try FakeGitHub()
+        github.addRepository(id: 900, name: "doogit-data", description: nil, isPrivate: true)
+        github.contents.setDate(Self.t0)
+        return github
+    }
+
+    func client(_ github: FakeGitHub) throws -> GitHubClient {
+        GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
+                                          userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
+                                          timeouts: GitHubClientTests.quickTimeouts),
+                     transport: CurlTransport())
+    }
+
+    func head(_ read: RefRead) -> String? {
+        if case .head(let commit, _, _) = read { return commit }
+        return nil
+    }
+
+    @Test func aRefIsReadThenNotModifiedForItsETagFreeOfRateLimit() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.setFile(repository, "one\n")
+        let read = try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)
+        guard case .head(let commit, let etag?, let date) = read else {
+            Issue.record("\(read)")
+            return
+        }
+        #expect(commit == github.contents.head(repository))
+        #expect(date == Timestamp(secondsSinceEpoch: 1_700_000_000), "GitHub's Date header")
+        #expect(github.requests.last?.path == "/repos/\(repository)/git/ref/heads/master")
+
+        github.resetCounters()
+        #expect(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: etag)
+            == .notModified(date: Timestamp(secondsSinceEpoch: 1_700_000_000)))
+        #expect(github.rateLimitUsed == 0, "a 304 costs nothing")
+
+        github.contents.setFile(repository, "two\n")
+        let moved = try client.branchRef(repository: repository, branch: "master", ifNoneMatch: etag)
+        #expect(head(moved) == github.contents.head(repository) && head(moved) != commit, "a moved ref is no longer the ETag's")
+        #expect(github.rateLimitUsed == 1)
+    }
+
+    @Test func aTreeIsListedOneLevelAndABlobReadRaw() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.commitFiles(repository, ["todos.jsonl": "top\n", "todos/3/1.jsonl": "deep\n", "README.md": "# data\n"])
+        let commit = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let (root, entries) = try client.treeEntries(repository: repository, sha: commit)
+        #expect(entries.map(\.name) == ["README.md", "todos.jsonl", "todos"], "git's order: a tree sorts as if it ended in /")
+        let top = try #require(entries.first { $0.name == "todos.jsonl" })
+        #expect(top == GitTreeEntry(name: "todos.jsonl", sha: GitHash.blob(Array("top\n".utf8)), isTree: false, size: 4))
+        let todos = try #require(entries.first { $0.name == "todos" })
+        #expect(todos.isTree && todos.size == nil)
+        #expect(try client.treeEntries(repository: repository, sha: root).entries == entries, "a tree's sha lists the same")
+        let three = try #require(try client.treeEntries(repository: repository, sha: todos.sha).entries.first)
+        #expect(three.name == "3" && three.isTree)
+        let deep = try #require(try client.treeEntries(repository: repository, sha: three.sha).entries.first)
+        #expect(try client.blob(repository: repository, sha: deep.sha) == Array("deep\n".utf8))
+        let raw = try #require(github.requests.last)
+        #expect(raw.path == "/repos/\(repository)/git/blobs/\(deep.sha)" && raw.headers["accept"] == GitHubClient.rawMediaType)
+        #expect(github.bytesSent(where: { $0.path == raw.path }) == 5, "the blob's bytes, as they are")
+    }
+
+    @Test func oneCommitWritesNestedFilesAndARemovalAndMovesTheRef() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.commitFiles(repository, ["todos.jsonl": "old\n", "gone.jsonl": "bye\n", "todos/1/2.jsonl": "kept\n"])
+        let before = github.contents.commits(repository)
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let base = try client.treeEntries(repository: repository, sha: parent).sha
+        let tree = try client.createTree(repository: repository, base: base, files: [
+            GitTreeWrite(path: "todos/1/3.jsonl", content: Array("new\n".utf8)),
+            GitTreeWrite(path: "todos/4/5.jsonl", content: Array("other\n".utf8)),
+            GitTreeWrite(path: "gone.jsonl", content: nil),
+        ])
+        let commit = try client.createCommit(repository: repository, message: "doogit: 2 changes", tree: tree, parents: [parent])
+        #expect(github.contents.head(repository) == parent, "a commit alone moves nothing")
+        try client.updateRef(repository: repository, branch: "master", commit: commit)
+        #expect(github.contents.head(repository) == commit)
+        #expect(github.contents.files(repository) == ["todos.jsonl": "old\n", "todos/1/2.jsonl": "kept\n",
+                                                      "todos/1/3.jsonl": "new\n", "todos/4/5.jsonl": "other\n"])
+        #expect(github.contents.commits(repository) == before + 1)
+        #expect(github.contents.writes == 1 && github.contents.messages == ["doogit: 2 changes"])
+        let patch = try #require(github.requests.last { $0.method == "PATCH" })
+        #expect(patch.path == "/repos/\(repository)/git/refs/heads/master")
+        #expect(try JSONParser.parse(patch.body) == .object([JSONMember("sha", .string(commit)), JSONMember("force", .bool(false))]))
+        let post = try JSONParser.parse(try #require(github.requests.first { $0.method == "POST" }).body)
+        #expect(post["base_tree"] == .string(base))
+        #expect(post["tree"] == .array([
+            .object([JSONMember("path", .string("todos/1/3.jsonl")), JSONMember("mode", .string("100644")),
+                     JSONMember("type", .string("blob")), JSONMember("content", .string("new\n"))]),
+            .object([JSONMember("path", .string("todos/4/5.jsonl")), JSONMember("mode", .string("100644")),
+                     JSONMember("type", .string("blob")), JSONMember("content", .string("other\n"))]),
+            .object([JSONMember("path", .string("gone.jsonl")), JSONMember("mode", .string("100644")),
+                     JSONMember("type", .string("blob")), JSONMember("sha", .null)]),
+        ]))
+        // The Contents API reads the same files.
+        guard case .file(let file, _) = try client.readFile(repository: repository, path: "todos/4/5.jsonl", branch: "master",
+                                                            ifNoneMatch: nil).answer else {
+            Issue.record("the file written is not there")
+            return
+        }
+        #expect(file.content == Array("other\n".utf8) && file.sha == GitHash.blob(file.content))
+    }
+
+    @Test func theShasGitHubGivesAreThoseComputedHere() throws {
+        let github = try world()
+        let client = try client(github)
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let tree = try client.createTree(repository: repository, base: nil, files: [
+            GitTreeWrite(path: "todos.jsonl", content: Array("top\n".utf8)),
+            GitTreeWrite(path: "todos/7.jsonl", content: Array("seven\n".utf8)),
+        ])
+        let subtree = try #require(GitHash.tree([("7.jsonl", GitHash.blob(Array("seven\n".utf8)), false)]))
+        #expect(tree == GitHash.tree([("todos.jsonl", GitHash.blob(Array("top\n".utf8)), false), ("todos", subtree, true)]))
+        let listed = try client.treeEntries(repository: repository, sha: tree).entries
+        #expect(listed.first { $0.name == "todos" }?.sha == subtree)
+        #expect(listed.first { $0.name == "todos.jsonl" }?.sha == GitHash.blob(Array("top\n".utf8)))
+        // Content that is not UTF-8 goes as a blob of its own, named as git names it.
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0x41]
+        let binary = try client.createTree(repository: repository, base: tree, files: [GitTreeWrite(path: "raw.bin", content: bytes)])
+        let blob = try #require(try client.treeEntries(repository: repository, sha: binary).entries.first { $0.name == "raw.bin" })
+        #expect(blob.sha == GitHash.blob(bytes) && blob.size == 4)
+        #expect(try client.blob(repository: repository, sha: blob.sha) == bytes)
+        let commit = try client.createCommit(repository: repository, message: "m", tree: binary, parents: [parent])
+        try client.updateRef(repository: repository, branch: "master", commit: commit)
+        #expect(github.contents.file(repository, "raw.bin")?.content == bytes)
+    }
+
+    @Test func aRefMovedMeanwhileIsNotAFastForward() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.setFile(repository, "start\n")
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let tree = try client.createTree(repository: repository, base: try client.treeEntries(repository: repository, sha: parent).sha,
+                                         files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))])
+        let commit = try client.createCommit(repository: repository, message: "mine", tree: tree, parents: [parent])
+        github.contents.moveRefBeforeNextUpdate(repository, files: ["todos.jsonl": "theirs\n", "other.jsonl": "x\n"])
+        do {
+            try client.updateRef(repository: repository, branch: "master", commit: commit)
+            Issue.record("a ref update over another writer's commit succeeded")
+        } catch {
+            #expect(GitHubClient.isNotFastForward(error), "\(error)")
+            #expect(error == .validationFailed(message: "Update is not a fast forward"))
+            #expect(!GitHubClient.isLostRace(error) && !GitHubClient.isEmptyRepository(error))
+        }
+        #expect(github.contents.files(repository) == ["todos.jsonl": "theirs\n", "other.jsonl": "x\n"])
+        #expect(github.contents.writes == 0)
+        #expect(!GitHubClient.isNotFastForward(.validationFailed(message: "Object does not exist")))
+
+        // A change between the tree read and the commit: the same lost race.
+        let again = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        github.contents.changeFilesAfterNextTreeRead(repository, files: ["other.jsonl": nil])
+        let base = try client.treeEntries(repository: repository, sha: again).sha
+        #expect(github.contents.files(repository) == ["todos.jsonl": "theirs\n"], "changed just after the read")
+        let next = try client.createCommit(repository: repository, message: "mine again", tree: try client.createTree(
+            repository: repository, base: base, files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))]),
+                                           parents: [again])
+        #expect(throws: GitHubError.validationFailed(message: "Update is not a fast forward")) {
+            try client.updateRef(repository: repository, branch: "master", commit: next)
+        }
+        // On top of what the other writer did, it goes.
+        let theirs = try #require(github.contents.head(repository))
+        let merged = try client.createCommit(repository: repository, message: "merged", tree: try client.createTree(
+            repository: repository, base: try client.treeEntries(repository: repository, sha: theirs).sha,
+            files: [GitTreeWrite(path: "todos.jsonl", content: Array("both\n".utf8))]), parents: [theirs])
+        try client.updateRef(repository: repository, branch: "master", commit: merged)
+        #expect(github.contents.files(repository) == ["todos.jsonl": "both\n"])
+        #expect(github.contents.writes == 1 && github.contents.messages == ["merged"])
+    }
+
+    @Test func anEmptyRepositoryAnswersEveryGitDataCallWith409UntilItsFirstPut() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.makeEmptyRepository(repository)
+        #expect(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)
+            == .empty(date: Timestamp(secondsSinceEpoch: 1_700_000_000)))
+        #expect(github.contents.commits(repository) == 0)
+        func expectEmpty(_ call: () throws(GitHubError) -> Void) {
+            do {
+                try call()
+                Issue.record("a Git Data call on an empty repository succeeded")
+            } catch {
+                #expect(GitHubClient.isEmptyRepository(error), "\(error)")
+            }
+        }
+        let emptyTree = GitHash.tree([]) ?? ""
+        expectEmpty { () throws(GitHubError) in _ = try client.treeEntries(repository: repository, sha: emptyTree) }
+        expectEmpty { () throws(GitHubError) in _ = try client.createTree(repository: repository, base: nil, files: []) }
+        expectEmpty { () throws(GitHubError) in _ = try client.blob(repository: repository, sha: emptyTree) }
+        expectEmpty { () throws(GitHubError) in try client.updateRef(repository: repository, branch: "master", commit: emptyTree) }
+        #expect(!GitHubClient.isEmptyRepository(.conflict(message: "todos.jsonl does not match 123")))
+        let sha = try client.writeFile(repository: repository, path: "todos.jsonl", branch: "master", content: Array("one\n".utf8),
+                                       sha: nil, message: "first")
+        #expect(github.contents.commits(repository) == 1)
+        let first = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        #expect(try client.treeEntries(repository: repository, sha: first).entries
+            == [GitTreeEntry(name: "todos.jsonl", sha: sha, isTree: false, size: 4)])
+    }
+
+    @Test func aMissingBranchIsMissing() throws {
+        let github = try world()
+        let client = try client(github)
+        #expect(try client.branchRef(repository: repository, branch: "feature/x y", ifNoneMatch: nil)
+            == .missing(date: Timestamp(secondsSinceEpoch: 1_700_000_000)))
+        #expect(github.requests.last?.path == "/repos/\(repository)/git/ref/heads/feature/x%20y", "slashes kept, the rest encoded")
+        // A branch deleted on GitHub has no ref either.
+        github.pushCommits(repository: 900, branch: "main", messages: ["Start afresh"])
+        github.activity.deleteBranch(repository: 900, branch: "master")
+        #expect(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)
+            == .missing(date: Timestamp(secondsSinceEpoch: 1_700_000_000)))
+    }
+
+    @Test func aNewRepositoryWithAReadmeHasARealFirstCommit() throws {
+        let github = try FakeGitHub()
+        let client = try client(github)
+        _ = try client.createPrivateRepository(owner: nil, name: "doogit-data", description: "todos")
+        let commit = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        #expect(github.contents.commits(repository) == 1)
+        #expect(try client.treeEntries(repository: repository, sha: commit).entries
+            == [GitTreeEntry(name: "README.md", sha: GitHash.blob(Array("# doogit-data\n".utf8)), isTree: false, size: 14)])
+        let json = try JSONParser.parse(try client.get("/repos/\(repository)/git/commits/\(commit)").body)
+        #expect(json["sha"] == .string(commit) && json["parents"] == .array([]) && json["message"] == .string("Initial commit"))
+    }
+
+    @Test func aRefUpdateWhoseAnswerIsLostIsRepeatedHarmlessly() throws {
+        let github = try world()
+        let client = try client(github)
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])])
+        let commit = try client.createCommit(repository: repository, message: "m", tree: tree, parents: [parent])
+        github.dropNextRefUpdate(repository)
+        try client.updateRef(repository: repository, branch: "master", commit: commit)
+        #expect(github.requests.filter { $0.method == "PATCH" }.count == 2, "the answer was lost, so it was sent again")
+        #expect(github.contents.head(repository) == commit && github.contents.writes == 1)
+    }
+
+    @Test func aRefUpdateStoppedBeforeGitHubLeavesTheBranch() throws {
+        let github = try world()
+        let client = try client(github)
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])])
+        let commit = try client.createCommit(repository: repository, message: "m", tree: tree, parents: [parent])
+        // libcurl itself sends a request again on a reused connection that closed: more than one per attempt.
+        github.dropNextRefUpdate(repository, count: 100, with: .dropBeforeProcessing)
+        do {
+            try client.updateRef(repository: repository, branch: "master", commit: commit)
+            Issue.record("the ref update went through")
+        } catch {
+            guard case .network = error else { Issue.record("\(error)"); return }
+        }
+        #expect(github.contents.head(repository) == parent && github.contents.writes == 0)
+        github.activity.clearFaults()
+
+        // Held on the wire: nothing is done while it is held, nor after.
+        let hold = AnswerHold()
+        github.dropNextRefUpdate(repository, with: .holdBeforeProcessing(hold))
+        let apiURL = github.apiURL, token = github.token, repository = self.repository
+        let outcome = Outcome()
+        let thread = Thread {
+            let client = GitHubClient(configuration: .init(endpoint: (try? APIEndpoint(apiURL)) ?? .github, token: token,
+                                                           retry: RetryPolicy(maximumAttempts: 1),
+                                                           timeouts: GitHubClientTests.quickTimeouts), transport: CurlTransport())
+            outcome.finish(Result { () throws(GitHubError) in try client.updateRef(repository: repository, branch: "master", commit: commit) })
+        }
+        thread.start()
+        #expect(hold.waitForArrival())
+        #expect(github.contents.head(repository) == parent, "held before anything was done")
+        hold.releaseAnswer()
+        let result = outcome.wait()
+        #expect((try? result?.get()) == nil, "the connection closed without an answer")
+        #expect(github.contents.head(repository) == parent && github.contents.writes == 0)
+    }
+}
+
+/// The result of a request made on another thread.
+private final class Outcome: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<Void, GitHubError>?
+
+    func finish(_ result: Result<Void, GitHubError>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() -> Result<Void, GitHubError>? {
+        _ = done.wait(timeout: .now() + 30)
+        return result
+    }
+}
