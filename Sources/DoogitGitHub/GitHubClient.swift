@@ -19,7 +19,7 @@ public struct RateLimitStatus: Equatable, Sendable {
 /// the token only to the configured API origin, follows redirects within that origin (and
 /// refuses any other), retries transient failures within a deadline by the rule of each method,
 /// and turns every answer that is not a success into a GitHubError. The endpoints are in the
-/// extensions (`GitHubClient+Repositories.swift`, `+Users`, `+Writes`).
+/// extensions (`GitHubClient+Repositories.swift`, `+Users`, `+Writes`, `+Contents`, `+GitData`).
 public final class GitHubClient {
     public struct Configuration: Sendable {
         public var endpoint: APIEndpoint

@@ -74,6 +74,13 @@ struct GitDataTests {
         let raw = try #require(github.requests.last)
         #expect(raw.path == "/repos/\(repository)/git/blobs/\(deep.sha)" && raw.headers["accept"] == GitHubClient.rawMediaType)
         #expect(github.bytesSent(where: { $0.path == raw.path }) == 5, "the blob's bytes, as they are")
+        // Without the raw media type, JSON with the content in base64; recursively, every path.
+        let json = try JSONParser.parse(try client.get("/repos/\(repository)/git/blobs/\(deep.sha)").body)
+        #expect(json["encoding"] == .string("base64") && json["size"] == .int(5))
+        #expect(try Base64.decode(json.string("content").split(separator: "\n").joined()) == Array("deep\n".utf8))
+        let all = try JSONParser.parse(try client.get("/repos/\(repository)/git/trees/\(commit)?recursive=1").body)
+        #expect(try all.array("tree").map { try $0.string("path") }
+            == ["README.md", "todos.jsonl", "todos", "todos/3", "todos/3/1.jsonl"])
     }
 
     @Test func oneCommitWritesNestedFilesAndARemovalAndMovesTheRef() throws {
