@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 import DoogitSync
@@ -126,8 +127,10 @@ enum JSONOutput {
     }
 
     /// `remote status --json`: where the todos are exchanged, the last exchange, the local
-    /// changes waiting (null for a remote just removed); null when no remote is set.
-    static func remoteStatus(_ remote: RemoteSettings?, pending: Int64?, machine: String, into json: inout JSONStream) {
+    /// changes waiting (null for a remote just removed), the horizon and the machines as last
+    /// read (each with its last exchange); null when no remote is set.
+    static func remoteStatus(_ remote: RemoteSettings?, pending: Int64?, meta: RemoteMeta?, machine: String,
+                             into json: inout JSONStream) {
         guard let remote else {
             json.null()
             return
@@ -136,11 +139,24 @@ enum JSONOutput {
         json.key("repository"); json.string(remote.fullName)
         json.key("repositoryId"); json.int(remote.repositoryID)
         json.key("branch"); json.string(remote.branch)
-        json.key("path"); json.string(remote.path)
+        json.key("path"); json.string(RemoteLayout.stubPath)
         json.key("exchangedAt"); json.string(remote.exchangedAt?.rfc3339)
         json.key("pending")
         if let pending { json.int(pending) } else { json.null() }
         json.key("machine"); json.string(machine)
+        json.key("horizonDays"); json.int(remote.horizonDays?.value ?? meta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays)
+        json.key("machines")
+        json.beginArray()
+        for record in (meta?.machines.values).map(Array.init)?.sorted(by: { $0.id < $1.id }) ?? [] {
+            json.beginObject()
+            json.key("id"); json.string(record.id)
+            json.key("name"); json.string(record.name)
+            json.key("exchangedAt"); json.string(record.exchangedAt.rfc3339)
+            json.key("generation"); json.int(record.generation)
+            json.key("forgotten"); json.bool(record.forgotten.value || remote.forget.contains(record.id))
+            json.endObject()
+        }
+        json.endArray()
         json.endObject()
     }
 

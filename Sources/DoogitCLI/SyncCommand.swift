@@ -22,14 +22,16 @@ enum SyncCommand {
             Exit 75 means try again later (network, GitHub down, rate limit); what was done is kept. \
             When every repository and GitHub's /user answer 404, nothing is flagged gone and the exit \
             is 1: check DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote init'), sync also \
-            merges the todos with the file todos.jsonl there, at its start and, when it changed \
-            something itself, at its end: every field keeps its latest change, a removal wins over an \
-            edit made meanwhile, and what other machines added, finished, edited, removed, linked to \
-            issues or set with 'repo set' arrives here. An unchanged file costs one conditional \
-            request. A write that loses a race with another machine is merged and tried again (5 \
-            times at most, then exit 75 with nothing lost). When the exchange fails (the file, the \
-            repository or GitHub), the rest of the sync goes on and the changes wait; the exit code \
-            and message say what failed and what to do.
+            merges the todos with the files there, at its start and, when it changed something \
+            itself, at its end: every field keeps its latest change, a removal wins over an edit made \
+            meanwhile, and what other machines added, finished, edited, removed, linked to issues or \
+            set with 'repo set' arrives here. Only the files that changed are read and written, in one \
+            commit; an unchanged remote costs one conditional request. A write that loses a race with \
+            another machine is merged and tried again (5 times at most, then exit 75 with nothing \
+            lost). Removals leave the remote once every machine has merged them (see 'doogit help \
+            remote forget'). When the exchange fails (a file, the repository or GitHub), the rest of \
+            the sync goes on and the changes wait; the exit code and message say what failed and what \
+            to do.
             """,
         examples: ["doogit sync", "*/15 * * * * doogit sync --quiet   # crontab"],
         run: run)

@@ -16,7 +16,7 @@ enum TransferCommands {
     static let export = CommandSpec(
         name: "export", abstract: "Write everything: repositories, todos, links, settings",
         options: [
-            OptionSpec("format", value: "FORMAT", help: "doogit (default: the format of todos.jsonl) or todotxt"),
+            OptionSpec("format", value: "FORMAT", help: "doogit (default: the lines of the remote's files) or todotxt"),
             OptionSpec("output", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of standard output"),
         ],
         discussion: """

@@ -95,6 +95,17 @@ extension GitHubClient {
                 accept: Self.rawMediaType).body
     }
 
+    /// Many blobs at once (in parallel where the transport can), raw, in the order asked.
+    public func blobs(repository: String, shas: [String]) -> [Result<[UInt8], GitHubError>] {
+        let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/blobs/\(Self.encodeComponent($0))") }
+        return zip(shas, getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType)).map { sha, answer in
+            answer.flatMap { response in
+                if let error = error(for: response, about: .other("the blob \(sha) of \(repository)")) { return .failure(error) }
+                return .success(response.body)
+            }
+        }
+    }
+
     /// POST /repos/{repo}/git/trees with base_tree (nil: none) and entries {"path","mode":"100644","type":"blob","content"} (inline text; content is UTF-8 JSONL) or "sha": null to remove a path. Returns the new root tree's sha.
     /// Content that is not UTF-8 (which inline content cannot carry) is sent first as a blob of
     /// its own (POST git/blobs, base64) and named by its sha.

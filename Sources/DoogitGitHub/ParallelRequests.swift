@@ -8,7 +8,7 @@ extension GitHubClient {
     /// one answer besides), no further transfers are started and none is retried: one request
     /// confirms the failure, which then stands for every request not answered. So a GitHub that
     /// is down sees a handful of requests, not every request of the batch times the attempts.
-    func getAll(_ wanted: [(url: String, etag: String?)]) -> [Result<HTTPResponse, GitHubError>] {
+    func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil) -> [Result<HTTPResponse, GitHubError>] {
         var results = [Result<HTTPResponse, GitHubError>?](repeating: nil, count: wanted.count)
         var attempts = [Int](repeating: 0, count: wanted.count)
         var pending = Array(wanted.indices)
@@ -16,7 +16,7 @@ extension GitHubClient {
         while !pending.isEmpty {
             guard let timeouts = attemptTimeouts() else { break }
             let requests = pending.map { index in
-                HTTPRequest(url: wanted[index].url, headers: headers(for: wanted[index].url, etag: wanted[index].etag),
+                HTTPRequest(url: wanted[index].url, headers: headers(for: wanted[index].url, etag: wanted[index].etag, accept: accept),
                             timeouts: timeouts)
             }
             var health = BatchHealth()
@@ -59,7 +59,7 @@ extension GitHubClient {
                 if let confirming = retry.first, pause(wait), let timeouts = attemptTimeouts() {
                     attempts[confirming] += 1
                     let outcome = sendOnce(.get, url: wanted[confirming].url, body: nil, etag: wanted[confirming].etag,
-                                           timeouts: timeouts)
+                                           timeouts: timeouts, accept: accept)
                     switch disposition(of: outcome, attempt: attempts[confirming]) {
                     case .answered(let response) where Self.isTransientFailure(.success(response)):
                         // Its last attempt failed too: GitHub is still failing.

@@ -14,8 +14,10 @@ extension TodoFile {
     /// Reads a file written by `encode` (or by a doogit of version 1, or of a newer minor version).
     /// With `handEdit`, a value without its stamp (the file was edited by hand, say in GitHub's web
     /// editor) is read as written at that stamp, and `done` and `doneAt` that disagree are read by
-    /// `done`; without it, either is a bad line.
-    public static func decode(_ bytes: [UInt8], handEdit: HybridTimestamp? = nil) throws(TodoFileError) -> Contents {
+    /// `done`; without it, either is a bad line. A `piece` of the remote (one repository's todos)
+    /// holds todos whose repositories have their lines elsewhere.
+    public static func decode(_ bytes: [UInt8], handEdit: HybridTimestamp? = nil, piece: Bool = false)
+        throws(TodoFileError) -> Contents {
         var reader = LineReader(handEdit: handEdit)
         var replica = Replica()
         var annotations = ReplicaAnnotations()
@@ -66,13 +68,13 @@ extension TodoFile {
             } catch let problem as LineProblem {
                 throw .badLine(line: lineNumber, reason: problem.reason)
             } catch let error as JSONError {
-                throw .badLine(line: lineNumber, reason: describe(error))
+                throw .badLine(line: lineNumber, reason: TodoFile.describe(error))
             } catch {
                 throw .badLine(line: lineNumber, reason: "\(error)")
             }
         }
         guard let major else { throw .badLine(line: 1, reason: "empty file: no header") }
-        for (uuid, entry) in replica.todos where replica.repositories[entry.repository.value] == nil {
+        for (uuid, entry) in replica.todos where !piece && replica.repositories[entry.repository.value] == nil {
             throw .badLine(line: todoLines[uuid] ?? 0, reason: "repository \(entry.repository.value) has no line of its own")
         }
         return Contents(replica: replica, annotations: annotations, majorVersion: major, handEdits: reader.handEdits)
@@ -84,7 +86,7 @@ extension TodoFile {
     }
 
     /// The header's major version (1 or this doogit's); its minor and unknown keys go into `replica`.
-    private static func readHeader(_ members: [JSONMember], into replica: inout Replica, line: Int) throws(TodoFileError) -> Int {
+    static func readHeader(_ members: [JSONMember], into replica: inout Replica, line: Int) throws(TodoFileError) -> Int {
         let header = JSONValue.object(members)
         guard header["format"] == .string(formatName), case .string(let version)? = header["version"] else {
             throw .badLine(line: line, reason: "not a doogit file: the first line must be {\"format\":\"doogit\",\"version\":\"\(majorVersion).\(minorVersion)\"}")
@@ -94,7 +96,7 @@ extension TodoFile {
             throw .badLine(line: line, reason: "version \"\(version)\" is not MAJOR.MINOR")
         }
         guard major <= majorVersion else { throw .newerVersion(version) }
-        // A version 1 file's minor says nothing of version 2: it is written back as 2.0.
+        // An older version's minor says nothing of this one: it is written back as this version's .0.
         replica.formatMinor = major == majorVersion ? minor : 0
         for member in members where member.key != "format" && member.key != "version" {
             replica.headerUnknown[member.key] = UnknownFields.Field(value: member.value, stamp: nil)
@@ -284,14 +286,5 @@ private struct LineReader {
         }
         for (name, stamp) in stamped { unknown[name] = UnknownFields.Field(value: nil, stamp: stamp) }
         return unknown
-    }
-}
-
-private func describe(_ error: JSONError) -> String {
-    switch error {
-    case .syntax(let offset, let reason): return "invalid JSON at byte \(offset): \(reason)"
-    case .tooDeep: return "JSON nested too deeply"
-    case .missing(let field): return "\"\(field)\" is missing"
-    case .wrongType(let field, let expected): return "\"\(field)\" is not \(expected)"
     }
 }

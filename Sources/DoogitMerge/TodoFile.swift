@@ -18,14 +18,15 @@ import DoogitSupport
 /// have none of these keys.
 ///
 /// Version 2 keeps what a machine saw on GitHub apart from what the user did; a file of version 1
-/// is read (its issue's state as seen under the link) and written back as version 2, which a
-/// doogit of version 1 refuses to write. Unknown keys, stamps and kinds of line (a newer minor
+/// is read (its issue's state as seen under the link) and written back as version 3, which a
+/// doogit of version 1 refuses to write. Version 3 has the same lines, and splits the remote on
+/// GitHub into files (`RemoteLayout`), which a doogit of version 2 must not write to. Unknown keys, stamps and kinds of line (a newer minor
 /// version's) are kept and written back; a file of a newer major version is refused. Local IDs
 /// never appear in the file on GitHub; an export adds them (`localID`), and what this machine
 /// knows of each repository from GitHub.
 public enum TodoFile {
     public static let formatName = "doogit"
-    public static let majorVersion = 2
+    public static let majorVersion = 3
     public static let minorVersion = 0
     public static let fileName = "todos.jsonl"
 
@@ -188,4 +189,15 @@ public enum TodoFileError: Error, Equatable, Sendable {
     case badLine(line: Int, reason: String)
     /// The file is of a newer major version than this doogit writes: it is left as it is.
     case newerVersion(String)
+}
+
+extension TodoFile {
+    static func describe(_ error: JSONError) -> String {
+        switch error {
+        case .syntax(let offset, let reason): return "invalid JSON at byte \(offset): \(reason)"
+        case .tooDeep: return "JSON nested too deeply"
+        case .missing(let field): return "\"\(field)\" is missing"
+        case .wrongType(let field, let expected): return "\"\(field)\" is not \(expected)"
+        }
+    }
 }

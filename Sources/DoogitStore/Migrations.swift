@@ -20,6 +20,8 @@ public enum Migrations {
         Migration(version: 6, name: "m0006_remote", sql: String(decoding: PackageResources.m0006_remote_sql, as: UTF8.self)),
         Migration(version: 7, name: "m0007_observations",
                   sql: String(decoding: PackageResources.m0007_observations_sql, as: UTF8.self)),
+        Migration(version: 8, name: "m0008_remote_files",
+                  sql: String(decoding: PackageResources.m0008_remote_files_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -41,14 +41,17 @@ public struct ReplicaChanges: Equatable, Sendable {
     public var repositories: [RepositoryChange]
     /// In the order they arrived in their repositories.
     public var todos: [TodoChange]
+    /// What leaves this machine for good (it left the remote after a removal every machine merged).
+    public var purgedTodos: Set<String> = []
+    public var purgedRepositories: Set<Int64> = []
 
     public init(repositories: [RepositoryChange] = [], todos: [TodoChange] = []) {
         self.repositories = repositories
         self.todos = todos
     }
 
-    public var isEmpty: Bool { repositories.isEmpty && todos.isEmpty }
-    public var count: Int { repositories.count + todos.count }
+    public var isEmpty: Bool { repositories.isEmpty && todos.isEmpty && purgedTodos.isEmpty && purgedRepositories.isEmpty }
+    public var count: Int { repositories.count + todos.count + purgedTodos.count + purgedRepositories.count }
 
     /// The changes that turn this machine's list `local` into `merged` (a merge of it with
     /// another copy): only what differs, with what `local` held, so that a change made here
@@ -88,6 +91,7 @@ public struct AppliedChanges: Equatable, Sendable {
     public var inserted = 0
     public var updated = 0
     public var removed = 0
+    public var purged = 0
 
     public init() {}
 }

@@ -9,32 +9,58 @@ extension ReplicaStore {
     /// restored there comes back with its local ID when that is free, and todos take their
     /// place in their repository's list by when they arrived there, the same order on every
     /// machine. With `asLocalChange`, what changed is counted as waiting to be sent (what a sync
-    /// saw on GitHub is this machine's news for the others).
+    /// saw on GitHub is this machine's news for the others, and waits to be sent); otherwise what
+    /// is written came from the remote, and only what this machine changes itself on the way (a
+    /// link it drops) waits to be sent.
     @discardableResult
     public func apply(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool = false) throws -> AppliedChanges {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
-            // The stamps written here are seen first: a change made here from now on (the next
-            // command, or a link this apply drops) is stamped after them, so it wins over them,
-            // and a todo added next comes last in its repository's list, as on every other machine.
-            var latest = HybridTimestamp.zero
-            for change in changes.todos { latest = max(latest, change.entry.latestStamp) }
-            for change in changes.repositories { latest = max(latest, change.entry.latestStamp) }
-            if latest != .zero { try observe(latest) }
-            var applied = AppliedChanges()
-            for change in changes.repositories where change.shown { try show(change, at: now) }
-            if asLocalChange { try countLocalChanges(changes.repositories.count) }
-            let machine = try clock().machine
-            var links: [ArrivingLink] = []
-            for change in changes.todos {
-                let before = applied
-                try write(change, machine: machine, at: now, into: &applied, links: &links)
-                if asLocalChange && applied != before { try countLocalChanges(1) }
-            }
-            // Links new to their todos last, once every link that left a todo has left it: an
-            // issue is linked to one todo at a time.
-            for link in links { try linkArriving(link, machine: machine, at: now) }
-            for change in changes.repositories where !change.shown { try hide(change) }
-            return applied
+            asLocalChange ? try write(changes, at: now, asLocalChange: true)
+                : try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now, asLocalChange: false) }
+        }
+    }
+
+    private func write(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool) throws(StoreError) -> AppliedChanges {
+        // The stamps written here are seen first: a change made here from now on (the next
+        // command, or a link this apply drops) is stamped after them, so it wins over them,
+        // and a todo added next comes last in its repository's list, as on every other machine.
+        var latest = HybridTimestamp.zero
+        for change in changes.todos { latest = max(latest, change.entry.latestStamp) }
+        for change in changes.repositories { latest = max(latest, change.entry.latestStamp) }
+        if latest != .zero { try observe(latest) }
+        var applied = AppliedChanges()
+        for change in changes.repositories where change.shown { try show(change, at: now) }
+        if asLocalChange { try countLocalChanges(changes.repositories.count) }
+        let machine = try clock().machine
+        var links: [ArrivingLink] = []
+        for change in changes.todos {
+            let before = applied
+            try write(change, machine: machine, at: now, into: &applied, links: &links)
+            if asLocalChange && applied != before { try countLocalChanges(1) }
+        }
+        // Links new to their todos last, once every link that left a todo has left it: an
+        // issue is linked to one todo at a time.
+        for link in links { try linkArriving(link, machine: machine, at: now) }
+        for change in changes.repositories where !change.shown { try hide(change) }
+        try purge(changes, into: &applied)
+        return applied
+    }
+
+    /// Removes for good what left the remote after a removal: todos (live or removed) and
+    /// repositories no longer tracked.
+    private func purge(_ changes: ReplicaChanges, into applied: inout AppliedChanges) throws(StoreError) {
+        for uuid in changes.purgedTodos.sorted() {
+            let rows = try database.run("DELETE FROM todos WHERE uuid = ?", .text(uuid))
+                + database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(uuid))
+            try database.run("DELETE FROM todo_commits WHERE todo_uuid = ?", .text(uuid))
+            try database.run("DELETE FROM remote_pending_todos WHERE uuid = ?", .text(uuid))
+            if rows > 0 { applied.purged += 1 }
+        }
+        for id in changes.purgedRepositories.sorted() {
+            guard try database.scalarInt("SELECT count(*) FROM todos WHERE repository_id = ?", .integer(id)) == 0 else { continue }
+            let rows = try database.run("DELETE FROM untracked_repositories WHERE id = ?", .integer(id))
+            try database.run("DELETE FROM remote_pending_repositories WHERE id = ?", .integer(id))
+            if rows > 0 { applied.purged += 1 }
         }
     }
 
@@ -53,7 +79,10 @@ extension ReplicaStore {
             try dropForeignLink(&entry, at: now)
             try recordCommits(entry.commits, of: entry.uuid)
             if entry.isRemoved {
-                try insertTombstone(entry, id: try freeLocalID(change.preferredID), position: 0, at: now)
+                // An ID here too, so that a todo removed elsewhere can be restored here.
+                var id = try freeLocalID(change.preferredID)
+                if id == nil { id = try nextLocalID() }
+                try insertTombstone(entry, id: id, position: 0, at: now)
                 applied.removed += 1
             } else {
                 let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now)
@@ -125,12 +154,29 @@ extension ReplicaStore {
     private func dropForeignLink(_ entry: inout TodoEntry, at now: Timestamp) throws(StoreError) {
         guard let link = entry.issue.value, link.repository != entry.repository.value else { return }
         entry.issue = Register(nil, at: try nextStamp(at: now))
+        try note(todo: entry.uuid, repository: entry.repository.value)
     }
 
     /// `id` when it is a positive ID no todo has, else nil (the next one is taken).
     func freeLocalID(_ id: Int64?) throws(StoreError) -> Int64? {
         guard let id, id > 0 else { return nil }
         return try database.scalarInt("SELECT count(*) FROM todos WHERE id = ?", .integer(id)) == 0 ? id : nil
+    }
+
+    /// An ID no todo has had here, taken: the next of the todos' sequence.
+    func nextLocalID() throws(StoreError) -> Int64 {
+        let next = max(try database.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'todos'") ?? 0,
+                       try database.scalarInt("SELECT max(todo_id) FROM todo_tombstones") ?? 0,
+                       try database.scalarInt("SELECT max(id) FROM todos") ?? 0) + 1
+        try keepLocalID(next)
+        return next
+    }
+
+    /// Keeps an ID for a removed todo: never given to a new one.
+    private func keepLocalID(_ id: Int64) throws(StoreError) {
+        if try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id)) == 0 {
+            try database.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('todos', ?)", .integer(id))
+        }
     }
 
     /// Inserts a live todo, without its link (see `ArrivingLink`), in its place by arrival; its ID.
@@ -162,9 +208,7 @@ extension ReplicaStore {
             """, [.text(entry.uuid), id.map(SQLValue.integer) ?? .null, .text(entry.removed.stamp.timestamp.rfc3339),
                   .integer(position), .text(entry.createdAt.rfc3339), .text(now.rfc3339)] + TodoRows.values(of: entry))
         // An ID kept for a restore is never given to a new todo.
-        if let id {
-            try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id))
-        }
+        if let id { try keepLocalID(id) }
     }
 
     /// A link new to a live todo, written once every other todo's link has been applied.
@@ -192,10 +236,11 @@ extension ReplicaStore {
                          .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
     }
 
-    /// Unlinks a live todo, a change of this machine's.
+    /// Unlinks a live todo, a change of this machine's (waiting to be sent, whoever asked).
     func unlink(_ id: Int64, at now: Timestamp) throws(StoreError) {
         try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(id))
         try stamp(.issue, todos: [id], at: now)
+        try database.run("INSERT OR IGNORE INTO remote_pending_todos SELECT uuid, repository_id FROM todos WHERE id = ?", .integer(id))
     }
 
     /// Every issue a machine linked to the todo, even where that link has since lost or gone, so

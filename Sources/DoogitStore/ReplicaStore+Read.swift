@@ -18,39 +18,8 @@ extension ReplicaStore {
             let machine = try clock().machine
             var replica = Replica()
             var annotations = ReplicaAnnotations()
-            _ = try database.query("""
-                SELECT id, full_name, html_url, description, private, archived, gone, synced_at, added_at, name_clock, tracked_clock,
-                       push_issues, import_issues, scan_commits, settings_clock
-                FROM repositories
-                """) { row throws(StoreError) in
-                let id = try row.int64("id")
-                replica.repositories[id] = try Self.trackedRepository(row, id: id, machine: machine)
-                annotations.repositories[id] = RepositoryDetails(
-                    description: try row.optionalString("description"), isPrivate: try row.bool("private"),
-                    archived: try row.bool("archived"), gone: try row.bool("gone"))
-            }
-            _ = try database.query("""
-                SELECT id, full_name, html_url, name_clock, tracked_clock, push_issues, import_issues, scan_commits, settings_clock
-                FROM untracked_repositories
-                """) { row throws(StoreError) in
-                let id = try row.int64("id")
-                guard let tracked = HybridTimestamp(text: try row.string("tracked_clock")),
-                      let named = HybridTimestamp(text: try row.string("name_clock")) else { throw .corrupt }
-                if var entry = replica.repositories[id] {
-                    // Still listed for a todo left in it: the name as tracked, tracking as stopped.
-                    entry.tracked = Register(false, at: tracked)
-                    replica.repositories[id] = entry
-                } else {
-                    replica.repositories[id] = RepositoryEntry(
-                        id: id, name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
-                                               at: named),
-                        tracked: Register(false, at: tracked), settings: try Self.settingsRegister(row))
-                }
-            }
-            var commits: [String: Set<String>] = [:]
-            _ = try database.query("SELECT todo_uuid, sha FROM todo_commits") { row throws(StoreError) in
-                commits[try row.string("todo_uuid"), default: []].insert(try row.string("sha"))
-            }
+            try readRepositories(into: &replica, annotations: &annotations, machine: machine)
+            let commits = try allCommits()
             _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos") { row throws(StoreError) in
                 let uuid = try row.string("uuid")
                 replica.todos[uuid] = try TodoRows.entry(row, removed: false, machine: machine, commits: commits[uuid] ?? [])
@@ -59,15 +28,94 @@ extension ReplicaStore {
             _ = try database.query("""
                 SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE text IS NOT NULL
                 """) { row throws(StoreError) in
-                let uuid = try row.string("uuid")
-                // Removed with a repository no machine knows any more (before stamps existed): nothing to exchange.
-                guard replica.todos[uuid] == nil, replica.repositories[try row.int64("repository_id")] != nil else { return }
-                replica.todos[uuid] = try TodoRows.entry(row, removed: true, machine: machine, commits: commits[uuid] ?? [])
-                if !(try row.isNull("id")) { annotations.localIDs[uuid] = try row.int64("id") }
+                try addRemoved(row, to: &replica, annotations: &annotations, machine: machine, commits: commits)
             }
             return LocalReplica(replica: replica, annotations: annotations,
                                 changeCount: try database.scalarInt("SELECT changes FROM replica WHERE id = 1") ?? 0)
         }
+    }
+
+    /// Part of the list, read in one transaction: every repository, and the todos (live or
+    /// removed) of `repositories` or of `uuids`.
+    public func read(repositories ids: Set<Int64>, uuids: Set<String>) throws -> Replica {
+        try database.reading { () throws(StoreError) -> Replica in
+            let machine = try clock().machine
+            var replica = Replica()
+            var annotations = ReplicaAnnotations()
+            try readRepositories(into: &replica, annotations: &annotations, machine: machine)
+            let commits = try allCommits()
+            func live(_ row: Row) throws(StoreError) {
+                let uuid = try row.string("uuid")
+                replica.todos[uuid] = try TodoRows.entry(row, removed: false, machine: machine, commits: commits[uuid] ?? [])
+            }
+            func removed(_ row: Row) throws(StoreError) {
+                try addRemoved(row, to: &replica, annotations: &annotations, machine: machine, commits: commits)
+            }
+            for id in ids.sorted() {
+                _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE repository_id = ?", [.integer(id)], live)
+                _ = try database.query("""
+                    SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE repository_id = ? AND text IS NOT NULL
+                    """, [.integer(id)], removed)
+            }
+            for uuid in uuids.sorted() where replica.todos[uuid] == nil {
+                _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE uuid = ?", [.text(uuid)], live)
+                _ = try database.query("""
+                    SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL
+                    """, [.text(uuid)], removed)
+            }
+            return replica
+        }
+    }
+
+    func readRepositories(into replica: inout Replica, annotations: inout ReplicaAnnotations,
+                                  machine: String) throws(StoreError) {
+        _ = try database.query("""
+            SELECT id, full_name, html_url, description, private, archived, gone, synced_at, added_at, name_clock, tracked_clock,
+                   push_issues, import_issues, scan_commits, settings_clock
+            FROM repositories
+            """) { row throws(StoreError) in
+            let id = try row.int64("id")
+            replica.repositories[id] = try Self.trackedRepository(row, id: id, machine: machine)
+            annotations.repositories[id] = RepositoryDetails(
+                description: try row.optionalString("description"), isPrivate: try row.bool("private"),
+                archived: try row.bool("archived"), gone: try row.bool("gone"))
+        }
+        _ = try database.query("""
+            SELECT id, full_name, html_url, name_clock, tracked_clock, push_issues, import_issues, scan_commits, settings_clock
+            FROM untracked_repositories
+            """) { row throws(StoreError) in
+            let id = try row.int64("id")
+            guard let tracked = HybridTimestamp(text: try row.string("tracked_clock")),
+                  let named = HybridTimestamp(text: try row.string("name_clock")) else { throw .corrupt }
+            if var entry = replica.repositories[id] {
+                // Still listed for a todo left in it: the name as tracked, tracking as stopped.
+                entry.tracked = Register(false, at: tracked)
+                replica.repositories[id] = entry
+            } else {
+                replica.repositories[id] = RepositoryEntry(
+                    id: id, name: Register(RepositoryName(fullName: try row.string("full_name"), url: try row.string("html_url")),
+                                           at: named),
+                    tracked: Register(false, at: tracked), settings: try Self.settingsRegister(row))
+            }
+        }
+    }
+
+    private func allCommits() throws(StoreError) -> [String: Set<String>] {
+        var commits: [String: Set<String>] = [:]
+        _ = try database.query("SELECT todo_uuid, sha FROM todo_commits") { row throws(StoreError) in
+            commits[try row.string("todo_uuid"), default: []].insert(try row.string("sha"))
+        }
+        return commits
+    }
+
+    /// A removed todo's row, unless a live one has its UUID or no machine knows its repository
+    /// any more (removed before stamps existed: nothing to exchange).
+    private func addRemoved(_ row: Row, to replica: inout Replica, annotations: inout ReplicaAnnotations, machine: String,
+                            commits: [String: Set<String>]) throws(StoreError) {
+        let uuid = try row.string("uuid")
+        guard replica.todos[uuid] == nil, replica.repositories[try row.int64("repository_id")] != nil else { return }
+        replica.todos[uuid] = try TodoRows.entry(row, removed: true, machine: machine, commits: commits[uuid] ?? [])
+        if !(try row.isNull("id")) { annotations.localIDs[uuid] = try row.int64("id") }
     }
 
     /// A row of `repositories` (with `full_name`, `html_url`, `synced_at`, `added_at`, the

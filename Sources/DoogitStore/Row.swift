@@ -37,6 +37,12 @@ public struct Row {
         try int64(try index(column))
     }
 
+    /// nil for NULL.
+    public func optionalInt64(_ column: String) throws(StoreError) -> Int64? {
+        let index = try index(column)
+        return isNull(index) ? nil : sqlite3_column_int64(statement.handle, index)
+    }
+
     public func bool(_ column: Int32) throws(StoreError) -> Bool {
         try int64(column) != 0
     }

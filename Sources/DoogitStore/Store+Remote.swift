@@ -1,49 +1,100 @@
+import DoogitMerge
 import DoogitSupport
 
-/// Where this machine exchanges its todos (`remote init`), and the file as last read or written.
+/// Where this machine exchanges its todos (`remote init`), and what it last knew of the remote.
 public struct RemoteSettings: Equatable, Sendable {
-    /// GitHub's id of the repository holding the file.
+    /// GitHub's id of the repository that holds the files.
     public var repositoryID: Int64
     public var fullName: String
     public var branch: String
-    public var path: String
-    /// The blob sha of the file as last read or written, which the next write names.
-    public var blobSHA: String?
-    /// The ETag of the last read, for a conditional one; nil after a write (its ETag is unknown).
-    public var etag: String?
-    /// The file as last read or written: what an unchanged file (a 304) is merged with.
-    public var content: [UInt8]?
-    /// `Store.localChangeCount()` as of the last exchange: changes made since wait to be sent.
-    public var exchangedChanges: Int64
+    /// The branch's commit as last read or written (nil: never read).
+    public var headCommit: String?
+    /// The ETag of the last read of the branch, for a conditional one; nil after a write.
+    public var refETag: String?
+    /// Whether this machine sent this remote its list before.
+    public var exchanged: Bool
     public var exchangedAt: Timestamp?
     public var addedAt: Timestamp
     /// The ETag of the remote repository as last checked (to be still private), for a free check.
     public var repositoryETag: String?
+    /// What this machine asked of the remote's own settings, for its next exchange to write.
+    public var forget: Set<String>
+    public var horizonDays: Register<Int64>?
+}
+
+/// A file or folder of the remote as this machine last read or wrote it: git's name for it and,
+/// for a file doogit reads, its text and what it holds of removals waiting to leave.
+public struct RemoteEntry: Equatable, Sendable {
+    public var path: String
+    public var sha: String
+    public var isFolder: Bool
+    public var content: [UInt8]?
+    public var removals: RemoteRemovals?
+
+    public init(path: String, sha: String, isFolder: Bool, content: [UInt8]? = nil, removals: RemoteRemovals? = nil) {
+        self.path = path
+        self.sha = sha
+        self.isFolder = isFolder
+        self.content = content
+        self.removals = removals
+    }
+
+    /// The folder it is in ("" for the root's entries; nil for the root itself).
+    public var parent: String? {
+        guard !path.isEmpty else { return nil }
+        return path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+}
+
+/// The removals a file holds: their first and last generation, and when the oldest was made.
+public struct RemoteRemovals: Equatable, Sendable {
+    public var firstSince: Int64
+    public var lastSince: Int64
+    public var oldest: Timestamp
+
+    public init(firstSince: Int64, lastSince: Int64, oldest: Timestamp) {
+        self.firstSince = firstSince
+        self.lastSince = lastSince
+        self.oldest = oldest
+    }
 }
 
 extension Store {
     public func remoteSettings() throws -> RemoteSettings? {
+        try database.reading { () throws(StoreError) -> RemoteSettings? in try remoteSettingsRead() }
+    }
+
+    func remoteSettingsRead() throws(StoreError) -> RemoteSettings? {
         try database.query("""
-            SELECT repository_id, full_name, branch, path, blob_sha, etag, content, exchanged_changes, exchanged_at, added_at,
-                   repository_etag
+            SELECT repository_id, full_name, branch, head_commit, ref_etag, exchanged, exchanged_at, added_at, repository_etag,
+                   forget, horizon_days, horizon_clock
             FROM remote WHERE id = 1
             """) { row throws(StoreError) in
-            RemoteSettings(
+            var horizon: Register<Int64>?
+            if let days = try row.optionalInt64("horizon_days") {
+                guard let stamp = try row.optionalString("horizon_clock").flatMap(HybridTimestamp.init(text:)) else { throw .corrupt }
+                horizon = Register(days, at: stamp)
+            }
+            return RemoteSettings(
                 repositoryID: try row.int64("repository_id"), fullName: try row.string("full_name"),
-                branch: try row.string("branch"), path: try row.string("path"), blobSHA: try row.optionalString("blob_sha"),
-                etag: try row.optionalString("etag"), content: try row.optionalString("content").map { Array($0.utf8) },
-                exchangedChanges: try row.int64("exchanged_changes"), exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"),
-                addedAt: try Self.timestamp(row, "added_at"), repositoryETag: try row.optionalString("repository_etag"))
+                branch: try row.string("branch"), headCommit: try row.optionalString("head_commit"),
+                refETag: try row.optionalString("ref_etag"), exchanged: try row.bool("exchanged"),
+                exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"), addedAt: try Self.timestamp(row, "added_at"),
+                repositoryETag: try row.optionalString("repository_etag"),
+                forget: Set((try row.optionalString("forget") ?? "").split(separator: " ").map(String.init)), horizonDays: horizon)
         }.first
     }
 
-    /// Sets (or replaces) where the todos are exchanged; nothing is known yet of the file there.
-    public func setRemote(repositoryID: Int64, fullName: String, branch: String, path: String, at now: Timestamp) throws {
+    /// Sets (or replaces) where the todos are exchanged: nothing is known of the remote yet, and
+    /// everything here waits to be sent there.
+    public func setRemote(repositoryID: Int64, fullName: String, branch: String, at now: Timestamp) throws {
         try database.transaction { () throws(StoreError) in
-            _ = try database.run("""
+            try database.run("""
                 INSERT OR REPLACE INTO remote (id, repository_id, full_name, branch, path, exchanged_changes, added_at)
                 VALUES (1, ?, ?, ?, ?, 0, ?)
-                """, .integer(repositoryID), .text(fullName), .text(branch), .text(path), .text(now.rfc3339))
+                """, .integer(repositoryID), .text(fullName), .text(branch), .text(RemoteLayout.stubPath), .text(now.rfc3339))
+            try database.run("DELETE FROM remote_files")
+            try replica.noteEverything()
         }
     }
 
@@ -53,22 +104,8 @@ extension Store {
         try transaction {
             let settings = try remoteSettings()
             try database.run("DELETE FROM remote")
+            try database.run("DELETE FROM remote_files")
             return settings
-        }
-    }
-
-    /// Records the file as read (or written): its sha, the ETag of the read (nil after a write)
-    /// and its content. `exchangedChanges` and `at`, when given, record an exchange that sent
-    /// every local change counted up to then.
-    public func recordRemoteFile(sha: String?, etag: String?, content: [UInt8]?, exchangedChanges: Int64? = nil,
-                                 at now: Timestamp? = nil) throws {
-        try database.transaction { () throws(StoreError) in
-            try database.run("UPDATE remote SET blob_sha = ?, etag = ?, content = ? WHERE id = 1",
-                             .optional(sha), .optional(etag), .optional(content.map { String(decoding: $0, as: UTF8.self) }))
-            if let exchangedChanges, let now {
-                try database.run("UPDATE remote SET exchanged_changes = ?, exchanged_at = ? WHERE id = 1",
-                                 .integer(exchangedChanges), .text(now.rfc3339))
-            }
         }
     }
 
@@ -79,11 +116,70 @@ extension Store {
         }
     }
 
-    /// Records an exchange that found nothing to send or receive.
-    public func recordExchange(exchangedChanges: Int64, etag: String?, at now: Timestamp) throws {
+    /// Asks the remote, at the next exchange, to forget machines or keep removals for `horizonDays`.
+    public func requestRemoteSettings(forget: Set<String>, horizonDays: Int64?, at now: Timestamp) throws {
         try database.transaction { () throws(StoreError) in
-            _ = try database.run("UPDATE remote SET exchanged_changes = ?, exchanged_at = ?, etag = coalesce(?, etag) WHERE id = 1",
-                             .integer(exchangedChanges), .text(now.rfc3339), .optional(etag))
+            guard let settings = try remoteSettingsRead() else { return }
+            let ids = settings.forget.union(forget).sorted().joined(separator: " ")
+            try database.run("UPDATE remote SET forget = ? WHERE id = 1", ids.isEmpty ? .null : .text(ids))
+            if let horizonDays {
+                try database.run("UPDATE remote SET horizon_days = ?, horizon_clock = ? WHERE id = 1", .integer(horizonDays),
+                                 .text(try replica.nextStamp(at: now).text))
+            }
         }
+    }
+
+    // MARK: The remote as last read or written
+
+    /// Every file and folder of the remote as last read or written, without their texts.
+    public func remoteEntries() throws -> [String: RemoteEntry] {
+        var entries: [String: RemoteEntry] = [:]
+        _ = try database.query("""
+            SELECT path, sha, is_folder, first_since, last_since, oldest_removal FROM remote_files
+            """) { row throws(StoreError) in
+            let entry = RemoteEntry(path: try row.string("path"), sha: try row.string("sha"), isFolder: try row.bool("is_folder"),
+                                    removals: try Self.removals(row))
+            entries[entry.path] = entry
+        }
+        return entries
+    }
+
+    /// A file's text as last read or written.
+    public func remoteContent(_ path: String) throws -> [UInt8]? {
+        try database.scalarString("SELECT content FROM remote_files WHERE path = ?", .text(path)).map { Array($0.utf8) }
+    }
+
+    /// Records files and folders as read or written (`set`, with their texts where given) and
+    /// gone (`removed`), with where the branch is (and the ETag of that read, nil after a write).
+    /// `exchanged`: this machine's list went there (and the settings it asked for).
+    public func recordRemote(set: [RemoteEntry], removed: Set<String>, head: String?, refETag: String?, exchanged: Bool,
+                             at now: Timestamp) throws {
+        try database.transaction { () throws(StoreError) in try recordingRemote(set: set, removed: removed, head: head,
+                                                                                 refETag: refETag, exchanged: exchanged, at: now) }
+    }
+
+    func recordingRemote(set: [RemoteEntry], removed: Set<String>, head: String?, refETag: String?, exchanged: Bool,
+                         at now: Timestamp) throws(StoreError) {
+        for path in removed.sorted() { try database.run("DELETE FROM remote_files WHERE path = ?", .text(path)) }
+        for entry in set {
+            try database.run("""
+                INSERT OR REPLACE INTO remote_files (path, parent, sha, is_folder, content, first_since, last_since, oldest_removal)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, .text(entry.path), .optional(entry.parent), .text(entry.sha), .bool(entry.isFolder),
+                .optional(entry.content.map { String(decoding: $0, as: UTF8.self) }),
+                entry.removals.map { .integer($0.firstSince) } ?? .null, entry.removals.map { .integer($0.lastSince) } ?? .null,
+                .optional(entry.removals?.oldest.rfc3339))
+        }
+        try database.run("UPDATE remote SET head_commit = ?, ref_etag = ?, exchanged_at = ? WHERE id = 1",
+                         .optional(head), .optional(refETag), .text(now.rfc3339))
+        if exchanged {
+            try database.run("UPDATE remote SET exchanged = 1, forget = NULL, horizon_days = NULL, horizon_clock = NULL WHERE id = 1")
+        }
+    }
+
+    private static func removals(_ row: Row) throws(StoreError) -> RemoteRemovals? {
+        guard let first = try row.optionalInt64("first_since"), let last = try row.optionalInt64("last_since"),
+              let oldest = try optionalTimestamp(row, "oldest_removal") else { return nil }
+        return RemoteRemovals(firstSince: first, lastSince: last, oldest: oldest)
     }
 }

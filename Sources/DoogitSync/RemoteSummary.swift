@@ -71,43 +71,38 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     }
 }
 
-/// What waits to be sent to the file on GitHub.
+/// What waits here to be sent to the remote, and what this machine knows of the remote.
 public enum RemoteWaiting {
-    /// How many lines of the file (todos and repositories) this machine's next exchange would
-    /// change, if nobody else wrote meanwhile: what `sync` then reports as sent.
-    public static func count(store: Store, settings: RemoteSettings) throws -> Int {
-        // A value written there by hand is taken as written long ago: it is counted, not kept.
-        let file = settings.content.flatMap { try? TodoFile.decode($0, handEdit: .zero).replica } ?? .empty
-        return RemotePhase.changedLines(from: file, to: merge(try store.replica.read().replica, file))
+    /// How many lines of the remote's files (todos and repositories) this machine's next
+    /// exchange would change, if nobody else wrote meanwhile: what `sync` then reports as sent.
+    public static func count(store: Store, settings: RemoteSettings, now: Timestamp) throws -> Int {
+        guard try store.replica.hasPending() else { return 0 }
+        var attempt = try RemoteAttempt(
+            settings: settings, known: RemoteTree(entries: try store.remoteEntries()), fresh: [:],
+            pending: try store.replica.pendingTodos(), pendingRepositories: try store.replica.pendingRepositories(), now: now,
+            store: store, machine: try store.replica.machineID())
+        return try attempt.plan().changedLines
+    }
+
+    /// The remote's own line and its machines, as this machine last read them (nil: never read).
+    public static func meta(store: Store) throws -> RemoteMeta? {
+        guard let bytes = try store.remoteContent(RemoteLayout.metaPath) else { return nil }
+        return try? RemoteMeta.decode(bytes, handEdit: .zero)
     }
 }
 
 extension RemotePhase {
-    /// How many lines of the file a write changes: repositories and todos added or changed.
-    static func changedLines(from remote: Replica, to merged: Replica) -> Int {
-        merged.todos.filter { remote.todos[$0.key] != $0.value }.count
-            + merged.repositories.filter { remote.repositories[$0.key] != $0.value }.count
-    }
-
-    /// A commit message a `git log` of the file reads well with: what changed, and from where.
-    static func commitMessage(from remote: Replica, to merged: Replica) -> String {
-        var added = 0, changed = 0, removed = 0
-        for (uuid, todo) in merged.todos {
-            guard let before = remote.todos[uuid] else {
-                if todo.isRemoved { removed += 1 } else { added += 1 }
-                continue
-            }
-            if before == todo { continue }
-            if todo.isRemoved && !before.isRemoved { removed += 1 } else { changed += 1 }
-        }
-        let counts = [(added, "added"), (changed, "changed"), (removed, "removed")].filter { $0.0 > 0 }
+    /// A commit message a `git log` of the remote reads well with: what changed, and from where.
+    static func commitMessage(_ plan: RemoteExchange.Plan) -> String {
+        let counts = [(plan.added, "added"), (plan.changed, "changed"), (plan.removed, "removed")].filter { $0.0 > 0 }
             .map { "\($0.0) \($0.1)" }
-        let what = counts.isEmpty ? "repositories updated" : counts.joined(separator: ", ")
+        let what = counts.isEmpty ? (plan.changedLines > 0 ? "repositories updated" : "machines updated") : counts.joined(separator: ", ")
         let host = hostName()
         return "doogit: \(what)" + (host.isEmpty ? "" : " (from \(host))")
     }
 
-    private static func hostName() -> String {
+    /// This machine's name, to know it by in commits and in the remote's list of machines.
+    static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, 255) == 0 else { return "" }
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -45,8 +45,10 @@ import Testing
           repo set REPO...        Choose what sync does with issues and commits
           sync                    Bring tracked repositories up to date with GitHub
           remote init [REPO]      Keep the todos in a private repository of yours
-          remote status           Show the remote, its last exchange, changes waiting
-          remote remove           Stop exchanging the todos (the file on GitHub stays)
+          remote status           Show the remote, changes waiting, the machines
+          remote forget MACHINE   Stop waiting for a machine that no longer syncs
+          remote set              Choose how long removals wait for machines
+          remote remove           Stop exchanging the todos (the files on GitHub stay)
           export                  Write everything: repositories, todos, links, settings
           import FILE|-           Add todos from a doogit, Taskwarrior or todo.txt file
           auth status             Show which token is used and whether GitHub accepts it
@@ -234,15 +236,17 @@ import Testing
         again later (network, GitHub down, rate limit); what was done is kept. When
         every repository and GitHub's /user answer 404, nothing is flagged gone and the
         exit is 1: check DOOGIT_API_URL or GH_HOST. With a remote set ('doogit remote
-        init'), sync also merges the todos with the file todos.jsonl there, at its start
-        and, when it changed something itself, at its end: every field keeps its latest
-        change, a removal wins over an edit made meanwhile, and what other machines
-        added, finished, edited, removed, linked to issues or set with 'repo set'
-        arrives here. An unchanged file costs one conditional request. A write that
-        loses a race with another machine is merged and tried again (5 times at most,
-        then exit 75 with nothing lost). When the exchange fails (the file, the
-        repository or GitHub), the rest of the sync goes on and the changes wait; the
-        exit code and message say what failed and what to do.
+        init'), sync also merges the todos with the files there, at its start and, when
+        it changed something itself, at its end: every field keeps its latest change, a
+        removal wins over an edit made meanwhile, and what other machines added,
+        finished, edited, removed, linked to issues or set with 'repo set' arrives here.
+        Only the files that changed are read and written, in one commit; an unchanged
+        remote costs one conditional request. A write that loses a race with another
+        machine is merged and tried again (5 times at most, then exit 75 with nothing
+        lost). Removals leave the remote once every machine has merged them (see 'doogit
+        help remote forget'). When the exchange fails (a file, the repository or
+        GitHub), the rest of the sync goes on and the changes wait; the exit code and
+        message say what failed and what to do.
 
         Options:
               --wait     wait for a sync already running instead of exiting

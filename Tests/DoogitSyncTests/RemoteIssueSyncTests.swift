@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 @testable import DoogitSync
@@ -25,9 +26,9 @@ struct RemoteIssueSyncTests {
                                                                                              name: nil, number: number)
         try a.store.setSettings(repositoryIDs: [1], pushIssues: true, importIssues: nil, scanCommits: nil, at: a.now)
         try a.sync()
-        #expect(github.contents.file(Machine.dataRepository)?.text.contains(
+        #expect(github.contents.file(Machine.dataRepository, RemoteSyncTests.todosPath)?.text.contains(
             #""issue":{"number":\#(number),"url":"https://github.com/octocat/app/issues/\#(number)","repository":1},"issueSeen":{"number":\#(number),"state":"open","title":"Cat food is low""#) == true)
-        #expect(github.contents.file(Machine.dataRepository)?.text.contains(
+        #expect(github.contents.file(Machine.dataRepository, RemoteLayout.repositoriesPath)?.text.contains(
             #""settings":{"pushIssues":true,"importIssues":"off","scanCommits":true}"#) == true)
 
         try b.sync()

@@ -21,7 +21,7 @@ final class Machine: @unchecked Sendable {
         self.github = github
         self.now = now
         store = try Store.open(path: folder.file("doogit.sqlite3"))
-        try store.setRemote(repositoryID: 4242, fullName: Self.dataRepository, branch: "master", path: "todos.jsonl", at: now)
+        try store.setRemote(repositoryID: 4242, fullName: Self.dataRepository, branch: "master", at: now)
     }
 
     func client() throws -> GitHubClient { try SyncerTests.client(github) }
@@ -77,9 +77,28 @@ struct RemoteSyncTests {
         return (github, machines)
     }
 
-    func contentsRequests(_ github: FakeGitHub) -> [ReceivedRequest] {
-        github.requests.filter { $0.path.contains("/contents/") || $0.path.contains("/git/blobs/") }
+    static let todosPath = RemoteLayout.todosPath(1)
+
+    /// Requests for the remote's files (the Git Data API, the Contents API).
+    func remoteRequests(_ github: FakeGitHub) -> [ReceivedRequest] {
+        github.requests.filter { $0.path.hasPrefix("/repos/\(Machine.dataRepository)/") && !$0.path.hasSuffix("/doogit-data") }
     }
+
+    func refUpdates(_ github: FakeGitHub) -> Int {
+        github.requests.filter { $0.method == "PATCH" && $0.path.contains("/git/refs/heads/") }.count
+    }
+
+    /// The files a machine holding `replica` would write to a remote of its own: what another
+    /// writer commits in the tests.
+    static func files(of replica: Replica) -> [String: String?] {
+        var files: [String: String?] = [RemoteLayout.repositoriesPath: text(RemotePiece(replica: Replica(repositories: replica.repositories)).encode())]
+        var pieces: [Int64: RemotePiece] = [:]
+        for (uuid, entry) in replica.todos { pieces[entry.repository.value, default: RemotePiece()].replica.todos[uuid] = entry }
+        for (id, piece) in pieces { files[RemoteLayout.todosPath(id)] = text(piece.encode()) }
+        return files
+    }
+
+    static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func aTodoAddedOnOneMachineReachesTheOtherWithItsRepository() throws {
         let (github, machines) = try world()
@@ -87,34 +106,67 @@ struct RemoteSyncTests {
         let todo = try a.add("write the release notes")
         let pushed = try a.sync()
         #expect(pushed.remote?.pushed == 2 && pushed.remote?.retries == 0)
-        #expect(github.contents.file(Machine.dataRepository)?.text.contains("\"text\":\"write the release notes\"") == true)
+        #expect(github.contents.file(Machine.dataRepository, Self.todosPath)?.text.contains("\"text\":\"write the release notes\"") == true)
+        #expect(github.contents.file(Machine.dataRepository)?.text == Self.text(RemoteLayout.stub), "todos.jsonl: the header alone")
         let pulled = try b.sync()
         #expect(pulled.remote?.pulled == 2 && pulled.remote?.pushed == 0)
         #expect(try b.list() == ["octocat/app: write the release notes"])
         #expect(try b.todo(todo.uuid)?.createdAt == todo.createdAt)
         #expect(try b.store.repositories().first?.description == "the app", "read from GitHub in the same sync")
-        #expect(github.contents.messages.first?.hasPrefix("doogit: 1 added") == true)
+        #expect(github.contents.messages.contains { $0.hasPrefix("doogit: 1 added") }, "\(github.contents.messages)")
     }
 
     @Test func aSyncWithNothingNewOnEitherSideIsOne304AndNoWrite() throws {
         let (github, machines) = try world()
         _ = try machines[0].add("one")
         try machines[0].sync()
-        try machines[0].sync()  // reads its own write back, once, to learn the file's ETag
+        try machines[0].sync()  // reads the branch after its own write, once, to learn its ETag
         github.resetCounters()
         let writes = github.contents.writes
         let summary = try machines[0].sync()
-        #expect(contentsRequests(github).count == 1)
-        #expect(github.rateLimitUsed == 0, "the file's 304 (and the repository's) cost nothing")
+        #expect(remoteRequests(github).count == 1)
+        #expect(github.rateLimitUsed == 0, "the ref's 304 costs nothing")
         #expect(summary.remote?.pulled == 0 && summary.remote?.pushed == 0)
         #expect(github.contents.writes == writes)
-        // The one request was a 304: conditional, and free.
-        #expect(contentsRequests(github).first?.headers["if-none-match"] != nil)
-        // A machine that only reads settles at once.
+        // The one request was a 304 of the branch's ref: conditional, and free.
+        #expect(remoteRequests(github).first?.path.contains("/git/ref/heads/") == true)
+        #expect(remoteRequests(github).first?.headers["if-none-match"] != nil)
+        // A machine that only reads settles too (its first exchange adds its line to remote.jsonl).
+        try machines[1].sync()
+        try machines[0].sync()
         try machines[1].sync()
         github.resetCounters()
         try machines[1].sync()
-        #expect(contentsRequests(github).count == 1 && github.contents.writes == writes)
+        try machines[0].sync()
+        #expect(remoteRequests(github).count == 2 && github.rateLimitUsed == 0)
+    }
+
+    /// At 20 repositories, an edit in one is read by the other machine as that one file: the
+    /// branch, the root, the todos folder, its bucket, and the blob.
+    @Test func anEditIsReadAsTheOneFileThatChanged() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        for id in Int64(10)..<30 {
+            github.addRepository(id: id, name: "repo\(id)", description: nil)
+            try a.track(id, "octocat/repo\(id)")
+            for index in 0..<5 { _ = try a.add("todo \(index) of \(id)", to: id) }
+        }
+        try a.sync()
+        try b.sync()
+        #expect(try b.list() == a.list())
+        let edited = try #require(try a.store.sections(repositoryIDs: [17]).first?.todos.first)
+        _ = try a.store.editTodo(id: edited.id, text: "edited", at: a.now)
+        github.resetCounters()
+        try a.sync()
+        let written = github.requests.first { $0.method == "POST" && $0.path.hasSuffix("/git/trees") }
+        let paths = (try? JSONParser.parse(written?.body ?? []).array("tree").map { try $0.string("path") }) ?? []
+        #expect(paths == ["remote.jsonl", RemoteLayout.todosPath(17)], "the todo's file and the generation")
+        github.resetCounters()
+        try b.sync()
+        let blobs = github.requests.filter { $0.path.contains("/git/blobs/") }
+        #expect(blobs.count == 2, "remote.jsonl and the one todos file: \(blobs.map(\.path))")
+        #expect(github.requests.filter { $0.path.contains("/git/trees/") }.count == 3, "the root, todos/, its bucket")
+        #expect(try b.list() == a.list())
     }
 
     @Test(arguments: [true, false])
@@ -193,7 +245,7 @@ struct RemoteSyncTests {
         _ = try b.store.editTodo(id: b.id(todo.uuid), text: "from 2099", at: b.now)
         let summary = try b.sync()
         #expect((summary.remote?.thisClockAheadBy ?? 0) > 70 * 365 * 86_400_000)
-        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        let file = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
         #expect(!file.contains("2099-"), "no stamp from 2099 reaches the file")
         // The machine with the right clock edits later, by the true time: its edit wins.
         a.advance(seconds: 30)
@@ -218,12 +270,16 @@ struct RemoteSyncTests {
         github.activity.addIssue(repository: 1, title: "Imported in 2099")
         let summary = try a.sync()
         #expect(summary.issues.imported == 1)
-        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        let file = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
         #expect(file.contains("Imported in 2099"), "the closing exchange sent it")
         #expect(!file.contains("2099-06-01T00:00:00.000Z/"), "no stamp from 2099 reaches the file (its creation time is data)")
     }
 
-    @Test func aWriteThatLosesARaceIsReadMergedAndRetried() throws {
+    /// Another machine's commit lands between this one's read and its move of the branch (or
+    /// between its read of the tree and its commit): the move is not a fast forward (422), and
+    /// this machine reads what changed, merges and writes again.
+    @Test(arguments: [false, true])
+    func aWriteThatLosesARaceIsReadMergedAndRetried(afterTheTreeRead: Bool) throws {
         let (github, machines) = try world(3)
         let (a, b, c) = (machines[0], machines[1], machines[2])
         _ = try a.add("from a")
@@ -232,31 +288,31 @@ struct RemoteSyncTests {
         try c.sync()
         _ = try b.add("from b")
         _ = try c.add("from c")
-        // c's sync writes between b's read and b's write.
-        let file = try TodoFile.decode(Array(try #require(github.contents.file(Machine.dataRepository)).content)).replica
-        let cWrites = merge(file, try c.store.replica.read().replica)
-        github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(cWrites), as: UTF8.self))
+        // c's write lands in the middle of b's exchange.
+        let cWrites = Self.files(of: try c.store.replica.read().replica)
+        if afterTheTreeRead {
+            github.contents.changeFilesAfterNextTreeRead(Machine.dataRepository, files: cWrites)
+        } else {
+            github.contents.moveRefBeforeNextUpdate(Machine.dataRepository, files: cWrites)
+        }
+        github.resetCounters()
         let summary = try b.sync()
         #expect(summary.remote?.retries == 1)
-        #expect(github.requests.filter { $0.method == "PUT" }.count == 3, "a's, b's refused one, b's retry")
-        try c.sync()
-        try a.sync()
-        let expected = ["octocat/app: from a, from b, from c"]
+        #expect(refUpdates(github) == 2, "b's refused move, b's retry")
+        for machine in [c, a, b, c] { try machine.sync() }
         #expect(try a.list().map { $0.split(separator: ",").count } == [3])
         #expect(try b.list() == a.list() && c.list() == a.list())
-        _ = expected
     }
 
-    @Test func aFileThatKeepsChangingStopsAfterFiveRetriesAndLosesNothing() throws {
+    @Test func aRemoteThatKeepsChangingStopsAfterFiveRetriesAndLosesNothing() throws {
         let (github, machines) = try world()
         let a = machines[0]
         _ = try a.add("kept here")
-        github.contents.setFile(Machine.dataRepository, #"{"format":"doogit","version":"1.0"}"# + "\n")
         let writer = Counter()
         github.script { request in
-            guard request.method == "PUT" else { return nil }
-            // Another writer gets in before every write.
-            github.contents.setFile(Machine.dataRepository, #"{"format":"doogit","version":"1.0","writer":\#(writer.next())}"# + "\n")
+            guard request.method == "PATCH", request.path.contains("/git/refs/heads/") else { return nil }
+            // Another writer gets in before every move of the branch.
+            github.contents.commitFiles(Machine.dataRepository, ["notes.txt": "writer \(writer.next())"])
             return nil
         }
         do {
@@ -267,70 +323,58 @@ struct RemoteSyncTests {
             #expect(failure == .keptChanging(repository: Machine.dataRepository, attempts: 6))
             #expect(summary.remote?.retries == 6)
         }
-        #expect(github.requests.filter { $0.method == "PUT" }.count == 6)
+        #expect(refUpdates(github) == 6)
         github.script(nil)
         try a.sync()
-        #expect(github.contents.file(Machine.dataRepository)?.text.contains("kept here") == true)
+        #expect(github.contents.file(Machine.dataRepository, Self.todosPath)?.text.contains("kept here") == true)
     }
 
-    @Test func bothMachinesCreatingTheFileAtOnceMerge() throws {
+    @Test func bothMachinesWritingTheFirstFilesAtOnceMerge() throws {
         let (github, machines) = try world()
         let (a, b) = (machines[0], machines[1])
         try b.track(1, "octocat/app")
         _ = try a.add("from a")
         _ = try b.add("from b")
-        // b creates the file between a's read (no file yet) and a's write: a's write without sha is a 422.
-        let bReplica = try b.store.replica.read().replica
-        github.contents.writeBeforeNextPut(Machine.dataRepository, String(decoding: TodoFile.encode(bReplica), as: UTF8.self))
+        // b's first files land between a's read (none yet) and a's move of the branch.
+        github.contents.moveRefBeforeNextUpdate(Machine.dataRepository, files: Self.files(of: try b.store.replica.read().replica))
         let summary = try a.sync()
         #expect(summary.remote?.retries == 1)
-        #expect(github.requests.contains { $0.method == "PUT" && !(String(decoding: $0.body, as: UTF8.self).contains("\"sha\"")) })
         try b.sync()
+        try a.sync()
         #expect(try a.list() == ["octocat/app: from a, from b"] || a.list() == ["octocat/app: from b, from a"])
         #expect(try a.list() == b.list())
-    }
-
-    @Test func aLargeFileIsReadRawAndStaleReadsEndInTheSameList() throws {
-        let (github, machines) = try world()
-        let (a, b) = (machines[0], machines[1])
-        github.contents.largeFileThreshold = 200
-        for index in 0..<20 { _ = try a.add("todo \(index)") }
-        try a.sync()
-        try b.sync()
-        #expect(github.requests.contains { $0.path.contains("/git/blobs/") })
-        #expect(try b.list() == a.list())
-        _ = try b.add("after")
-        // A lagging replica answers the version before b's write twice: a merges an old file, b's
-        // next write over it is refused and retried; the next round brings everyone up to date.
-        try b.sync()
-        github.contents.makeNextReadsStale(2)
-        try a.sync()
-        try b.sync()
-        try a.sync()
-        #expect(try a.list() == b.list())
-        #expect(try a.list().first?.hasSuffix("after") == true)
     }
 
     @Test func aFileDoogitCannotReadChangesNothing() throws {
         let (github, machines) = try world()
         let a = machines[0]
         _ = try a.add("mine")
-        for (text, expected) in [("not json\n", "line: 1"), (#"{"format":"doogit","version":"3.0"}"# + "\n", "3.0")] {
-            github.contents.setFile(Machine.dataRepository, text)
-            let before = try a.store.replica.read()
+        try a.sync()
+        _ = try a.add("waiting")
+        let header4 = #"{"format":"doogit","version":"4.0"}"# + "\n"
+        for (path, text, expected) in [(Self.todosPath, "not json\n", "line: 1"), (RemoteLayout.metaPath, header4, "4.0"),
+                                       (RemoteLayout.stubPath, header4, "4.0"), (RemoteLayout.todosPath(1), header4, "4.0")] {
+            let before = github.contents.files(Machine.dataRepository)
+            github.contents.commitFiles(Machine.dataRepository, [path: text])
+            let remote = github.contents.files(Machine.dataRepository)
+            let here = try a.store.replica.read()
             do {
                 try a.sync()
-                Issue.record("accepted \(text)")
+                Issue.record("accepted \(path): \(text)")
             } catch let error as SyncError {
-                guard case .exchangeFailed(.unreadableFile(_, _, let problem), _) = error else {
+                guard case .exchangeFailed(.unreadableFile(_, let named, let problem), _) = error else {
                     Issue.record("\(error)")
                     continue
                 }
+                #expect(named == path)
                 #expect("\(problem)".contains(expected))
             }
-            #expect(github.contents.file(Machine.dataRepository)?.text == text, "the file is left as it is")
-            #expect(try a.store.replica.read().replica == before.replica)
+            #expect(github.contents.files(Machine.dataRepository) == remote, "the remote is left as it is")
+            #expect(try a.store.replica.read().replica == here.replica)
+            github.contents.commitFiles(Machine.dataRepository, [path: before[path]])
         }
+        try a.sync()
+        #expect(github.contents.file(Machine.dataRepository, Self.todosPath)?.text.contains("waiting") == true)
     }
 
     @Test func aNewerDoogitsFileIsKeptAsItIsAndItsFieldsTravel() throws {
@@ -338,23 +382,24 @@ struct RemoteSyncTests {
         let (a, b) = (machines[0], machines[1])
         let todo = try a.add("shared")
         try a.sync()
+        try b.sync()
         // A newer doogit rewrote the file: a minor version up, a field of its own (stamped), keys in its order.
-        let file = try #require(github.contents.file(Machine.dataRepository)?.text)
+        let file = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
         let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
-        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"2.0"}"#, with: #"{"version":"2.2","format":"doogit"}"#)
+        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"3.0","#, with: #"{"version":"3.2","format":"doogit","#)
             .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"estimate":{"hours":2},"type":"todo","#)
             .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"estimate":"\#(stamp)","repository""#)
-        github.contents.setFile(Machine.dataRepository, newer)
+        github.contents.commitFiles(Machine.dataRepository, [Self.todosPath: newer])
         let writes = github.contents.writes
         try a.sync()
         try b.sync()
         #expect(github.contents.writes == writes, "the same list in another order is not written again")
-        #expect(github.contents.file(Machine.dataRepository)?.text == newer)
+        #expect(github.contents.file(Machine.dataRepository, Self.todosPath)?.text == newer)
         // A change here is written with the newer doogit's field and version kept.
         _ = try b.store.editTodo(id: b.id(todo.uuid), text: "shared, edited", at: b.now)
         try b.sync()
-        let written = try #require(github.contents.file(Machine.dataRepository)?.text)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"2.2"}"#))
+        let written = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"3.2""#))
         #expect(written.contains(#""estimate":{"hours":2}"#) && written.contains(#""estimate":"\#(stamp)""#))
         #expect(written.contains("shared, edited"))
     }
@@ -376,6 +421,6 @@ struct RemoteSyncTests {
         try machines[0].store.removeRemote()
         let summary = try machines[0].sync()
         #expect(summary.remote == nil)
-        #expect(contentsRequests(github).isEmpty)
+        #expect(remoteRequests(github).isEmpty)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The exchange with the file on GitHub as part of a sync: a failed exchange fails only itself,
-/// nothing GitHub did not take is reported as sent, the counts agree, one sync settles what it
-/// changed itself, and a hand edit of the file on GitHub is taken.
+/// The exchange with the remote's files on GitHub as part of a sync: a failed exchange fails only
+/// itself, nothing GitHub did not take is reported as sent, the counts agree, one sync settles
+/// what it changed itself, and a hand edit of a file on GitHub is taken.
 @Suite(.serialized)
 struct ExchangeTogetherTests {
     enum Breakage: String, CaseIterable, CustomTestStringConvertible {
@@ -15,19 +15,27 @@ struct ExchangeTogetherTests {
 
     static func dataID(_ machines: Machines) -> Int64 { machines.github.repositoryNamed(Machines.data)?.id ?? 0 }
 
+    /// The file of octocat/app's todos.
+    static let appTodos = "todos/1/1.jsonl"
+
+    static func isRemote(_ request: ReceivedRequest) -> Bool {
+        request.path.hasPrefix("/repos/\(Machines.data)/git/") || request.path.hasPrefix("/repos/\(Machines.data)/contents/")
+    }
+
     /// Breaks the exchange as `breakage` says; returns what to do to mend it, as the message advises.
     func breakExchange(_ breakage: Breakage, _ machines: Machines) -> (expected: String, code: Int32, mend: () -> Void) {
         let github = machines.github, id = Self.dataID(machines)
         switch breakage {
         case .badLine:
-            let good = github.contents.file(Machines.data)?.text ?? ""
-            github.contents.setFile(Machines.data, good + "{\"type\":\"todo\",\"uuid\":\"nope\"}\n")
-            return ("todos.jsonl in \(Machines.data) cannot be read: line ", 1, { github.contents.setFile(Machines.data, good) })
+            let good = github.contents.file(Machines.data, Self.appTodos)?.text ?? ""
+            github.contents.commitFiles(Machines.data, [Self.appTodos: good + "{\"type\":\"todo\",\"uuid\":\"nope\"}\n"])
+            return ("\(Self.appTodos) in \(Machines.data) cannot be read: line ", 1,
+                    { github.contents.commitFiles(Machines.data, [Self.appTodos: good]) })
         case .newerVersion:
-            let good = github.contents.file(Machines.data)?.text ?? ""
-            github.contents.setFile(Machines.data, #"{"format":"doogit","version":"3.0"}"# + "\n")
-            return ("was written by a newer doogit (format 3.0); the changes here wait. Upgrade doogit", 1,
-                    { github.contents.setFile(Machines.data, good) })
+            let good = github.contents.file(Machines.data, "remote.jsonl")?.text ?? ""
+            github.contents.commitFiles(Machines.data, ["remote.jsonl": #"{"format":"doogit","version":"4.0"}"# + "\n"])
+            return ("was written by a newer doogit (format 4.0); the changes here wait. Upgrade doogit", 1,
+                    { github.contents.commitFiles(Machines.data, ["remote.jsonl": good]) })
         case .repositoryDeleted:
             github.delete(id)
             return ("the remote repository \(Machines.data) is gone", 1, {
@@ -43,7 +51,7 @@ struct ExchangeTogetherTests {
             })
         case .forbidden:
             github.script { request in
-                request.path.contains("/contents/") && request.method == "PUT"
+                Self.isRemote(request) && request.method == "POST"
                     ? .json(403, #"{"message":"Resource not accessible by personal access token","documentation_url":"https://docs.github.com/rest"}"#)
                     : nil
             }
@@ -55,7 +63,7 @@ struct ExchangeTogetherTests {
                     { github.update(id) { $0.isPrivate = true } })
         case .unavailable:
             github.script { request in
-                request.path.contains("/contents/") ? .json(503, #"{"message":"Service Unavailable"}"#) : nil
+                Self.isRemote(request) ? .json(503, #"{"message":"Service Unavailable"}"#) : nil
             }
             return ("the exchange with \(Machines.data) failed: GitHub is having trouble (HTTP 503)", 75, { github.script(nil) })
         }
@@ -96,8 +104,10 @@ struct ExchangeTogetherTests {
         #expect(mended.status == 0, "\(mended.stderr)")
         #expect(mended.stdout.contains("sent "), "\(mended.stdout)")
         #expect(machine.run("remote", "status").stdout.contains("Waiting: nothing"))
-        let file = github.contents.file(Machines.data, branch: breakage == .branchLost ? "main" : "master")?.text ?? ""
-        #expect(file.contains("\"waiting\"") && file.contains("octocat/application"), "what waited arrived")
+        let branch = breakage == .branchLost ? "main" : "master"
+        let todos = github.contents.file(Machines.data, Self.appTodos, branch: branch)?.text ?? ""
+        let repositories = github.contents.file(Machines.data, "repositories.jsonl", branch: branch)?.text ?? ""
+        #expect(todos.contains("\"waiting\"") && repositories.contains("octocat/application"), "what waited arrived")
     }
 
     /// The counts agree: what `remote status` says waits is what `sync` then sends, and what the
@@ -140,18 +150,19 @@ struct ExchangeTogetherTests {
         github.pushCommits(repository: 1, messages: ["Fix\n\nDoogit-Done: \(uuid.prefix(8))"])
         let changed = a.run("sync")
         #expect(changed.status == 0 && changed.stdout.contains("imported as todo"), "\(changed.stdout)")
-        let file = try #require(github.contents.file(Machines.data)?.text)
-        #expect(file.contains(#""fullName":"octocat/application""#) && file.contains(#""text":"imported""#)
-                && file.contains(#""text":"by commit","done":true"#), "what a's sync changed is in the file already")
+        let file = try #require(github.contents.file(Machines.data, Self.appTodos)?.text)
+        let repositories = try #require(github.contents.file(Machines.data, "repositories.jsonl")?.text)
+        #expect(repositories.contains(#""fullName":"octocat/application""#) && file.contains(#""text":"imported""#)
+                && file.contains(#""text":"by commit","done":true"#), "what a's sync changed is in the files already")
         github.resetCounters()
         let settled = b.run("sync")
         #expect(settled.status == 0)
         #expect(try machines.list(b) == ["octocat/application: imported #1, by commit [done]"])
         #expect(try machines.list(b) == machines.list(a))
-        #expect(!github.requests.contains { $0.method != "GET" && !$0.path.contains("/contents/") }, "b made nothing itself")
+        #expect(!github.requests.contains { $0.method != "GET" && !Self.isRemote($0) }, "b made nothing itself")
     }
 
-    /// The file edited in GitHub's web editor: a text and a state changed without their stamps
+    /// A file edited in GitHub's web editor: a text and a state changed without their stamps
     /// are taken as changes made when read, on every machine, and written back stamped.
     @Test func aHandEditOfTheFileIsTakenEverywhere() throws {
         let machines = try Machines(2)
@@ -159,16 +170,16 @@ struct ExchangeTogetherTests {
         #expect(a.run("todo", "add", "-R", "app", "write the notes").status == 0)
         #expect(a.run("todo", "add", "-R", "app", "ship").status == 0)
         machines.syncAll([0, 1])
-        let file = try #require(machines.github.contents.file(Machines.data)?.text)
+        let file = try #require(machines.github.contents.file(Machines.data, Self.appTodos)?.text)
         let edited = file.replacingOccurrences(of: #""text":"write the notes""#, with: #""text":"write the release notes""#)
             .replacingOccurrences(of: #""text":"ship","done":false"#, with: #""text":"ship","done":true"#)
         #expect(edited != file)
-        machines.github.contents.setFile(Machines.data, edited)
+        machines.github.contents.commitFiles(Machines.data, [Self.appTodos: edited], message: "Edit todos/1/1.jsonl")
         let took = b.run("sync")
         #expect(took.status == 0, "\(took.stderr)")
         #expect(took.stdout.contains("received 2 changes") && took.stdout.contains("sent 2 changes"), "\(took.stdout)")
         #expect(try machines.list(b) == ["octocat/app: write the release notes, ship [done]"])
-        let written = try #require(machines.github.contents.file(Machines.data)?.text)
+        let written = try #require(machines.github.contents.file(Machines.data, Self.appTodos)?.text)
         #expect(written != edited, "written back with proper stamps")
         machines.syncAll([0])
         #expect(try machines.list(a) == machines.list(b))

@@ -36,7 +36,7 @@ struct FoundByTryingTests {
         release.signal()
         let firstDone = held.finish()
         #expect(firstDone.status == 0, "\(firstDone.stderr)")
-        #expect(firstDone.stdout == "Todos will be kept in octocat/doogit-data (todos.jsonl on master); run 'doogit sync' to exchange them\n")
+        #expect(firstDone.stdout == "Todos will be kept in octocat/doogit-data (on master); run 'doogit sync' to exchange them\n")
         #expect(a.run("todo", "add", "-R", "app", "from a").status == 0)
         machines.syncAll([0, 1])
         #expect(try machines.list(b) == ["octocat/app: from a"])

@@ -17,7 +17,7 @@ struct ObservationsTogetherTests {
     func trailer(_ uuid: String) -> String { "Doogit-Done: " + String(uuid.filter { $0 != "-" }.prefix(8)) }
 
     func patches(_ machines: Machines) -> [String] {
-        machines.github.requests.filter { $0.method == "PATCH" }.map { String(decoding: $0.body, as: UTF8.self) }
+        machines.github.requests.filter { $0.method == "PATCH" && $0.path.contains("/issues/") }.map { String(decoding: $0.body, as: UTF8.self) }
     }
 
     /// A trailer finishes its todo once. Reopened afterwards, it stays open when another machine,
@@ -96,7 +96,7 @@ struct ObservationsTogetherTests {
         // b's exchange fails this once: its issue phase reads the close without having heard of the reopen.
         let failed = Counter()
         machines.github.script { request in
-            guard request.path.contains("/contents/"), failed.next() <= 2 else { return nil }
+            guard request.path.hasPrefix("/repos/\(Machines.data)/git/"), failed.next() <= 2 else { return nil }
             return .json(403, #"{"message":"Resource not accessible by personal access token","documentation_url":"https://docs.github.com/rest"}"#)
         }
         let blind = b.run("sync")

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The same todos on several machines, as a user sees it: one HOME per machine, the built
-/// binary, one loopback GitHub holding the private repository with todos.jsonl.
+/// binary, one loopback GitHub holding the private repository with the todos' files.
 @Suite(.serialized)
 struct RemoteEndToEndTests {
     static let data = "octocat/doogit-data"
@@ -47,8 +47,13 @@ struct RemoteEndToEndTests {
         return ""
     }
 
-    func contentsRequests(_ github: FakeGitHub) -> [ReceivedRequest] {
-        github.requests.filter { $0.path.contains("/contents/") }
+    /// Requests to the remote's files (the Git Data API, and the Contents API).
+    func remoteRequests(_ github: FakeGitHub) -> [ReceivedRequest] {
+        github.requests.filter { $0.path.hasPrefix("/repos/\(Self.data)/git/") || $0.path.contains("/contents/") }
+    }
+
+    func refUpdates(_ github: FakeGitHub) -> [ReceivedRequest] {
+        github.requests.filter { $0.method == "PATCH" && $0.path.contains("/git/refs/heads/") }
     }
 
     @Test func aNewUserKeepsTheSameTodosOnTwoMachines() throws {
@@ -65,11 +70,16 @@ struct RemoteEndToEndTests {
         #expect(pushed.stdout == "\(Self.data): sent 3 changes\n")
         #expect(a.run("remote", "status").stdout.contains("Waiting: nothing"))
 
-        // The file reads well: a header, the repository, the todos, sorted, one a line.
-        let lines = try #require(github.contents.file(Self.data)?.text).split(separator: "\n")
-        #expect(lines.count == 4 && lines[0] == #"{"format":"doogit","version":"2.0"}"#)
-        #expect(lines[1].hasPrefix(#"{"type":"repository","id":1,"fullName":"octocat/app","url":"https://github.com/octocat/app","tracked":true,"clock":{"#))
-        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix(#"{"type":"todo","uuid":""#) && !$0.contains("localID") })
+        // The files read well: each a header, then one line per repository or todo, sorted.
+        let files = github.contents.files(Self.data)
+        #expect(Set(files.keys) == ["README.md", "todos.jsonl", "remote.jsonl", "repositories.jsonl", "todos/1/1.jsonl"])
+        #expect(files["todos.jsonl"] == #"{"format":"doogit","version":"3.0"}"# + "\n", "the header alone")
+        let repositories = try #require(files["repositories.jsonl"]).split(separator: "\n")
+        #expect(repositories.count == 2 && repositories[0] == #"{"format":"doogit","version":"3.0"}"#)
+        #expect(repositories[1].hasPrefix(#"{"type":"repository","id":1,"fullName":"octocat/app","url":"https://github.com/octocat/app","tracked":true,"clock":{"#))
+        let lines = try #require(files["todos/1/1.jsonl"]).split(separator: "\n")
+        #expect(lines.count == 3 && lines[0] == #"{"format":"doogit","version":"3.0","repository":"octocat/app"}"#)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(#"{"type":"todo","uuid":""#) && !$0.contains("localID") })
 
         // The other machine gets them, and the repository they are in.
         let pulled = b.run("sync")
@@ -83,7 +93,7 @@ struct RemoteEndToEndTests {
         let status = try JSONParser.parse(b.run("remote", "status", "--json").stdout)
         #expect(status["repository"] == .string(Self.data) && status["pending"] == .int(0) && status["branch"] == .string("master"))
 
-        #expect(b.run("remote", "remove").stdout == "Stopped exchanging todos with \(Self.data); the file on GitHub is left as it is\n")
+        #expect(b.run("remote", "remove").stdout == "Stopped exchanging todos with \(Self.data); the files on GitHub are left as they are\n")
         #expect(b.run("remote", "status").stdout.hasPrefix("No remote"))
         #expect(try JSONParser.parse(b.run("sync", "--json").stdout)["remote"] == .null)
         #expect(b.run("remote", "remove").status == 1)
@@ -102,7 +112,7 @@ struct RemoteEndToEndTests {
         #expect(sandbox.run("remote", "status").stdout.hasPrefix("No remote"))
         _ = before
         let created = sandbox.run("remote", "init", "octocat/todos", "--create")
-        #expect(created.stdout == "Created octocat/todos (private)\nTodos will be kept in octocat/todos (todos.jsonl on master); run 'doogit sync' to exchange them\n")
+        #expect(created.stdout == "Created octocat/todos (private)\nTodos will be kept in octocat/todos (on master); run 'doogit sync' to exchange them\n")
     }
 
     @Test(arguments: [true, false])
@@ -148,7 +158,7 @@ struct RemoteEndToEndTests {
         github.resetCounters()
         let synced = b.run("sync")
         #expect(synced.status == 0)
-        #expect(github.requests.filter { $0.method == "PUT" }.count == 1, "one write carries everything")
+        #expect(refUpdates(github).count == 1, "one commit carries everything")
         #expect(a.run("sync").status == 0)
         #expect(try todos(a) == todos(b))
         #expect(try todos(a) == ["octocat/app: offline 2, edited, offline 4, offline 0 [done]",
@@ -165,14 +175,14 @@ struct RemoteEndToEndTests {
             let writes = github.contents.writes
             let again = machine.run("sync")
             #expect(again.status == 0 && again.stdout.isEmpty && again.stderr.isEmpty)
-            #expect(contentsRequests(github).count == 1 && contentsRequests(github)[0].headers["if-none-match"] != nil)
+            #expect(remoteRequests(github).count == 1 && remoteRequests(github)[0].headers["if-none-match"] != nil)
             #expect(github.rateLimitUsed == 0, "the 304s cost nothing")
             #expect(github.contents.writes == writes)
         }
     }
 
-    /// Both machines write at once: the first one's write is held until the second's sync is done,
-    /// so it loses the race (422 when it created the file, 409 when it updated it), then merges.
+    /// Both machines write at once: the first one's move of the branch is held until the second's
+    /// sync is done, so it is not a fast forward (422), and the first reads, merges and writes again.
     @Test(arguments: [false, true])
     func twoMachinesWritingAtOnceBothKeepEverything(fileExists: Bool) throws {
         let (github, machines) = try machines(2)
@@ -188,7 +198,7 @@ struct RemoteEndToEndTests {
         let arrived = Event(), release = Event()
         let first = Counter()
         github.script { request in
-            guard request.method == "PUT", first.next() == 1 else { return nil }
+            guard request.method == "PATCH", request.path.contains("/git/refs/heads/"), first.next() == 1 else { return nil }
             arrived.signal()
             _ = release.wait(seconds: 60)
             return nil
@@ -201,16 +211,15 @@ struct RemoteEndToEndTests {
         release.signal()
         let lost = held.finish(timeoutSeconds: 60)
         #expect(lost.status == 0, "\(lost.stderr)")
-        let refused = github.requests.filter { $0.method == "PUT" }
-        #expect(refused.count == 3, "a's held write, b's, a's retry")
-        #expect(String(decoding: refused[0].body, as: UTF8.self).contains("\"sha\"") == fileExists)
+        #expect(refUpdates(github).count == 3, "a's held write, b's, a's retry")
         #expect(b.run("sync").status == 0)
         #expect(try todos(a) == todos(b))
         #expect(try todos(a) == ["octocat/app: from a", "octocat/site: from b"])
     }
 
     /// `kill -9` at each step of a sync: while it reads, once the merge is committed here but not
-    /// written there, and once GitHub has the write but the answer has not arrived.
+    /// written there (its commit made, the branch not moved), and once GitHub moved the branch but
+    /// the answer has not arrived.
     @Test(arguments: ["read", "write", "answer"])
     func aSyncKilledAtEachStepLosesNothing(step: String) throws {
         let (github, machines) = try machines(2)
@@ -222,31 +231,27 @@ struct RemoteEndToEndTests {
         #expect(a.run("sync").status == 0)
         #expect(b.run("todo", "add", "-R", "app", "from b").status == 0)
         let arrived = Event(), release = Event()
-        github.script { request in
-            switch (step, request.method, request.path.contains("/contents/")) {
-            case ("read", "GET", true), ("write", "PUT", _):
+        let hold = AnswerHold()
+        if step == "answer" {
+            // GitHub moves the branch; the answer never comes.
+            github.dropNextRefUpdate(Self.data, with: .holdAfterProcessing(hold))
+        } else {
+            github.script { request in
+                let reading = request.method == "GET" && request.path.contains("/git/trees/")
+                let moving = request.method == "PATCH" && request.path.contains("/git/refs/heads/")
+                guard (step == "read" && reading) || (step == "write" && moving) else { return nil }
                 arrived.signal()
                 _ = release.wait(seconds: 60)
                 return ServerResponse(status: 500).hangingUp()
-            case ("answer", "PUT", _):
-                // GitHub takes the write; the answer never comes.
-                if let body = try? JSONParser.parse(request.body), let content = try? body.string("content"),
-                   let bytes = Base64.decode(content) {
-                    github.contents.setFile(Self.data, String(decoding: bytes, as: UTF8.self))
-                }
-                arrived.signal()
-                _ = release.wait(seconds: 60)
-                return ServerResponse(status: 500).hangingUp()
-            default:
-                return nil
             }
         }
-        defer { release.signal() }
+        defer { release.signal(); hold.releaseAnswer() }
         let sync = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: b.environment)
-        try #require(arrived.wait(seconds: 60))
+        try #require(step == "answer" ? hold.waitForArrival(seconds: 60) : arrived.wait(seconds: 60))
         sync.kill()
         _ = sync.finish(timeoutSeconds: 10)
         release.signal()
+        hold.releaseAnswer()
         github.script(nil)
         #expect(try Database(path: b.databasePath).scalarString("PRAGMA integrity_check") == "ok")
         let afterKill = try todos(b)

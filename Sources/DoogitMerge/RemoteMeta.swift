@@ -1,0 +1,179 @@
+import DoogitSupport
+
+/// `remote.jsonl`: what the machines that share the remote know of each other.
+///
+///     {"format":"doogit","version":"3.0"}
+///     {"type":"remote","generation":12,"compacted":"…","horizonDays":90,"clock":{"horizonDays":"…"}}
+///     {"type":"machine","id":"3f2a9c1b7d4e","name":"laptop","generation":12,"exchangedAt":"2026-…Z","forgotten":false,"clock":{"forgotten":"…"}}
+///
+/// Every commit an exchange makes counts one `generation` more. A machine records the
+/// generation it last merged whole and when; a removal leaves the remote once every machine that
+/// exchanged within the horizon has merged it (or once it is older than the horizon), and the
+/// remote's `compacted` point grows past it, so that a machine back from longer away removes what
+/// it still holds of it instead of bringing it back.
+public struct RemoteMeta: Equatable, Sendable {
+    public static let defaultHorizonDays: Int64 = 90
+    public static let dayMilliseconds: Int64 = 86_400_000
+
+    public var generation: Int64
+    /// Every removal (and untracked repository) that left the remote was stamped up to here.
+    public var compacted: HybridTimestamp
+    public var horizonDays: Register<Int64>
+    public var machines: [String: MachineRecord]
+    /// What a newer minor version adds, kept as it was.
+    public var formatMinor: Int
+    public var headerUnknown: UnknownFields
+    public var unknownLines: Set<String>
+
+    public init(generation: Int64 = 0, compacted: HybridTimestamp = .zero,
+                horizonDays: Register<Int64> = Register(defaultHorizonDays, at: .zero), machines: [String: MachineRecord] = [:]) {
+        self.generation = generation
+        self.compacted = compacted
+        self.horizonDays = horizonDays
+        self.machines = machines
+        formatMinor = 0
+        headerUnknown = UnknownFields()
+        unknownLines = []
+    }
+
+    /// The machines whose merges a removal waits for: not forgotten, and exchanged within the horizon.
+    public func activeMachines(at now: Timestamp) -> [MachineRecord] {
+        let since = now.millisecondsSinceEpoch - horizonDays.value * Self.dayMilliseconds
+        return machines.values.filter { !$0.forgotten.value && $0.exchangedAt.millisecondsSinceEpoch >= since }
+    }
+
+    /// The latest generation that every active machine has merged.
+    public func mergedByAll(at now: Timestamp) -> Int64 {
+        activeMachines(at: now).map(\.generation).min() ?? generation
+    }
+
+    /// Whether a removal made at `removedAt` is older than the horizon.
+    public func isPastHorizon(_ removedAt: HybridTimestamp, at now: Timestamp) -> Bool {
+        isPastHorizon(removedAt.timestamp, at: now)
+    }
+
+    public func isPastHorizon(_ time: Timestamp, at now: Timestamp) -> Bool {
+        time.millisecondsSinceEpoch < now.millisecondsSinceEpoch - horizonDays.value * Self.dayMilliseconds
+    }
+}
+
+/// A machine that exchanges with the remote: its id (its stamps'), a name to know it by, the
+/// generation of the remote it last merged whole, and when it last exchanged.
+public struct MachineRecord: Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var generation: Int64
+    public var exchangedAt: Timestamp
+    /// Set by `remote forget`: removals no longer wait for it (until it exchanges again).
+    public var forgotten: Register<Bool>
+
+    public init(id: String, name: String, generation: Int64, exchangedAt: Timestamp, forgotten: Register<Bool> = Register(false, at: .zero)) {
+        self.id = id
+        self.name = name
+        self.generation = generation
+        self.exchangedAt = exchangedAt
+        self.forgotten = forgotten
+    }
+}
+
+extension RemoteMeta {
+    public func encode() -> [UInt8] {
+        var out: [UInt8] = []
+        var header = JSONStream(indented: false)
+        header.beginObject()
+        header.key("format"); header.string(TodoFile.formatName)
+        header.key("version"); header.string("\(TodoFile.majorVersion).\(max(TodoFile.minorVersion, formatMinor))")
+        for name in headerUnknown.names {
+            guard let value = headerUnknown[name]?.value else { continue }
+            header.key(named: name); header.value(value)
+        }
+        header.endObject()
+        out += header.bytes + [0x0A]
+        var remote = JSONStream(indented: false)
+        remote.beginObject()
+        remote.key("type"); remote.string("remote")
+        remote.key("generation"); remote.int(generation)
+        remote.key("compacted"); remote.string(compacted.text)
+        remote.key("horizonDays"); remote.int(horizonDays.value)
+        remote.key("clock"); remote.beginObject(); remote.key("horizonDays"); remote.string(horizonDays.stamp.text); remote.endObject()
+        remote.endObject()
+        out += remote.bytes + [0x0A]
+        for id in machines.keys.sorted() {
+            guard let machine = machines[id] else { continue }
+            var json = JSONStream(indented: false)
+            json.beginObject()
+            json.key("type"); json.string("machine")
+            json.key("id"); json.string(machine.id)
+            json.key("name"); json.string(machine.name)
+            json.key("generation"); json.int(machine.generation)
+            json.key("exchangedAt"); json.string(machine.exchangedAt.rfc3339)
+            json.key("forgotten"); json.bool(machine.forgotten.value)
+            json.key("clock"); json.beginObject(); json.key("forgotten"); json.string(machine.forgotten.stamp.text); json.endObject()
+            json.endObject()
+            out += json.bytes + [0x0A]
+        }
+        for line in unknownLines.sorted() { out += Array(line.utf8) + [0x0A] }
+        return out
+    }
+
+    /// Reads `remote.jsonl`; a value without its stamp (edited by hand) is taken at `handEdit`.
+    public static func decode(_ bytes: [UInt8], handEdit: HybridTimestamp? = nil) throws(TodoFileError) -> RemoteMeta {
+        var meta = RemoteMeta()
+        var header: Replica?
+        var lineNumber = 0
+        for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = Array(raw.last == 0x0D ? raw.dropLast() : raw)
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            guard case .object(let members)? = try? JSONParser.parse(line) else {
+                throw .badLine(line: lineNumber, reason: "not a JSON object")
+            }
+            guard header != nil else {
+                var read = Replica()
+                _ = try TodoFile.readHeader(members, into: &read, line: lineNumber)
+                (meta.formatMinor, meta.headerUnknown, header) = (read.formatMinor, read.headerUnknown, read)
+                continue
+            }
+            let json = JSONValue.object(members)
+            do {
+                func stamp(_ name: String) throws -> HybridTimestamp {
+                    if case .string(let text)? = json["clock"]?[name], let stamp = HybridTimestamp(text: text) { return stamp }
+                    guard let handEdit else { throw JSONError.missing(field: "clock.\(name)") }
+                    return handEdit
+                }
+                switch json["type"] {
+                case .string("remote")?:
+                    meta.generation = try json.int64("generation")
+                    guard let compacted = HybridTimestamp(text: try json.string("compacted")) else {
+                        throw JSONError.wrongType(field: "compacted", expected: "a stamp")
+                    }
+                    meta.compacted = compacted
+                    let days = try json.int64("horizonDays")
+                    guard days > 0 else { throw JSONError.wrongType(field: "horizonDays", expected: "a number of days above 0") }
+                    meta.horizonDays = Register(days, at: try stamp("horizonDays"))
+                case .string("machine")?:
+                    let id = try json.string("id")
+                    guard HybridTimestamp.isMachineID(id) else { throw JSONError.wrongType(field: "id", expected: "a machine id") }
+                    guard let exchangedAt = Timestamp(rfc3339: try json.string("exchangedAt")) else {
+                        throw JSONError.wrongType(field: "exchangedAt", expected: "a time")
+                    }
+                    meta.machines[id] = MachineRecord(
+                        id: id, name: try json.optionalString("name") ?? "", generation: try json.int64("generation"),
+                        exchangedAt: exchangedAt, forgotten: Register(try json.optionalBool("forgotten") ?? false, at: try stamp("forgotten")))
+                case .string?:
+                    var stream = JSONStream(indented: false)
+                    stream.value(json)
+                    meta.unknownLines.insert(String(decoding: stream.bytes, as: UTF8.self))
+                default:
+                    throw JSONError.missing(field: "type")
+                }
+            } catch let error as JSONError {
+                throw .badLine(line: lineNumber, reason: TodoFile.describe(error))
+            } catch {
+                throw .badLine(line: lineNumber, reason: "\(error)")
+            }
+        }
+        guard header != nil else { throw .badLine(line: 1, reason: "empty file: no header") }
+        return meta
+    }
+}

@@ -1,0 +1,185 @@
+import DoogitGitHub
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// One attempt of an exchange, once the remote is read: the planner's input gathered from what
+/// was read and what this machine knows (the files of the repositories concerned, decoded once;
+/// this machine's todos of those repositories), with values written there by hand stamped, the
+/// stamps of clocks far ahead of GitHub's clamped, and a remote in the single file of format 2
+/// taken as the files' content.
+struct RemoteAttempt {
+    let settings: RemoteSettings
+    /// The remote as read now, with the texts of the files read anew.
+    private(set) var known: RemoteTree
+    let fresh: [String: [UInt8]?]
+    let pending: [String: Set<Int64>]
+    let pendingRepositories: Set<Int64>
+    /// Repositories holding removals kept here past the horizon, to prune.
+    let expired: Set<Int64>
+    let now: Timestamp
+    let store: Store
+    let machine: String
+
+    /// This machine's todos of the repositories concerned (and every repository), as stored:
+    /// what the plan's merge is written over (stamps clamped by the merge included).
+    private(set) var local = Replica()
+    private(set) var handEdits = 0
+    private(set) var thisClockAheadBy: Int64?
+    private(set) var otherClockAheadBy: Int64?
+    /// Whether the stub at `todos.jsonl` is to be written: missing, or the old single file.
+    private(set) var needsStub = false
+
+    private var legacy: RemotePiece?
+    private var legacyTodos: [Int64: RemotePiece] = [:]
+    private var meta = RemoteMeta()
+    private var repositories = RemotePiece()
+    private var pieces: [String: RemotePiece] = [:]
+    private var rewrite: Set<String> = []
+    private let handEdit: HybridTimestamp
+
+    init(settings: RemoteSettings, known: RemoteTree, fresh: [String: [UInt8]?], pending: [String: Set<Int64>],
+         pendingRepositories: Set<Int64>, expired: Set<Int64> = [], now: Timestamp, store: Store, machine: String) throws {
+        self.settings = settings
+        self.known = known
+        self.fresh = fresh
+        self.pending = pending
+        self.pendingRepositories = pendingRepositories
+        self.expired = expired
+        self.now = now
+        self.store = store
+        self.machine = machine
+        handEdit = HybridTimestamp(wall: now.millisecondsSinceEpoch, counter: 0, machine: machine)
+
+        if let stub = try content(RemoteLayout.stubPath) {
+            let contents = try decoded(RemoteLayout.stubPath) { () throws(TodoFileError) in try TodoFile.decode(stub, handEdit: handEdit) }
+            if contents.majorVersion < TodoFile.majorVersion {
+                // The single file of format 2: what it holds is the remote's, split into files now.
+                needsStub = true
+                legacy = RemotePiece(replica: contents.replica)
+                for (uuid, entry) in contents.replica.todos { legacyTodos[entry.repository.value, default: RemotePiece()].replica.todos[uuid] = entry }
+                handEdits += contents.handEdits
+            }
+        } else {
+            needsStub = true
+        }
+        if legacy == nil, let bytes = try content(RemoteLayout.metaPath) {
+            meta = try decoded(RemoteLayout.metaPath) { () throws(TodoFileError) in try RemoteMeta.decode(bytes, handEdit: handEdit) }
+        }
+        if let legacy {
+            repositories = RemotePiece(replica: Replica(repositories: legacy.replica.repositories))
+        } else if let piece = try piece(RemoteLayout.repositoriesPath) {
+            repositories = piece
+        }
+    }
+
+    /// The plan, with every todos file it needs.
+    mutating func plan() throws -> RemoteExchange.Plan {
+        var concerned = Set(fresh.keys.compactMap(RemoteLayout.repository(ofTodosPath:)))
+        for repositories in pending.values { concerned.formUnion(repositories) }
+        concerned.formUnion(legacyTodos.keys)
+        concerned.formUnion(expired)
+        // Files whose removals may leave now (once this machine has merged everything).
+        var after = meta
+        after.machines[machine] = MachineRecord(id: machine, name: "", generation: meta.generation + 1, exchangedAt: now)
+        let mergedByAll = after.mergedByAll(at: now)
+        let ownGeneration = meta.machines[machine]?.generation
+        var waitsForThisMachine = false
+        for (path, entry) in known.entries {
+            guard let removals = entry.removals else { continue }
+            if removals.lastSince > (ownGeneration ?? -1) { waitsForThisMachine = true }
+            if let id = RemoteLayout.repository(ofTodosPath: path),
+               removals.firstSince <= mergedByAll || meta.isPastHorizon(removals.oldest, at: now) {
+                concerned.insert(id)
+            }
+        }
+        while true {
+            var files: [Int64: RemotePiece] = [:]
+            for id in concerned { files[id] = try todosPiece(id) }
+            let named = Set(files.values.flatMap(\.replica.todos.keys))
+            local = try store.replica.read(repositories: concerned, uuids: Set(pending.keys).union(named))
+            // Stamps of clocks far ahead of GitHub's are brought back to its time, here too.
+            let clampedHere = local.clamped(to: now)
+            let here = clampedHere.replica
+            if let ahead = clampedHere.aheadBy { thisClockAheadBy = ahead }
+            for (id, piece) in files {
+                let clamped = piece.replica.clamped(to: now)
+                files[id]?.replica = clamped.replica
+                if let ahead = clamped.aheadBy { otherClockAheadBy = max(otherClockAheadBy ?? 0, ahead) }
+            }
+            var remoteRepositories = repositories
+            remoteRepositories.replica = remoteRepositories.replica.clamped(to: now).replica
+            let input = RemoteExchange.Input(
+                machine: machine, machineName: RemotePhase.hostName(), now: now, stamp: handEdit, meta: meta,
+                repositories: remoteRepositories, todoFiles: files, existingTodoFiles: legacy == nil ? known.todoFiles : [],
+                local: here, pendingTodos: Set(pending.keys), pendingRepositories: pendingRepositories,
+                exchangedBefore: settings.exchanged, reportMerge: meta.machines[machine] == nil || waitsForThisMachine,
+                rewrite: rewrite, forget: settings.forget, horizonDays: settings.horizonDays)
+            let plan = RemoteExchange.plan(input)
+            if plan.needed.isEmpty { return plan }
+            concerned.formUnion(plan.needed)
+        }
+    }
+
+    /// What the remote holds after the plan is carried out, of every todo considered (nil: none).
+    func held(_ plan: RemoteExchange.Plan) -> [String: TodoEntry?] {
+        var held: [String: TodoEntry?] = [:]
+        for uuid in local.todos.keys { held[uuid] = .some(plan.local.todos[uuid]) }
+        for (uuid, entry) in plan.local.todos { held[uuid] = entry }
+        return held
+    }
+
+    func heldRepositories(_ plan: RemoteExchange.Plan) -> [Int64: RepositoryEntry?] {
+        var held: [Int64: RepositoryEntry?] = [:]
+        for id in local.repositories.keys { held[id] = .some(plan.local.repositories[id]) }
+        for (id, entry) in plan.local.repositories { held[id] = entry }
+        return held
+    }
+
+    // MARK: The files
+
+    /// A file's text: as read now, or as last read or written here (nil: there is none).
+    private func content(_ path: String) throws -> [UInt8]? {
+        if let read = fresh[path] { return read }
+        guard known.entries[path] != nil else { return nil }
+        return try store.remoteContent(path)
+    }
+
+    private mutating func todosPiece(_ id: Int64) throws -> RemotePiece {
+        if legacy != nil { return legacyTodos[id] ?? RemotePiece() }
+        return try piece(RemoteLayout.todosPath(id)) ?? RemotePiece()
+    }
+
+    /// A file's entries, decoded once; values written there by hand are taken as changes made
+    /// at GitHub's time of the read, and the file is written back.
+    private mutating func piece(_ path: String) throws -> RemotePiece? {
+        if let piece = pieces[path] { return piece }
+        guard let bytes = try content(path) else { return nil }
+        let read = try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit) }
+        var piece = read.piece
+        var edits = read.handEdits
+        if fresh[path] != nil {
+            // A value a copy known here holds at the same stamp, but otherwise: changed by hand.
+            var copies = [try store.replica.read(repositories: Set(piece.replica.todos.values.map(\.repository.value)),
+                                                 uuids: Set(piece.replica.todos.keys))]
+            if let old = try store.remoteContent(path), let previous = try? RemotePiece.decode(old, handEdit: handEdit) {
+                copies.append(previous.piece.replica)
+            }
+            let restamped = piece.replica.restampingHandEdits(against: copies, at: handEdit)
+            (piece.replica, edits) = (restamped.replica, edits + restamped.edits)
+            if let removals = piece.removals {
+                known.entries[path]?.removals = RemoteRemovals(firstSince: removals.first, lastSince: removals.last, oldest: removals.oldest)
+            }
+        }
+        if edits > 0 {
+            rewrite.insert(path)
+            handEdits += edits
+        }
+        pieces[path] = piece
+        return piece
+    }
+
+    private func decoded<T>(_ path: String, _ decode: () throws(TodoFileError) -> T) throws -> T {
+        do { return try decode() } catch { throw RemoteFailure.unreadableFile(repository: settings.fullName, path: path, error) }
+    }
+}

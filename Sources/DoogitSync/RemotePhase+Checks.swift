@@ -1,0 +1,35 @@
+import DoogitGitHub
+import DoogitStore
+
+extension RemotePhase {
+    /// Before a write: the repository must still exist and be private (a conditional read, free
+    /// while it does not change; a write of this machine's changes it, so the next check costs one).
+    func checkStillPrivate(_ settings: RemoteSettings, _ session: SyncSession) throws {
+        do {
+            switch try session.github.repository(id: settings.repositoryID, ifNoneMatch: settings.repositoryETag) {
+            case .notModified:
+                return
+            case .modified(let found, let etag):
+                guard found.isPrivate else { throw RemoteFailure.madePublic(repository: found.fullName) }
+                try session.store.recordRemoteRepository(etag: etag)
+            }
+        } catch GitHubError.notFound, GitHubError.unavailable {
+            throw RemoteFailure.repositoryMissing(repository: settings.fullName)
+        }
+    }
+
+    /// Why the branch's ref was not found: the repository is gone, or only the branch is.
+    func missingBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteFailure {
+        let answer: Result<Conditional<GitHubRepository>, GitHubError> = Result { () throws(GitHubError) in
+            try session.github.repository(id: settings.repositoryID, ifNoneMatch: nil)
+        }
+        switch answer {
+        case .success(.modified(let found, _)):
+            return .branchMissing(repository: settings.fullName, branch: settings.branch, defaultBranch: found.defaultBranch ?? "main")
+        case .success(.notModified), .failure(.notFound), .failure(.unavailable):
+            return .repositoryMissing(repository: settings.fullName)
+        case .failure(let error):
+            throw error
+        }
+    }
+}

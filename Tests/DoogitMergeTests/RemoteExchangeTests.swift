@@ -1,0 +1,129 @@
+import DoogitMerge
+import DoogitSupport
+import Testing
+
+/// The remote in files: an exchange touches only the files of what changed, removals leave once
+/// every machine has merged them (or after the horizon), and a machine back from longer away
+/// removes what left instead of bringing it back.
+@Suite struct RemoteExchangeTests {
+    static func uuid(_ number: Int) -> String {
+        let digits = String(number, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+    }
+
+    @Test func pathsNameTheRepositoryInABucket() {
+        #expect(RemoteLayout.todosPath(1296269) == "todos/d/1296269.jsonl")
+        #expect(RemoteLayout.repository(ofTodosPath: "todos/d/1296269.jsonl") == 1296269)
+        #expect(RemoteLayout.repository(ofTodosPath: "todos/0/1296269.jsonl") == nil, "not in its bucket")
+        #expect(RemoteLayout.repository(ofTodosPath: "todos.jsonl") == nil)
+        #expect(RemoteLayout.repository(ofTodosPath: "todos/d/x.jsonl") == nil)
+    }
+
+    @Test func aTodoTravelsInItsRepositorysFileAndAnEditTouchesThatFileAlone() {
+        var world = RemoteWorld(2)
+        for number in 1...20 { world.add(0, Self.uuid(number), repository: Int64(number % 4 + 1), text: "todo \(number)") }
+        world.settle()
+        #expect(world.live(1) == world.live(0) && world.live(0).count == 20)
+        #expect(Set(world.remote.keys) == [RemoteLayout.stubPath, RemoteLayout.metaPath, RemoteLayout.repositoriesPath,
+                                            "todos/1/1.jsonl", "todos/2/2.jsonl", "todos/3/3.jsonl", "todos/4/4.jsonl"])
+        let before = world.remote
+        world.retext(1, Self.uuid(5), "todo five")
+        let wrote = world.exchange(1)
+        #expect(wrote)
+        let changed = Set(world.remote.keys.filter { world.remote[$0] != before[$0] })
+        #expect(changed == ["todos/2/2.jsonl", RemoteLayout.metaPath], "the todo's file and the generation")
+        world.exchange(0)
+        #expect(world.live(0)[Self.uuid(5)] == "2 todo five false")
+    }
+
+    @Test func aMovedTodoLeavesOneFileForTheOther() {
+        var world = RemoteWorld(2)
+        world.add(0, Self.uuid(1), repository: 1, text: "moving")
+        world.add(0, Self.uuid(2), repository: 2, text: "staying")
+        world.settle()
+        world.move(1, Self.uuid(1), to: 2)
+        world.settle()
+        #expect(world.remote["todos/1/1.jsonl"] == nil, "emptied: removed")
+        #expect(RemoteWorld.piece(world.remote["todos/2/2.jsonl"]).replica.todos.count == 2)
+        #expect(world.live(0) == world.live(1))
+    }
+
+    @Test func aRemovalLeavesOnceEveryMachineMergedItAndStaysRestorableUntilThen() throws {
+        var world = RemoteWorld(3)
+        world.add(0, Self.uuid(1), repository: 1, text: "done with it")
+        world.add(0, Self.uuid(2), repository: 1, text: "kept")
+        world.settle()
+        world.remove(1, Self.uuid(1))
+        world.exchange(1)
+        #expect(world.remoteTodos[Self.uuid(1)]?.isRemoved == true, "held removed while machines have not merged it")
+        world.exchange(0)
+        #expect(world.remoteTodos[Self.uuid(1)] != nil, "machine 2 has not merged it")
+        world.restore(0, Self.uuid(1))
+        world.exchange(0)
+        world.remove(0, Self.uuid(1))
+        world.settle()
+        #expect(world.remoteTodos[Self.uuid(1)] == nil, "every machine merged the removal: it left")
+        for index in 0..<3 { #expect(world.machines[index].replica.todos[Self.uuid(1)]?.isRemoved == true, "restorable here") }
+        let meta = try RemoteMeta.decode(try #require(world.remote[RemoteLayout.metaPath]))
+        #expect(meta.compacted != .zero && meta.machines.count == 3)
+        // Restored on a machine: back everywhere.
+        world.restore(2, Self.uuid(1))
+        world.settle()
+        for index in 0..<3 { #expect(world.live(index)[Self.uuid(1)] == "1 done with it false") }
+        // Removed again, and past the horizon: gone for good here too.
+        world.remove(2, Self.uuid(1))
+        world.settle()
+        world.advance(days: 91)
+        world.settle()
+        for index in 0..<3 { #expect(world.machines[index].replica.todos[Self.uuid(1)] == nil, "pruned here too") }
+    }
+
+    @Test func aMachineBackAfterTheHorizonRemovesWhatLeftAndSendsWhatItChanged() throws {
+        var world = RemoteWorld(2)
+        for number in 1...3 { world.add(0, Self.uuid(number), repository: 1, text: "todo \(number)") }
+        world.settle()
+        // Machine 1 goes away with the three todos; it edits the third meanwhile.
+        world.retext(1, Self.uuid(3), "edited while away")
+        world.remove(0, Self.uuid(1))
+        world.remove(0, Self.uuid(3))
+        world.exchange(0)
+        world.advance(days: 100)
+        world.exchange(0)
+        world.exchange(0)
+        #expect(world.remoteTodos[Self.uuid(1)] == nil, "older than the horizon: it left without machine 1")
+        world.exchange(1)
+        #expect(world.machines[1].replica.todos[Self.uuid(1)].map(\.isRemoved) != false, "not brought back from the dead")
+        #expect(world.live(1)[Self.uuid(3)] == "1 edited while away false", "what it changed while away is sent")
+        world.settle()
+        #expect(world.live(0) == world.live(1))
+        #expect(world.live(0).keys.sorted() == [Self.uuid(2), Self.uuid(3)])
+    }
+
+    @Test func aForgottenMachineNoLongerHoldsRemovalsBack() {
+        var world = RemoteWorld(3)
+        world.add(0, Self.uuid(1), repository: 1, text: "gone soon")
+        world.settle()
+        world.remove(0, Self.uuid(1))
+        world.settle([0, 1])
+        #expect(world.remoteTodos[Self.uuid(1)] != nil, "machine 2 has not merged it")
+        world.exchange(0, forget: [world.machines[2].id])
+        world.exchange(0)
+        #expect(world.remoteTodos[Self.uuid(1)] == nil)
+        world.exchange(2)
+        #expect(world.machines[2].replica.todos[Self.uuid(1)]?.isRemoved == true, "removed there too, not brought back")
+        world.settle()
+        #expect(world.live(2).isEmpty && world.live(0).isEmpty)
+    }
+
+    @Test func allRemovedLeavesARemoteOfAFewBytes() {
+        var world = RemoteWorld(2)
+        for number in 1...200 { world.add(number % 2, Self.uuid(number), repository: Int64(number % 10 + 1), text: "todo number \(number)") }
+        world.settle()
+        let full = world.remoteBytes
+        for number in 1...200 { world.remove(number % 2, Self.uuid(number)) }
+        world.settle()
+        world.settle()
+        #expect(world.remoteTodos.isEmpty)
+        #expect(world.remoteBytes < 3_000, "\(world.remoteBytes) bytes left of \(full)")
+    }
+}
