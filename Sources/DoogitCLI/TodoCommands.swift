@@ -53,6 +53,7 @@ enum TodoCommands {
             OptionSpec("done", help: "only done todos"),
             OptionSpec("long", short: "l", help: "also show each todo's age and the state of its issue"),
             OptionSpec("all-repos", help: "also show tracked repositories that have no todos to show"),
+            OptionSpec("removed", help: "the removed todos that can be restored here, whichever machine removed them"),
         ],
         discussion: """
             Each section has a header with the repository's full name (flagged [archived] or [gone] \
@@ -62,10 +63,11 @@ enum TodoCommands {
             has it, a name the repository had before, id:ID (GitHub's numeric id), or '.' for the \
             repository of the current directory's git checkout; several show several sections. \
             --grep matches are highlighted when colour is on. --long adds each todo's age (3d: \
-            created three days ago) before its text.
+            created three days ago) before its text. --removed lists removed todos instead, most \
+            recently removed first, each with the ID that 'doogit todo restore' takes.
             """,
         examples: ["doogit todo list", "doogit ls . --open", "doogit ls Hello-World Spoon-Knife --grep release -l",
-                   "doogit todo list --json"],
+                   "doogit todo list --removed", "doogit todo list --json"],
         run: runList)
 
     static let done = CommandSpec(
@@ -194,6 +196,21 @@ enum TodoCommands {
             if !repositories.contains(where: { $0.id == repository.id }) { repositories.append(repository) }
         }
         let store = try runtime.readingStore()
+        if invocation.flag("removed") {
+            guard filter == .all, !invocation.flag("all-repos") else {
+                throw UsageError(message: "--removed cannot be used with --open, --done or --all-repos", topic: invocation.path)
+            }
+            let sections = try store.removedSections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id), matching: grep)
+            if runtime.global.json { return runtime.printJSONArray(sections, JSONOutput.section) }
+            var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+            renderer.highlight = grep
+            if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
+            runtime.console.output.write(renderer.todoList(sections))
+            if runtime.console.outputIsTerminal {
+                runtime.note(sections.isEmpty ? "No removed todo to restore." : "Bring one back with 'doogit todo restore ID'.")
+            }
+            return
+        }
         let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
                                           filter: filter, matching: grep,
                                           includeEmpty: invocation.flag("all-repos") || !repositories.isEmpty)

@@ -7,9 +7,10 @@ extension TodoCommands {
         name: "restore", abstract: "Bring back removed todos",
         arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil, values: [.todo(.removed)]),
         discussion: """
-            Brings back todos removed by 'doogit todo rm' or 'doogit todo clear', with their IDs, \
-            text and state, at the end of their repository's list. All IDs are checked first: each \
-            must be a removed todo whose repository is still tracked; nothing changes otherwise.
+            Brings back todos removed by 'doogit todo rm' or 'doogit todo clear', here or on another \
+            machine ('doogit todo list --removed' shows them with their IDs here), with their text and \
+            state, at the end of their repository's list. All IDs are checked first: each must be a \
+            removed todo whose repository is still tracked; nothing changes otherwise.
             """,
         examples: ["doogit todo restore 3", "doogit todo restore 3-7"],
         run: runRestore)

@@ -124,10 +124,16 @@ public enum RemoteExchange {
             repositoriesLeft.insert(id)
         }
 
-        // Removals every machine has merged, or older than the horizon, leave.
+        // Removals every machine has merged, or older than the horizon, leave (with the remote's
+        // settings asked here in force).
         var meta = input.meta
         meta.machines[input.machine] = MachineRecord(id: input.machine, name: input.machineName, generation: generation,
                                                      exchangedAt: input.now, forgotten: forgotten(input))
+        if let horizon = input.horizonDays { meta.horizonDays = meta.horizonDays.merged(with: horizon) }
+        for id in input.forget where id != input.machine {
+            guard let record = meta.machines[id] else { continue }
+            meta.machines[id]?.forgotten = record.forgotten.merged(with: Register(true, at: input.stamp))
+        }
         let mergedByAll = meta.mergedByAll(at: input.now)
         func leaves(_ since: Int64?, removedAt: HybridTimestamp) -> Bool {
             (since ?? generation) <= mergedByAll || meta.isPastHorizon(removedAt, at: input.now)
@@ -215,11 +221,6 @@ public enum RemoteExchange {
         }
 
         // The remote's own line, and this machine's, go with any write.
-        if let horizon = input.horizonDays { meta.horizonDays = meta.horizonDays.merged(with: horizon) }
-        for id in input.forget where id != input.machine {
-            guard let record = meta.machines[id] else { continue }
-            meta.machines[id]?.forgotten = record.forgotten.merged(with: Register(true, at: input.stamp))
-        }
         meta.compacted = compacted
         meta.generation = generation
         if !plan.files.isEmpty || input.reportMerge || input.rewrite.contains(RemoteLayout.metaPath)

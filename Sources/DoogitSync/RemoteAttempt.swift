@@ -79,9 +79,13 @@ struct RemoteAttempt {
         for repositories in pending.values { concerned.formUnion(repositories) }
         concerned.formUnion(legacyTodos.keys)
         concerned.formUnion(expired)
+        // The files read now are decoded first: what they hold of removals counts below.
+        for id in concerned { _ = try todosPiece(id) }
         // Files whose removals may leave now (once this machine has merged everything).
         var after = meta
         after.machines[machine] = MachineRecord(id: machine, name: "", generation: meta.generation + 1, exchangedAt: now)
+        for id in settings.forget { after.machines[id]?.forgotten = Register(true, at: handEdit) }
+        if let horizon = settings.horizonDays { after.horizonDays = after.horizonDays.merged(with: horizon) }
         let mergedByAll = after.mergedByAll(at: now)
         let ownGeneration = meta.machines[machine]?.generation
         var waitsForThisMachine = false

@@ -165,7 +165,8 @@ import Testing
         before, id:ID (GitHub's numeric id), or '.' for the repository of the current
         directory's git checkout; several show several sections. --grep matches are
         highlighted when colour is on. --long adds each todo's age (3d: created three
-        days ago) before its text.
+        days ago) before its text. --removed lists removed todos instead, most recently
+        removed first, each with the ID that 'doogit todo restore' takes.
 
         Options:
           -R, --repo REPO  only this repository (may be given several times)
@@ -174,6 +175,8 @@ import Testing
               --done       only done todos
           -l, --long       also show each todo's age and the state of its issue
               --all-repos  also show tracked repositories that have no todos to show
+              --removed    the removed todos that can be restored here, whichever
+                           machine removed them
 
         \(globalOptions)
 
@@ -181,6 +184,7 @@ import Testing
           doogit todo list
           doogit ls . --open
           doogit ls Hello-World Spoon-Knife --grep release -l
+          doogit todo list --removed
           doogit todo list --json
         """
 

@@ -26,10 +26,18 @@ final class Machines {
     /// Holds the first POST to a path `matching` before GitHub handles it: `arrived` is
     /// signalled when it comes, and it goes on when `release` is.
     func holdFirstPost(_ matching: @escaping @Sendable (String) -> Bool) -> (arrived: Event, release: Event) {
+        holdFirst("POST", matching)
+    }
+
+    func holdFirstPatch(_ matching: @escaping @Sendable (String) -> Bool) -> (arrived: Event, release: Event) {
+        holdFirst("PATCH", matching)
+    }
+
+    private func holdFirst(_ method: String, _ matching: @escaping @Sendable (String) -> Bool) -> (arrived: Event, release: Event) {
         let arrived = Event(), release = Event()
         let first = Counter()
         github.script { request in
-            guard request.method == "POST", matching(request.path), first.next() == 1 else { return nil }
+            guard request.method == method, matching(request.path), first.next() == 1 else { return nil }
             arrived.signal()
             _ = release.wait(seconds: 60)
             return nil
