@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Benchmark of keeping the same todos on two machines through todos.jsonl in a private
+"""Benchmark of keeping the same todos on two machines through the files of a private
 repository (`doogit remote init`, then `doogit sync`): 10,000 todos over 100 repositories,
-against a loopback GitHub (bench/fake-github, the test fake with the Contents API) that adds a
-delay to every answer.
+against a loopback GitHub (bench/fake-github, the test fake with git objects) that adds a delay
+to every answer.
 
-For each scenario: wall time (median of runs), requests (all, and those to the Contents API),
-bytes sent (request bodies), rate-limit units; beside it the peer measured in the same run: the
-same sync of a machine tracking the same repositories without a remote, i.e. what the
-repositories alone cost. Then the steps of the exchange as `sync -v` reports them, the merge of
-10,000 todos among them.
+For each scenario: wall time (median of runs), requests (all, and those to the remote
+repository), bytes the machine sent to and received from the remote repository (bodies),
+rate-limit units; beside it the peer measured in the same run: the same sync of a machine
+tracking the same repositories without a remote, i.e. what the repositories alone cost. Then the
+steps of the exchange as `sync -v` reports them. Then years of use: the remote's size as todos
+are added and removed on two machines, with each sync's bytes.
 
 Run through bench/run-remote (which builds the binaries), or:
     bench/remote.py --doogit .build/release/doogit --fake .build/release/fake-github
@@ -94,43 +95,83 @@ def main():
             wall = statistics.median(s[0] for s in samples)
             peer_wall = statistics.median(s[0] for s in peer_samples)
             stats = samples[len(samples) // 2][1]
-            rows.append((label, wall, stats["requests"], stats["contentsRequests"], stats["bytesSent"],
-                         stats["rateLimitUsed"], peer_wall, samples[len(samples) // 2][2]))
+            rows.append((label, wall, stats, peer_wall, samples[len(samples) // 2][2]))
 
         peer.run("sync", "--quiet")  # the peer's ETags are learnt, as a's are
-        first = [measured_sync(a, base)]
-        row("first push (a)", first, [measured_sync(peer, base)])
-        a.run("sync", "--quiet")  # reads its own write back once, to learn the file's ETag
+        row("first push (a)", [measured_sync(a, base)], [measured_sync(peer, base)])
+        a.run("sync", "--quiet")  # reads the branch once after its write, to learn its ETag
         row("no-op sync (a)", [measured_sync(a, base) for _ in range(args.runs)],
             [measured_sync(peer, base) for _ in range(args.runs)])
         row("first pull (b)", [measured_sync(b, base)], [measured_sync(peer, base)])
         b.run("sync", "--quiet")
-        sent, received = [], []
-        for run in range(args.runs):
-            for change in range(10):
-                b.run("todo", "edit", str(1 + run * 10 + change), f"changed on b, run {run}, change {change}")
-            sent.append(measured_sync(b, base))
-            received.append(measured_sync(a, base))
-        peers = [measured_sync(peer, base) for _ in range(args.runs)]
-        row("10 changes sent (b)", sent, peers)
-        row("10 changes received (a)", received, peers)
+        a.run("sync", "--quiet")
+        per_repository = args.todos // args.repositories
+        for label, ids in (("one repository", lambda run, change: 1 + (run * 10 + change) * args.repositories),
+                           ("10 repositories", lambda run, change: 1 + (run * 10 + change))):
+            sent, received = [], []
+            for run in range(args.runs):
+                for change in range(10):
+                    b.run("todo", "edit", str(ids(run, change)), f"changed on b, run {run}, change {change}")
+                sent.append(measured_sync(b, base))
+                received.append(measured_sync(a, base))
+            peers = [measured_sync(peer, base) for _ in range(args.runs)]
+            row(f"10 changes sent, {label}", sent, peers)
+            row(f"10 changes rec'd, {label}", received, peers)
+        b.run("sync", "--quiet")
+        a.run("sync", "--quiet")
+        calm = [measured_sync(a, base) for _ in range(args.runs)]
+        row("settled sync (a)", calm, [measured_sync(peer, base) for _ in range(args.runs)])
 
         print(f"\ndoogit sync with a remote: {args.todos} todos over {args.repositories} repositories, "
               f"+{args.delay} ms per answer (median of {args.runs} runs; first push and first pull once)\n")
-        print(f"{'scenario':<26}{'wall ms':>9}{'requests':>10}{'contents':>10}{'bytes sent':>12}{'rate units':>12}"
-              f"{'peer ms':>9}{'ratio':>7}")
-        for label, wall, requests, contents, sent_bytes, units, peer_wall, _ in rows:
-            print(f"{label:<26}{wall:>9.0f}{requests:>10}{contents:>10}{sent_bytes:>12}{units:>12}"
-                  f"{peer_wall:>9.0f}{wall / peer_wall:>7.2f}")
-        print("\npeer: the same sync on a machine tracking the same repositories without a remote (same run)")
+        print(f"{'scenario':<34}{'wall ms':>8}{'requests':>9}{'remote':>7}{'KB sent':>9}{'KB rec':>9}{'units':>6}"
+              f"{'peer ms':>8}{'ratio':>7}")
+        for label, wall, stats, peer_wall, _ in rows:
+            print(f"{label:<34}{wall:>8.0f}{stats['requests']:>9}{stats['remoteRequests']:>7}"
+                  f"{stats['remoteBytesSent'] / 1024:>9.1f}{stats['remoteBytesAnswered'] / 1024:>9.1f}{stats['rateLimitUsed']:>6}"
+                  f"{peer_wall:>8.0f}{wall / peer_wall:>7.2f}")
+        print("\nremote: requests to the remote repository; KB sent and received: their bodies and answers'")
+        print("peer: the same sync on a machine tracking the same repositories without a remote (same run)")
         print(f"import of {args.todos} todos from todo.txt (setup, no delay): {import_ms:.0f} ms")
         print("\nsteps of the exchange in doogit (sync -v):")
         for label, *_, steps in rows:
             if steps:
-                print(f"  {label:<26}{steps}")
-        merges = [float(m) for *_, steps in rows for m in re.findall(r"merge (\d+) ms", steps)]
-        if merges:
-            print(f"\nmerge of {args.todos} todos: at most {max(merges):.0f} ms (goal: under 100 ms)")
+                print(f"  {label:<34}{steps}")
+
+        # Years of use: half removed, all removed, then rounds of adding and removing.
+        call(base, "/_delay?ms=0")
+        full = call(base, "/_remoteSize")["bytes"]
+        print(f"\nthe remote over time ({args.todos} todos to start: {full / 1024:.0f} KB in {call(base, '/_remoteSize')['files']} files)")
+        half = args.todos // 2
+        a.run("todo", "rm", f"1-{half}")
+        for machine in (a, b, a, b):
+            machine.run("sync", "--quiet")
+        size = call(base, "/_remoteSize")["bytes"]
+        print(f"  half removed, merged by both: {size / 1024:.0f} KB, {size / full * 100:.0f}% of the start (goal: at most 55%)")
+        a.run("todo", "rm", f"{half + 1}-{args.todos}")
+        for machine in (a, b, a, b):
+            machine.run("sync", "--quiet")
+        size = call(base, "/_remoteSize")["bytes"]
+        print(f"  all removed, merged by both: {size / 1024:.1f} KB (goal: at most 32 KB)")
+        rounds, per_round = 10, args.todos // 10
+        print(f"  {rounds} rounds: a adds {per_round} todos and removes the previous round's; b syncs, a syncs")
+        print(f"  {'round':>7}{'remote KB':>11}{'a KB sent':>11}{'a KB rec':>10}{'b KB sent':>11}{'b KB rec':>10}")
+        next_id = args.todos + 1
+        previous = None
+        for round_ in range(rounds):
+            added = [f"year {round_} todo {i} +own-{i % args.repositories:04d}" for i in range(per_round)]
+            a.run("import", "-", stdin="\n".join(added) + "\n")
+            if previous:
+                a.run("todo", "rm", previous)
+            previous = f"{next_id}-{next_id + per_round - 1}"
+            next_id += per_round
+            _, a_stats, _ = measured_sync(a, base)
+            _, b_stats, _ = measured_sync(b, base)
+            _, a_again, _ = measured_sync(a, base)
+            size = call(base, "/_remoteSize")["bytes"]
+            print(f"  {round_ + 1:>7}{size / 1024:>11.0f}{(a_stats['remoteBytesSent'] + a_again['remoteBytesSent']) / 1024:>11.1f}"
+                  f"{(a_stats['remoteBytesAnswered'] + a_again['remoteBytesAnswered']) / 1024:>10.1f}"
+                  f"{b_stats['remoteBytesSent'] / 1024:>11.1f}{b_stats['remoteBytesAnswered'] / 1024:>10.1f}")
     finally:
         fake.stdin.close()
         fake.wait(timeout=30)

@@ -44,7 +44,8 @@ UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT max(todo_id) FROM tod
 
 -- What changed here since it was last sent: each todo with every repository it was in meanwhile
 -- (a move rewrites the file it left too), and repositories. Triggers note every change of what
--- machines exchange, whatever made it; an exchange turns them off while it writes what it merged.
+-- machines exchange, whatever made it; an exchange turns its connection's triggers off while it
+-- writes what it merged.
 -- (A trigger inside an upsert cannot rely on OR IGNORE: the outer statement's conflict rule wins.)
 CREATE TABLE remote_pending_todos (
     uuid          TEXT    NOT NULL,
@@ -52,47 +53,57 @@ CREATE TABLE remote_pending_todos (
     PRIMARY KEY (uuid, repository_id)
 ) WITHOUT ROWID;
 CREATE TABLE remote_pending_repositories (id INTEGER PRIMARY KEY);
-ALTER TABLE replica ADD COLUMN notes_changes INTEGER NOT NULL DEFAULT 1 CHECK (notes_changes IN (0, 1));
 
-CREATE TRIGGER todo_added AFTER INSERT ON todos WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER todo_added AFTER INSERT ON todos BEGIN
     INSERT INTO remote_pending_todos SELECT NEW.uuid, NEW.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = NEW.uuid AND repository_id = NEW.repository_id);
 END;
 CREATE TRIGGER todo_changed AFTER UPDATE OF repository_id, text, done, done_at, repository_clock, text_clock, done_clock,
     removed_clock, issue_number, issue_url, issue_clock, seen_number, seen_state, seen_title, seen_url, seen_updated_at,
-    seen_at, seen_clock ON todos WHEN (SELECT notes_changes FROM replica) BEGIN
+    seen_at, seen_clock ON todos
+    WHEN (OLD.repository_id IS NOT NEW.repository_id OR OLD.text IS NOT NEW.text
+        OR OLD.done IS NOT NEW.done OR OLD.done_at IS NOT NEW.done_at OR OLD.repository_clock IS NOT NEW.repository_clock
+        OR OLD.text_clock IS NOT NEW.text_clock OR OLD.done_clock IS NOT NEW.done_clock OR OLD.removed_clock IS NOT NEW.removed_clock
+        OR OLD.issue_number IS NOT NEW.issue_number OR OLD.issue_url IS NOT NEW.issue_url OR OLD.issue_clock IS NOT NEW.issue_clock
+        OR OLD.seen_number IS NOT NEW.seen_number OR OLD.seen_state IS NOT NEW.seen_state OR OLD.seen_title IS NOT NEW.seen_title
+        OR OLD.seen_url IS NOT NEW.seen_url OR OLD.seen_updated_at IS NOT NEW.seen_updated_at OR OLD.seen_at IS NOT NEW.seen_at
+        OR OLD.seen_clock IS NOT NEW.seen_clock) BEGIN
     INSERT INTO remote_pending_todos SELECT NEW.uuid, NEW.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = NEW.uuid AND repository_id = NEW.repository_id);
     INSERT INTO remote_pending_todos SELECT OLD.uuid, OLD.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = OLD.uuid AND repository_id = OLD.repository_id);
 END;
-CREATE TRIGGER todo_removed AFTER INSERT ON todo_tombstones WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER todo_removed AFTER INSERT ON todo_tombstones BEGIN
     INSERT INTO remote_pending_todos SELECT NEW.uuid, NEW.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = NEW.uuid AND repository_id = NEW.repository_id);
 END;
-CREATE TRIGGER removed_todo_changed AFTER UPDATE ON todo_tombstones WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER removed_todo_changed AFTER UPDATE ON todo_tombstones BEGIN
     INSERT INTO remote_pending_todos SELECT NEW.uuid, NEW.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = NEW.uuid AND repository_id = NEW.repository_id);
     INSERT INTO remote_pending_todos SELECT OLD.uuid, OLD.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = OLD.uuid AND repository_id = OLD.repository_id);
 END;
-CREATE TRIGGER todo_commit_added AFTER INSERT ON todo_commits WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER todo_commit_added AFTER INSERT ON todo_commits BEGIN
     INSERT INTO remote_pending_todos
         SELECT uuid, repository_id FROM (SELECT uuid, repository_id FROM todos WHERE uuid = NEW.todo_uuid
                                          UNION SELECT uuid, repository_id FROM todo_tombstones WHERE uuid = NEW.todo_uuid) AS found
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos p WHERE p.uuid = found.uuid AND p.repository_id = found.repository_id);
 END;
-CREATE TRIGGER repository_added AFTER INSERT ON repositories WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER repository_added AFTER INSERT ON repositories BEGIN
     INSERT INTO remote_pending_repositories SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM remote_pending_repositories WHERE id = NEW.id);
 END;
 CREATE TRIGGER repository_changed AFTER UPDATE OF full_name, html_url, name_clock, tracked_clock, push_issues,
-    import_issues, scan_commits, settings_clock ON repositories WHEN (SELECT notes_changes FROM replica) BEGIN
+    import_issues, scan_commits, settings_clock ON repositories
+    WHEN (OLD.full_name IS NOT NEW.full_name OR OLD.html_url IS NOT NEW.html_url
+        OR OLD.name_clock IS NOT NEW.name_clock OR OLD.tracked_clock IS NOT NEW.tracked_clock
+        OR OLD.push_issues IS NOT NEW.push_issues OR OLD.import_issues IS NOT NEW.import_issues
+        OR OLD.scan_commits IS NOT NEW.scan_commits OR OLD.settings_clock IS NOT NEW.settings_clock) BEGIN
     INSERT INTO remote_pending_repositories SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM remote_pending_repositories WHERE id = NEW.id);
 END;
-CREATE TRIGGER repository_untracked AFTER INSERT ON untracked_repositories WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER repository_untracked AFTER INSERT ON untracked_repositories BEGIN
     INSERT INTO remote_pending_repositories SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM remote_pending_repositories WHERE id = NEW.id);
 END;
-CREATE TRIGGER untracked_repository_changed AFTER UPDATE ON untracked_repositories WHEN (SELECT notes_changes FROM replica) BEGIN
+CREATE TRIGGER untracked_repository_changed AFTER UPDATE ON untracked_repositories BEGIN
     INSERT INTO remote_pending_repositories SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM remote_pending_repositories WHERE id = NEW.id);
 END;
 

@@ -98,7 +98,7 @@ enum RemoteStatus {
     }
 
     static func runSet(_ invocation: Invocation, _ runtime: Runtime) throws {
-        guard let text = try invocation.value("horizon") else {
+        guard let text = invocation.value("horizon") else {
             throw UsageError(message: "'doogit remote set' needs --horizon DAYS", topic: invocation.path)
         }
         guard let days = Int64(text), (1...3650).contains(days) else {

@@ -65,7 +65,21 @@ extension GitHubClient {
     /// GET /repos/{repo}/git/trees/{sha} (not recursive): the entries of the tree of a commit or tree `sha`.
     /// Submodules (entries of type "commit") are left out.
     public func treeEntries(repository: String, sha: String) throws(GitHubError) -> (sha: String, entries: [GitTreeEntry]) {
-        let response = try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))", about: .repository(repository))
+        try treeListing(try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))", about: .repository(repository)))
+    }
+
+    /// Several trees at once (in parallel where the transport can), in the order asked.
+    public func treeEntries(repository: String, shas: [String]) -> [Result<(sha: String, entries: [GitTreeEntry]), GitHubError>] {
+        let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/trees/\(Self.encodeComponent($0))") }
+        return zip(shas, getAll(urls.map { (url: $0, etag: nil) })).map { sha, answer in
+            answer.flatMap { response in
+                if let error = error(for: response, about: .other("the tree \(sha) of \(repository)")) { return .failure(error) }
+                return Result { () throws(GitHubError) in try treeListing(response) }
+            }
+        }
+    }
+
+    private func treeListing(_ response: HTTPResponse) throws(GitHubError) -> (sha: String, entries: [GitTreeEntry]) {
         let (treeSHA, truncated, items) = try decode(response) { json throws(JSONError) in
             (try json.string("sha"), try json.optionalBool("truncated") ?? false, try json.array("tree"))
         }

@@ -45,17 +45,14 @@ public struct HybridTimestamp: Comparable, Hashable, Sendable, CustomStringConve
 
     /// Written straight into the string's storage: a file of 10,000 todos has 30,000 stamps.
     public var text: String {
-        let time = Timestamp(millisecondsSinceEpoch: wall).rfc3339
+        let time = Timestamp(millisecondsSinceEpoch: wall)
         return String(unsafeUninitializedCapacity: 42) { bytes in
-            var index = 0
-            for byte in time.utf8 where index < 24 {
-                bytes[index] = byte
-                index += 1
-            }
+            // The wall is within four-digit years (see `init`), so it takes the 24 bytes.
+            guard time.writeRFC3339(into: bytes) else { return 0 }
             bytes[24] = UInt8(ascii: "/")
             for digit in 0..<4 { bytes[25 + digit] = Self.hexDigits[(counter >> (12 - 4 * digit)) & 0xF] }
             bytes[29] = UInt8(ascii: "/")
-            index = 30
+            var index = 30
             for byte in machine.utf8 where index < 42 {
                 bytes[index] = byte
                 index += 1

@@ -73,9 +73,10 @@ public struct ReplicaChanges: Equatable, Sendable {
             if let held, Self.sameRegisters(held, entry) { continue }
             arriving.append(TodoChange(entry: entry, held: held, preferredID: annotations.localIDs[uuid]))
         }
-        todos = arriving.sorted {
-            $0.entry.arrival != $1.entry.arrival ? $0.entry.arrival < $1.entry.arrival : $0.entry.uuid < $1.entry.uuid
-        }
+        // Sorted by keys made once (a first pull sorts thousands).
+        todos = arriving.map { (arrival: $0.entry.arrival, change: $0) }
+            .sorted { $0.arrival != $1.arrival ? $0.arrival < $1.arrival : $0.change.entry.uuid < $1.change.entry.uuid }
+            .map(\.change)
     }
 
     /// Whether two copies of a todo agree on everything this machine stores (unknown fields are

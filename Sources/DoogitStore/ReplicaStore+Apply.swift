@@ -33,9 +33,12 @@ extension ReplicaStore {
         if asLocalChange { try countLocalChanges(changes.repositories.count) }
         let machine = try clock().machine
         var links: [ArrivingLink] = []
+        // Many todos at once (a first pull): which are here is asked once, and those that arrive
+        // last in their repositories (they come in order of arrival) are added at the end.
+        var batch = Batch(known: changes.todos.count > 64 ? try allUUIDs() : nil)
         for change in changes.todos {
             let before = applied
-            try write(change, machine: machine, at: now, into: &applied, links: &links)
+            try write(change, machine: machine, at: now, into: &applied, links: &links, batch: &batch)
             if asLocalChange && applied != before { try countLocalChanges(1) }
         }
         // Links new to their todos last, once every link that left a todo has left it: an
@@ -71,10 +74,11 @@ extension ReplicaStore {
     }
 
     private func write(_ change: TodoChange, machine: String, at now: Timestamp, into applied: inout AppliedChanges,
-                       links: inout [ArrivingLink]) throws(StoreError) {
+                       links: inout [ArrivingLink], batch: inout Batch) throws(StoreError) {
         let incoming = change.entry
         try rememberIssues(of: incoming, at: now)
-        guard let current = try stored(incoming.uuid, machine: machine) else {
+        let here = batch.known.map { $0.contains(incoming.uuid) } ?? true
+        guard here, let current = try stored(incoming.uuid, machine: machine) else {
             var entry = incoming
             try dropForeignLink(&entry, at: now)
             try recordCommits(entry.commits, of: entry.uuid)
@@ -85,7 +89,7 @@ extension ReplicaStore {
                 try insertTombstone(entry, id: id, position: 0, at: now)
                 applied.removed += 1
             } else {
-                let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now)
+                let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now, arrivals: &batch.arrivals)
                 if let link = entry.issue.value { links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp)) }
                 applied.inserted += 1
             }
@@ -121,7 +125,10 @@ extension ReplicaStore {
             if otherIssue, let link = merged.issue.value {
                 links.append(ArrivingLink(id: id, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp))
             }
-            if moved { try placeByArrival(id) }
+            if moved {
+                try placeByArrival(id)
+                batch.arrivals[merged.repository.value] = nil
+            }
             applied.updated += 1
         case (true, true):
             guard let id = current.id else { return }
@@ -135,6 +142,7 @@ extension ReplicaStore {
             var id = try freeLocalID(current.id)
             if id == nil { id = try freeLocalID(change.preferredID) }
             let inserted = try insertLive(merged, id: id, at: now)
+            batch.arrivals[merged.repository.value] = nil
             if let link = merged.issue.value { links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp)) }
             applied.inserted += 1
         case (false, true):
@@ -173,42 +181,10 @@ extension ReplicaStore {
     }
 
     /// Keeps an ID for a removed todo: never given to a new one.
-    private func keepLocalID(_ id: Int64) throws(StoreError) {
+    func keepLocalID(_ id: Int64) throws(StoreError) {
         if try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id)) == 0 {
             try database.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('todos', ?)", .integer(id))
         }
-    }
-
-    /// Inserts a live todo, without its link (see `ArrivingLink`), in its place by arrival; its ID.
-    func insertLive(_ entry: TodoEntry, id: Int64?, at now: Timestamp) throws(StoreError) -> Int64 {
-        var row = entry
-        row.issue.value = nil
-        try database.run("""
-            INSERT INTO todos (id, uuid, created_at, updated_at, position, \(TodoRows.registerList))
-            VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), \(TodoRows.registerPlaceholders))
-            """, [id.map(SQLValue.integer) ?? .null, .text(entry.uuid), .text(entry.createdAt.rfc3339), .text(now.rfc3339),
-                  .integer(entry.repository.value)] + TodoRows.values(of: row))
-        let inserted = database.lastInsertedRowID
-        try placeByArrival(inserted)
-        return inserted
-    }
-
-    private func updateLive(_ entry: TodoEntry, id: Int64, textOrStateChanged: Bool, at now: Timestamp) throws(StoreError) {
-        try database.run("""
-            UPDATE todos SET \(TodoRows.registerAssignments), created_at = ?,
-                updated_at = CASE WHEN ? THEN ? ELSE updated_at END WHERE id = ?
-            """, TodoRows.values(of: entry) + [.text(entry.createdAt.rfc3339), .bool(textOrStateChanged), .text(now.rfc3339),
-                                               .integer(id)])
-    }
-
-    private func insertTombstone(_ entry: TodoEntry, id: Int64?, position: Int64, at now: Timestamp) throws(StoreError) {
-        try database.run("""
-            INSERT OR REPLACE INTO todo_tombstones (uuid, todo_id, removed_at, position, created_at, updated_at, \(TodoRows.registerList))
-            VALUES (?, ?, ?, ?, ?, ?, \(TodoRows.registerPlaceholders))
-            """, [.text(entry.uuid), id.map(SQLValue.integer) ?? .null, .text(entry.removed.stamp.timestamp.rfc3339),
-                  .integer(position), .text(entry.createdAt.rfc3339), .text(now.rfc3339)] + TodoRows.values(of: entry))
-        // An ID kept for a restore is never given to a new todo.
-        if let id { try keepLocalID(id) }
     }
 
     /// A link new to a live todo, written once every other todo's link has been applied.
@@ -257,28 +233,5 @@ extension ReplicaStore {
     func rememberIssue(repositoryID: Int64, number: Int64, at now: Timestamp) throws(StoreError) {
         try database.run("INSERT OR IGNORE INTO known_issues (repository_id, issue_number, seen_at) VALUES (?, ?, ?)",
                          .integer(repositoryID), .integer(number), .text(now.rfc3339))
-    }
-
-    /// Puts a todo in its repository's list by when it arrived there (its repository stamp, or
-    /// its restore's): the order every machine shows. A todo added here arrives last anyway.
-    func placeByArrival(_ id: Int64) throws(StoreError) {
-        let arrival = "max(coalesce(repository_clock, ''), coalesce(removed_clock, ''))"
-        guard let (repositoryID, key) = try database.query("SELECT repository_id, \(arrival) AS arrival FROM todos WHERE id = ?",
-                                                           [.integer(id)], { row throws(StoreError) in
-            (try row.int64("repository_id"), try row.string("arrival"))
-        }).first else { return }
-        let next = try database.scalarInt("""
-            SELECT min(position) FROM todos WHERE repository_id = ? AND id <> ? AND \(arrival) > ?
-            """, .integer(repositoryID), .integer(id), .text(key))
-        if let next {
-            try database.run("UPDATE todos SET position = position + 1 WHERE repository_id = ? AND position >= ? AND id <> ?",
-                             .integer(repositoryID), .integer(next), .integer(id))
-            try database.run("UPDATE todos SET position = ? WHERE id = ?", .integer(next), .integer(id))
-        } else {
-            try database.run("""
-                UPDATE todos SET position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ? AND id <> ?)
-                WHERE id = ?
-                """, .integer(repositoryID), .integer(id), .integer(id))
-        }
     }
 }

@@ -57,7 +57,9 @@ extension ReplicaStore {
                     SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE repository_id = ? AND text IS NOT NULL
                     """, [.integer(id)], removed)
             }
-            for uuid in uuids.sorted() where replica.todos[uuid] == nil {
+            // Many UUIDs (a first pull names every todo): only those here are looked for.
+            let here = uuids.count > 64 ? try allUUIDs() : nil
+            for uuid in uuids.sorted() where replica.todos[uuid] == nil && here?.contains(uuid) != false {
                 _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE uuid = ?", [.text(uuid)], live)
                 _ = try database.query("""
                     SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL

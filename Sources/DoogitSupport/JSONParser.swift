@@ -149,7 +149,9 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONError) -> String {
         index += 1
+        // Runs of plain bytes are decoded whole (most strings are one run), escapes one by one.
         var scalars = String.UnicodeScalarView()
+        var escaped = false
         var runStart = index
         func flush(_ end: Int) {
             if end > runStart {
@@ -160,10 +162,15 @@ public struct JSONParser {
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
+                if !escaped {
+                    defer { index += 1 }
+                    return String(decoding: bytes[runStart..<index], as: UTF8.self)
+                }
                 flush(index)
                 index += 1
                 return String(scalars)
             case UInt8(ascii: "\\"):
+                escaped = true
                 flush(index)
                 index += 1
                 guard let escape = current else { throw error("unterminated escape") }

@@ -64,7 +64,9 @@ struct RemotePhase: SyncPhase {
             try session.checkBudget()
             guard let settings = try session.store.remoteSettings() else { return }
             var stopwatch = Stopwatch()
-            summary.milliseconds = []
+            // This exchange's steps, the first's and the closing one's apart (for `sync -v`).
+            summary.milliseconds.removeAll { $0.step.hasPrefix("closing ") == !readFirst }
+            let step = { (name: String) in readFirst ? name : "closing " + name }
             var known = RemoteTree(entries: try session.store.remoteEntries())
             var head = settings.headCommit, refETag = settings.refETag
             var fresh: [String: [UInt8]?] = [:]
@@ -96,7 +98,7 @@ struct RemotePhase: SyncPhase {
                 }
                 if let date { session.githubClockOffset = date.millisecondsSinceEpoch - session.clock().millisecondsSinceEpoch }
             }
-            summary.milliseconds.append(("read", stopwatch.lap()))
+            summary.milliseconds.append((step("read"), stopwatch.lap()))
             let pending = try session.store.replica.pendingTodos()
             let pendingRepositories = try session.store.replica.pendingRepositories()
             let now = date ?? Timestamp(millisecondsSinceEpoch: session.clock().millisecondsSinceEpoch + (session.githubClockOffset ?? 0))
@@ -117,7 +119,7 @@ struct RemotePhase: SyncPhase {
                                                pendingRepositories: pendingRepositories, expired: expired, now: now,
                                                store: session.store, machine: session.machine)
             let plan = try attemptRun.plan()
-            summary.milliseconds.append(("merge", stopwatch.lap()))
+            summary.milliseconds.append((step("merge"), stopwatch.lap()))
             summary.todos = attemptRun.local.todos.count
             summary.handEdits = max(summary.handEdits, attemptRun.handEdits)
             if let ahead = attemptRun.thisClockAheadBy { summary.thisClockAheadBy = ahead }
@@ -148,7 +150,7 @@ struct RemotePhase: SyncPhase {
                 try store.replica.sent(todos: attemptRun.held(plan), repositories: attemptRun.heldRepositories(plan))
             }
             summary.pulled += changes.count
-            summary.milliseconds.append(("commit here", stopwatch.lap()))
+            summary.milliseconds.append((step("commit here"), stopwatch.lap()))
             guard !files.isEmpty else { return }
 
             try checkStillPrivate(settings, session)
@@ -191,7 +193,7 @@ struct RemotePhase: SyncPhase {
             // Values written there by hand go back with their stamps: sent too.
             summary.pushed += plan.changedLines + attemptRun.handEdits
             summary.fileBytes = files.values.reduce(0) { $0 + ($1?.count ?? 0) }
-            summary.milliseconds.append(("write", stopwatch.lap()))
+            summary.milliseconds.append((step("write"), stopwatch.lap()))
             return
         }
     }

@@ -37,35 +37,44 @@ struct RemoteTree {
         var files: [String: [UInt8]?] = [:]
     }
 
-    /// Reads the tree at `commit`, listing only the folders whose names changed, then the files
-    /// doogit reads whose names changed, together.
+    /// Reads the tree at `commit`, listing only the folders whose names changed (a level at a
+    /// time, the folders of a level together), then the files doogit reads whose names changed,
+    /// together.
     func read(commit: String, repository: String, github: GitHubClient) throws -> Read {
         var listed: [String: RemoteEntry] = [:]
         var wanted: [(path: String, sha: String)] = []
-        func list(_ folder: String, sha: String) throws(GitHubError) {
-            let listing = try github.treeEntries(repository: repository, sha: sha)
-            listed[folder] = RemoteEntry(path: folder, sha: folder.isEmpty ? listing.sha : sha, isFolder: true)
-            for item in listing.entries {
-                let path = Self.join(folder, item.name)
-                let known = entries[path]
-                if item.isTree {
-                    if let known, known.isFolder, known.sha == item.sha {
-                        // Unchanged: what is known under it stands.
-                        for (inner, entry) in entries where inner == path || inner.hasPrefix(path + "/") { listed[inner] = entry }
-                    } else if Self.isListed(path) {
-                        try list(path, sha: item.sha)
+        var level: [(folder: String, sha: String)] = [("", commit)]
+        while !level.isEmpty {
+            let listings = level.count == 1
+                ? [Result { () throws(GitHubError) in try github.treeEntries(repository: repository, sha: level[0].sha) }]
+                : github.treeEntries(repository: repository, shas: level.map(\.sha))
+            var next: [(folder: String, sha: String)] = []
+            for (index, answer) in listings.enumerated() {
+                let listing = try answer.get()
+                let folder = level[index].folder
+                listed[folder] = RemoteEntry(path: folder, sha: folder.isEmpty ? listing.sha : level[index].sha, isFolder: true)
+                for item in listing.entries {
+                    let path = Self.join(folder, item.name)
+                    let known = entries[path]
+                    if item.isTree {
+                        if let known, known.isFolder, known.sha == item.sha {
+                            // Unchanged: what is known under it stands.
+                            for (inner, entry) in entries where inner == path || inner.hasPrefix(path + "/") { listed[inner] = entry }
+                        } else if Self.isListed(path) {
+                            next.append((path, item.sha))
+                        } else {
+                            listed[path] = RemoteEntry(path: path, sha: item.sha, isFolder: true)
+                        }
+                    } else if let known, !known.isFolder, known.sha == item.sha {
+                        listed[path] = known
                     } else {
-                        listed[path] = RemoteEntry(path: path, sha: item.sha, isFolder: true)
+                        listed[path] = RemoteEntry(path: path, sha: item.sha, isFolder: false)
+                        if Self.isRead(path) { wanted.append((path, item.sha)) }
                     }
-                } else if let known, !known.isFolder, known.sha == item.sha {
-                    listed[path] = known
-                } else {
-                    listed[path] = RemoteEntry(path: path, sha: item.sha, isFolder: false)
-                    if Self.isRead(path) { wanted.append((path, item.sha)) }
                 }
             }
+            level = next
         }
-        try list("", sha: commit)
         var read = Read(tree: RemoteTree(entries: listed))
         for (index, answer) in github.blobs(repository: repository, shas: wanted.map(\.sha)).enumerated() {
             let bytes = try answer.get()

@@ -4,9 +4,11 @@
 //   fake-github --own N --others M [--issues K] [--delay MS] [--data NAME]
 //
 // --issues K opens K issues in each repository. --data NAME adds the signed-in user's private
-// repository NAME, for `remote init` (the Contents API holds its files). Extra endpoints:
-// GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "contentsRequests",
-// "bytesAnswered" (answer bodies)};
+// repository NAME, for `remote init` (its files in git objects). Extra endpoints:
+// GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "bytesAnswered" (answer
+// bodies), and of them those of the --data repository: "remoteRequests", "remoteBytesSent",
+// "remoteBytesAnswered"};
+// GET /_remoteSize -> {"bytes", "files"} of the --data repository's branch;
 // GET /_delay?ms=N sets the delay added to every answer; GET /_touch?count=N changes the
 // description of the first N repositories.
 import DoogitSupport
@@ -46,16 +48,25 @@ let ids = (0..<own).map { Int64(1_000_000 + $0) } + (0..<others).map { Int64(2_0
 for id in ids {
     for index in 0..<issues { github.activity.addIssue(repository: id, title: "Issue \(index + 1) of \(id)", author: github.login) }
 }
+let remoteName = data.map { "\(github.login)/\($0)" }
+let remotePrefix = remoteName.map { "/repos/\($0)/" }
 github.script { request in
     switch request.path {
     case "/_stats":
         let requests = github.requests.dropLast()
+        let remote = { (request: ReceivedRequest) in remotePrefix.map { request.path.hasPrefix($0) } ?? false }
         let stats = JSONValue.object([JSONMember("requests", .int(requests.count)),
                                       JSONMember("rateLimitUsed", .int(github.rateLimitUsed)),
                                       JSONMember("bytesSent", .int(requests.reduce(0) { $0 + $1.body.count })),
-                                      JSONMember("contentsRequests", .int(requests.filter { $0.path.contains("/contents/") }.count)),
+                                      JSONMember("remoteRequests", .int(requests.filter(remote).count)),
+                                      JSONMember("remoteBytesSent", .int(requests.filter(remote).reduce(0) { $0 + $1.body.count })),
+                                      JSONMember("remoteBytesAnswered", .int(github.bytesSent(where: remote))),
                                       JSONMember("bytesAnswered", .int(github.bytesSent))])
         return .json(200, JSONWriter.write(stats))
+    case "/_remoteSize":
+        let files = remoteName.map { github.contents.files($0) } ?? [:]
+        let size = files.values.reduce(0) { $0 + $1.utf8.count }
+        return .json(200, JSONWriter.write(.object([JSONMember("bytes", .int(size)), JSONMember("files", .int(files.count))])))
     case "/_reset":
         github.resetCounters()
         return .json(200, "{}")
