@@ -4,7 +4,7 @@ import DoogitSupport
 /// doogit's command line as a function: arguments and a context in, an exit code out. Output
 /// goes to the context's console, so tests run it in-process.
 public enum Doogit {
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 
     static let tree = CommandSpec(
         name: "doogit", abstract: "a todo list for each of your GitHub repositories",

@@ -8,19 +8,18 @@ extension ReplicaStore {
     /// later write wins. A todo removed there becomes a removed todo here (restorable), one
     /// restored there comes back with its local ID when that is free, and todos take their
     /// place in their repository's list by when they arrived there, the same order on every
-    /// machine. With `asLocalChange`, what changed is counted as waiting to be sent (what a sync
-    /// saw on GitHub is this machine's news for the others, and waits to be sent); otherwise what
-    /// is written came from the remote, and only what this machine changes itself on the way (a
-    /// link it drops) waits to be sent.
+    /// machine. With `asLocalChange`, what changed waits to be sent (what a sync saw on GitHub is
+    /// this machine's news for the others); otherwise what is written came from the remote, and
+    /// only what this machine changes itself on the way (a link it drops) waits to be sent.
     @discardableResult
     public func apply(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool = false) throws -> AppliedChanges {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
-            asLocalChange ? try write(changes, at: now, asLocalChange: true)
-                : try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now, asLocalChange: false) }
+            asLocalChange ? try write(changes, at: now)
+                : try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now) }
         }
     }
 
-    private func write(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool) throws(StoreError) -> AppliedChanges {
+    private func write(_ changes: ReplicaChanges, at now: Timestamp) throws(StoreError) -> AppliedChanges {
         // The stamps written here are seen first: a change made here from now on (the next
         // command, or a link this apply drops) is stamped after them, so it wins over them,
         // and a todo added next comes last in its repository's list, as on every other machine.
@@ -30,16 +29,13 @@ extension ReplicaStore {
         if latest != .zero { try observe(latest) }
         var applied = AppliedChanges()
         for change in changes.repositories where change.shown { try show(change, at: now) }
-        if asLocalChange { try countLocalChanges(changes.repositories.count) }
         let machine = try clock().machine
         var links: [ArrivingLink] = []
         // Many todos at once (a first pull): which are here is asked once, and those that arrive
         // last in their repositories (they come in order of arrival) are added at the end.
         var batch = Batch(known: changes.todos.count > 64 ? try allUUIDs() : nil)
         for change in changes.todos {
-            let before = applied
             try write(change, machine: machine, at: now, into: &applied, links: &links, batch: &batch)
-            if asLocalChange && applied != before { try countLocalChanges(1) }
         }
         // Links new to their todos last, once every link that left a todo has left it: an
         // issue is linked to one todo at a time.

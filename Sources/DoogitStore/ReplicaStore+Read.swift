@@ -6,8 +6,6 @@ public struct LocalReplica: Equatable, Sendable {
     public var replica: Replica
     /// Local IDs, and what this machine knows of each repository from GitHub.
     public var annotations: ReplicaAnnotations
-    /// `ReplicaStore.localChangeCount()` when the list was read.
-    public var changeCount: Int64
 }
 
 extension ReplicaStore {
@@ -30,8 +28,7 @@ extension ReplicaStore {
                 """) { row throws(StoreError) in
                 try addRemoved(row, to: &replica, annotations: &annotations, machine: machine, commits: commits)
             }
-            return LocalReplica(replica: replica, annotations: annotations,
-                                changeCount: try database.scalarInt("SELECT changes FROM replica WHERE id = 1") ?? 0)
+            return LocalReplica(replica: replica, annotations: annotations)
         }
     }
 

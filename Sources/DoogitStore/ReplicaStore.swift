@@ -25,12 +25,12 @@ public struct ReplicaStore {
         return HybridClock(machine: row.0, latest: latest)
     }
 
-    /// The stamp for a change made here now, later than every stamp made or seen here. The
-    /// change is counted as waiting to be exchanged with the other machines.
+    /// The stamp for a change made here now, later than every stamp made or seen here. (What it
+    /// changed is noted as waiting to be sent by the triggers of the tables it writes.)
     func nextStamp(at now: Timestamp) throws(StoreError) -> HybridTimestamp {
         var clock = try clock()
         let stamp = clock.tick(now: now)
-        try database.run("UPDATE replica SET clock = ?, changes = changes + 1 WHERE id = 1", .text(stamp.text))
+        try database.run("UPDATE replica SET clock = ? WHERE id = 1", .text(stamp.text))
         return stamp
     }
 
@@ -63,18 +63,6 @@ public struct ReplicaStore {
         try database.run("UPDATE replica SET clock = ? WHERE id = 1", .text(clock.latest.text))
     }
 
-    /// How many local changes have been made on this machine, ever (compare with
-    /// `RemoteSettings.exchangedChanges`).
-    public func localChangeCount() throws -> Int64 {
-        try database.scalarInt("SELECT changes FROM replica WHERE id = 1") ?? 0
-    }
-
-    /// Counts changes made here by other means than the stamping methods (an import that keeps
-    /// the stamps of its file) as waiting to be exchanged.
-    func countLocalChanges(_ count: Int) throws(StoreError) {
-        guard count > 0 else { return }
-        try database.run("UPDATE replica SET changes = changes + ? WHERE id = 1", .integer(Int64(count)))
-    }
 }
 
 extension Store {

@@ -54,7 +54,7 @@ struct LinkReplicaTests {
         let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
         let added = try entry(store, todo.uuid)
         #expect(added.issue == Register(nil, at: .zero), "never linked: nothing to exchange")
-        var counted = try store.replica.localChangeCount()
+        try settleRemote(store)
 
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
         let linked = try entry(store, todo.uuid)
@@ -73,7 +73,7 @@ struct LinkReplicaTests {
         _ = try store.editTodo(id: todo.id, text: "feed the cat now", at: moment(5))
         let retitled = try entry(store, todo.uuid)
         #expect(retitled.text.stamp > pulled.issue.stamp && retitled.issue == pulled.issue)
-        #expect(try store.replica.localChangeCount() == counted + 3)
+        #expect(try waitingTodos(store) == [todo.uuid], "the link, the observation pulled and the edit wait to be sent")
 
         // Removed and restored: the link comes back with its own stamp.
         _ = try store.removeTodos([todo.id], at: moment(6))
@@ -81,7 +81,7 @@ struct LinkReplicaTests {
         _ = try store.restoreTodos([todo.id], at: moment(7))
         #expect(try entry(store, todo.uuid).issue == retitled.issue)
 
-        counted = try store.replica.localChangeCount()
+        try settleRemote(store)
         _ = try store.unlinkIssue(todoID: todo.id, at: moment(8))
         let unlinked = try entry(store, todo.uuid)
         #expect(unlinked.issue.value == nil && unlinked.issue.stamp > retitled.issue.stamp)
@@ -91,7 +91,7 @@ struct LinkReplicaTests {
         _ = try store.moveTodos([todo.id], toRepository: 2, unlinking: true, at: moment(10))
         let moved = try entry(store, todo.uuid)
         #expect(moved.issue.value == nil && moved.issue.stamp == moved.repository.stamp && moved.issue.stamp > unlinked.issue.stamp)
-        #expect(try store.replica.localChangeCount() == counted + 3)
+        #expect(try waitingTodos(store) == [todo.uuid])
 
         // Importing an issue makes a linked todo, stamped whole, with the UUID every machine gives it.
         let imported = try #require(try store.importIssue(repositoryID: 1, issue: snapshot(20, title: "Brush the dog"), at: moment(11)))
@@ -109,11 +109,11 @@ struct LinkReplicaTests {
         _ = try store.linkIssue(todoID: todo.id, to: snapshot(12), at: moment(2))
         _ = try store.linkIssue(todoID: other.id, to: snapshot(12), at: moment(2))
         let linked = try entry(store, todo.uuid)
-        let counted = try store.replica.localChangeCount()
+        try settleRemote(store)
         try receive(store, { $0.todos[todo.uuid]?.repository.set(2, at: self.stamp(3)) }, at: 3)
         let moved = try entry(store, todo.uuid)
         #expect(moved.repository.value == 2 && moved.issue.value == nil && moved.issue.stamp > linked.issue.stamp)
-        #expect(try store.replica.localChangeCount() > counted, "the drop waits to be sent")
+        #expect(try waitingTodos(store) == [todo.uuid], "the drop waits to be sent")
         #expect(try store.todo(id: other.id).issue?.number == 12, "the issue of the same number there keeps its todo")
     }
 
@@ -136,7 +136,7 @@ struct LinkReplicaTests {
     func settingsAreStamped() throws {
         let store = try makeStore()
         #expect(try store.replica.read().replica.repositories[1]?.settings == Register(.defaults, at: .zero))
-        let counted = try store.replica.localChangeCount()
+        try settleRemote(store)
         try store.setSettings(repositoryIDs: [1, 2], pushIssues: true, importIssues: nil, scanCommits: nil, at: moment(1))
         let first = try #require(try store.replica.read().replica.repositories[1]?.settings)
         #expect(first.value == SharedSettings(pushIssues: true, importIssues: "off", scanCommits: true) && first.stamp != .zero)
@@ -145,7 +145,7 @@ struct LinkReplicaTests {
         try store.setSettings(repositoryIDs: [1], pushIssues: nil, importIssues: .all, scanCommits: nil, at: moment(3))
         let second = try #require(try store.replica.read().replica.repositories[1]?.settings)
         #expect(second.value.importIssues == "all" && second.stamp > first.stamp)
-        #expect(try store.replica.localChangeCount() == counted + 3)
+        #expect(try store.replica.pendingRepositories() == [1, 2] && waitingTodos(store).isEmpty)
         // A repository another machine stopped tracking keeps its settings while it is listed.
         let dog = try #require(try store.replica.read().replica.repositories[2]?.settings)
         try store.removeRepositories(ids: [2], force: true, at: moment(4))
@@ -160,7 +160,7 @@ struct LinkReplicaTests {
     func anArrivingLinkAndWhatWasSeen() throws {
         let store = try makeStore()
         let todo = try store.addTodo(repositoryID: 1, text: "feed the cat", at: moment(1))
-        let counted = try store.replica.localChangeCount()
+        try settleRemote(store)
         let merged = try receive(store, {
             $0.todos[todo.uuid]?.issue.set(self.link(12), at: self.stamp(10))
             $0.todos[todo.uuid]?.seen.set(self.seen(12, state: "closed", at: 9), at: self.stamp(10))
@@ -169,7 +169,7 @@ struct LinkReplicaTests {
                                              at: self.stamp(10))
         }, at: 20)
         #expect(try store.replica.read().replica == merged)
-        #expect(try store.replica.localChangeCount() == counted, "what came from elsewhere waits for no exchange")
+        #expect(try !store.replica.hasPending(), "what came from elsewhere waits for no exchange")
         let linked = try #require(try store.linkedTodos(repositoryID: 1).first)
         #expect(try store.todo(id: linked.id).issue == IssueLink(number: 12, url: "https://github.com/octo/cat/issues/12", state: .closed))
         #expect(linked.entry.done.value.done && linked.entry.observation == seen(12, state: "closed", at: 9))
@@ -201,11 +201,11 @@ struct LinkReplicaTests {
             $0.todos[theirs] = TodoEntry(uuid: theirs, repository: 1, text: "theirs", createdAt: moment(5), stamp: self.stamp(5))
             $0.todos[theirs]?.issue.set(self.link(12), at: self.stamp(60))
         }, at: 10)
-        let counted = try store.replica.localChangeCount()
         #expect(try entry(store, theirs).issue.value == link(12))
         let dropped = try entry(store, mine.uuid).issue
         #expect(dropped.value == nil && dropped.stamp > stamp(60), "stamped after the link it gives way to")
-        #expect(counted > 0)
+        #expect(try waitingTodos(store) == [mine.uuid], "the drop waits to be sent")
+        try settleRemote(store)
 
         // Linked earlier elsewhere: the link here stays, and the arriving one is dropped.
         let early = "0b0e5d4e-9999-4a4a-8a8a-00000000000a"
@@ -215,7 +215,7 @@ struct LinkReplicaTests {
         }, at: 20)
         #expect(try entry(store, theirs).issue.value == link(12))
         #expect(try entry(store, early).issue.value == nil && entry(store, early).issue.stamp > dropped.stamp)
-        #expect(try store.replica.localChangeCount() > counted, "the drop waits to be sent")
+        #expect(try waitingTodos(store) == [early], "the drop waits to be sent")
     }
 
     @Test("a link to the issue of a repository the todo left (moved elsewhere meanwhile) is dropped")

@@ -1,4 +1,4 @@
-import DoogitStore
+@testable import DoogitStore
 import DoogitSupport
 import Foundation
 import Testing
@@ -37,6 +37,16 @@ func repository(_ id: Int64, _ fullName: String, addedAt: Timestamp = moment(0),
 }
 
 /// A store in memory: for tests where WAL and files do not matter.
+/// As after an exchange: nothing waits to be sent to the remote.
+func settleRemote(_ store: Store) throws {
+    try store.database.execute("DELETE FROM remote_pending_todos; DELETE FROM remote_pending_repositories")
+}
+
+/// The todos that wait to be sent to the remote.
+func waitingTodos(_ store: Store) throws -> Set<String> {
+    Set(try store.replica.pendingTodos().keys)
+}
+
 func memoryStore() throws -> Store {
     try Store.open(path: ":memory:")
 }
