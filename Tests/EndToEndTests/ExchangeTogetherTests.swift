@@ -186,4 +186,27 @@ struct ExchangeTogetherTests {
         let quiet = a.run("sync")
         #expect(quiet.stdout.isEmpty, "settled: \(quiet.stdout)")
     }
+
+    /// `repositories.jsonl` edited by hand: settings added to a repository's line without their
+    /// stamp are taken as set when read, on every machine.
+    @Test func aHandEditOfTheRepositoriesFileIsTakenEverywhere() throws {
+        let machines = try Machines(2)
+        let (a, b) = (machines[0], machines[1])
+        #expect(a.run("todo", "add", "-R", "app", "write the notes").status == 0)
+        machines.syncAll([0, 1])
+        let file = try #require(machines.github.contents.file(Machines.data, "repositories.jsonl")?.text)
+        let settings = #""tracked":true,"settings":{"pushIssues":true,"importIssues":"all","scanCommits":false},"clock""#
+        let edited = file.replacingOccurrences(of: #""tracked":true,"clock""#, with: settings)
+        #expect(edited != file)
+        machines.github.contents.commitFiles(Machines.data, ["repositories.jsonl": edited], message: "Edit repositories.jsonl")
+        let took = b.run("sync")
+        #expect(took.status == 0, "\(took.stderr)")
+        machines.syncAll([0])
+        for machine in [a, b] {
+            let listed = machine.run("repo", "list", "--json").stdout
+            #expect(listed.contains(#""pushIssues":true,"importIssues":"all","scanCommits":false"#), "\(listed)")
+        }
+        let written = try #require(machines.github.contents.file(Machines.data, "repositories.jsonl")?.text)
+        #expect(written != edited && written.contains(#""settings":""#), "written back with the settings' stamp")
+    }
 }
