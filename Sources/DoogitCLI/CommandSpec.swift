@@ -55,6 +55,8 @@ enum ValueKind: Equatable, Sendable {
     case todo(TodoState)
     case file
     case choices([String])
+    /// A tag in use on some todo.
+    case tag
 
     enum TodoState: Sendable { case open, done, removed }
 

@@ -69,7 +69,7 @@ struct Completer {
             case .text: return .candidates([])
             case .file: return .files
             case .choices(let choices): found = choices.map { Candidate($0) }
-            case .repository, .todo: found = values(kind, databaseOption)
+            case .repository, .todo, .tag: found = values(kind, databaseOption)
             }
             // GitHub names ignore case; IDs already on the line are not offered again.
             let ignoreCase = kind == .repository

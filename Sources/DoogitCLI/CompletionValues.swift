@@ -18,6 +18,11 @@ struct CompletionValues {
         switch kind {
         case .repository: return (try? repositories(store)) ?? []
         case .todo(let state): return (try? todos(store, state)) ?? []
+        case .tag:
+            let tags = (try? store.tagsInUse()) ?? []
+            return tags.filter { !$0.tag.contains(where: \.isWhitespace) }.map {
+                Completer.Candidate(TerminalText.sanitize($0.tag), "\($0.count) todo\($0.count == 1 ? "" : "s")")
+            }
         case .text, .file, .choices: return []
         }
     }

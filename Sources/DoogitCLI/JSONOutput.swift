@@ -46,6 +46,7 @@ enum JSONOutput {
         json.key("updatedAt"); json.timestamp(todo.updatedAt)
         json.key("doneAt"); json.timestamp(todo.doneAt)
         issueObject(todo.issue, into: &json)
+        detailFields(todo, into: &json)
         json.endObject()
     }
 
@@ -72,7 +73,19 @@ enum JSONOutput {
         json.key("doneAt"); json.timestamp(todo.doneAt)
         json.key("uuid"); json.string(todo.uuid)
         issueObject(todo.issue, into: &json)
+        detailFields(todo, into: &json)
         json.endObject()
+    }
+
+    /// `"due"`, `"priority"`, `"tags"` (sorted) and `"note"`, null or empty when not set.
+    private static func detailFields(_ todo: TodoRecord, into json: inout JSONStream) {
+        json.key("due"); json.string(todo.due?.text)
+        json.key("priority"); json.string(todo.priority?.rawValue)
+        json.key("tags")
+        json.beginArray()
+        for tag in todo.tags { json.string(tag) }
+        json.endArray()
+        json.key("note"); json.string(todo.note)
     }
 
     static func section(_ section: TodoSection, into json: inout JSONStream) {

@@ -1,3 +1,4 @@
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -11,6 +12,8 @@ struct ListRenderer {
     var highlight: String? = nil
     /// The extra columns of `todo list --long`, or nil.
     var long: LongColumns? = nil
+    /// The local calendar's today, to show due dates relative to it (nil: as dates).
+    var today: CalendarDate? = nil
 
     /// `[private]`, `[gone]`, `[archived]` as they apply: as shown (coloured) and as plain text,
     /// whose width the layout needs. The one place where a repository's flags are written.
@@ -99,7 +102,43 @@ struct ListRenderer {
         let marker = todo.done ? style.doneMarker : style.openMarker
         let id = String(todo.id)
         let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  " + cells
-        let text = (todo.issue.map { "#\($0.number) " } ?? "") + TerminalText.sanitize(todo.text)
+        let (suffix, overdue) = details(todo)
+        let text = (todo.priority.map { "(\($0.rawValue)) " } ?? "") + (todo.issue.map { "#\($0.number) " } ?? "")
+            + TerminalText.sanitize(todo.text) + suffix
+        let lines = wrapped(todo, text: text, prefix: prefix)
+        // Overdue stands out (where colour is on, and the words were not wrapped apart).
+        guard let overdue, style.color, !todo.done else { return lines }
+        return lines.map { $0.replacing(overdue, with: style.red(overdue), maxReplacements: 1) }
+    }
+
+    /// What follows a todo's text: its due date relative to today, and its tags; and the words
+    /// that say it is overdue, if it is.
+    func details(_ todo: TodoRecord) -> (suffix: String, overdue: String?) {
+        var parts: [String] = [], overdue: String?
+        if let due = todo.due {
+            let phrase = Self.duePhrase(due, today: today)
+            parts.append(phrase)
+            if let today, due < today { overdue = phrase }
+        }
+        parts += todo.tags.map { "+" + TerminalText.sanitize($0) }
+        return (parts.isEmpty ? "" : "  " + parts.joined(separator: " "), overdue)
+    }
+
+    /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
+    static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
+        guard let today else { return "due \(due.text)" }
+        let days = today.days(to: due)
+        switch days {
+        case 0: return "due today"
+        case 1: return "due tomorrow"
+        case 2...13: return "due in \(days) days"
+        case -1: return "1 day overdue"
+        case ..<(-1): return "\(-days) days overdue"
+        default: return "due \(due.text)"
+        }
+    }
+
+    private func wrapped(_ todo: TodoRecord, text: String, prefix: String) -> [String] {
         guard let width else { return [paint(text, lead: prefix, done: todo.done)] }
         let prefixWidth = DisplayWidth.of(prefix)
         let room = width - prefixWidth
@@ -146,6 +185,12 @@ struct ListRenderer {
             out += header(section.repository) + "\n"
             for todo in section.todos {
                 for line in todoLines(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "") { out += line + "\n" }
+                if long != nil, let note = todo.note {
+                    let indent = String(repeating: " ", count: 6 + idWidth)
+                    for line in note.split(separator: "\n", omittingEmptySubsequences: false) {
+                        out += indent + style.dim(TerminalText.sanitize(String(line))) + "\n"
+                    }
+                }
             }
         }
         return out

@@ -28,7 +28,7 @@ enum TodoCommands {
         name: "add", abstract: "Add a todo",
         arguments: ArgumentSpec(display: "TEXT...", minimum: 1, maximum: nil),
         options: [repoOption, OptionSpec("issue", help: "also create its GitHub issue (no todo is added if GitHub refuses)")]
-            + IssueCommands.bodyOptions,
+            + IssueCommands.bodyOptions + DetailsInput.addOptions,
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads todos \
             from standard input instead, one per non-empty line, all added or none. The repository is \
@@ -36,9 +36,11 @@ enum TodoCommands {
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
             checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'. \
-            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote'.
+            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote'. \
+            \(DetailsInput.shorthandHelp)
             """,
         examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\"",
+                   "doogit add fix the build +ci due:fri pri:H", "doogit add --raw email +someone about the launch",
                    "grep -h TODO *.swift | doogit todo add -R octocat/Hello-World -",
                    "doogit todo add --issue --label bug crash on empty config"],
         run: runAdd)
@@ -54,16 +56,19 @@ enum TodoCommands {
             OptionSpec("long", short: "l", help: "also show each todo's age and the state of its issue"),
             OptionSpec("all-repos", help: "also show tracked repositories that have no todos to show"),
             OptionSpec("removed", help: "the removed todos that can be restored here, whichever machine removed them"),
-        ],
+        ] + DetailsInput.filterOptions,
         discussion: """
             Each section has a header with the repository's full name (flagged [archived] or [gone] \
             when GitHub says so) and its description, then one line per todo: a marker (○ open, \
             ● done; [ ] and [x] where the locale is not UTF-8 or with --ascii), the ID and the text. \
-            Open todos come first. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
+            Open todos come first: overdue and due ones first, earliest first, then by priority (H, \
+            M, L, none), then as they arrived; a todo shows its priority as (H), its due date relative \
+            to today (overdue in colour) and its +tags. --tag, --priority and --due pick todos (all must \
+            hold); --due takes overdue, today (due by today), week (by 6 days from today) or a date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
             has it, a name the repository had before, id:ID (GitHub's numeric id), or '.' for the \
             repository of the current directory's git checkout; several show several sections. \
             --grep matches are highlighted when colour is on. --long adds each todo's age (3d: \
-            created three days ago) before its text. --removed lists removed todos instead, most \
+            created three days ago) before its text, and its note under it. --removed lists removed todos instead, most \
             recently removed first, each with the ID that 'doogit todo restore' takes.
             """,
         examples: ["doogit todo list", "doogit ls . --open", "doogit ls Hello-World Spoon-Knife --grep release -l",
@@ -85,10 +90,15 @@ enum TodoCommands {
         run: { invocation, runtime in try runSetDone(invocation, runtime, done: false) })
 
     static let edit = CommandSpec(
-        name: "edit", abstract: "Change a todo's text",
-        arguments: ArgumentSpec(display: "ID TEXT...", minimum: 2, maximum: nil),
-        discussion: "The words of TEXT are joined with spaces, as in 'doogit todo add'.",
-        examples: ["doogit todo edit 3 write the release notes for 1.2"],
+        name: "edit", abstract: "Change a todo's text, due date, priority, tags or note",
+        arguments: ArgumentSpec(display: "ID [TEXT...]", minimum: 1, maximum: nil),
+        options: DetailsInput.editOptions,
+        discussion: """
+            The words of TEXT are joined with spaces, as in 'doogit todo add', and replace the text; \
+            without TEXT the text stays. \(DetailsInput.shorthandHelp)
+            """,
+        examples: ["doogit todo edit 3 write the release notes for 1.2", "doogit todo edit 3 --due tomorrow --tag release",
+                   "doogit edit 3 pri:H +ci", "doogit todo edit 3 --no-due --untag ci"],
         run: runEdit)
 
     static let remove = CommandSpec(
@@ -108,7 +118,15 @@ enum TodoCommands {
             }
             return try runAddFromInput(invocation, runtime)
         }
-        let text = try InputValidation.todoText(invocation.positionals, topic: invocation.path)
+        let today = try DetailsInput.today(runtime)
+        let (words, fromWords) = try DetailsInput.shorthand(invocation.positionals, raw: invocation.flag("raw"), today: today,
+                                                            topic: invocation.path)
+        let details = try DetailsInput.options(invocation, over: fromWords, today: today)
+        let text = try InputValidation.todoText(words, topic: invocation.path)
+        if invocation.flag("issue"), !details.isEmpty {
+            throw UsageError(message: "a todo added with --issue takes its due date, priority, tags and note from 'doogit todo edit' "
+                             + "afterwards", topic: invocation.path)
+        }
         if !invocation.flag("issue"), let option = issueOptions.first {
             throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
         }
@@ -116,7 +134,7 @@ enum TodoCommands {
         if invocation.flag("issue") {
             return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository)
         }
-        let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, at: runtime.now())
+        let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, details: details, at: runtime.now())
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
         } else {
@@ -211,8 +229,9 @@ enum TodoCommands {
             }
             return
         }
+        let today = try DetailsInput.today(runtime)
         let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
-                                          filter: filter, matching: grep,
+                                          filter: filter, matching: grep, details: try DetailsInput.filter(invocation, today: today),
                                           includeEmpty: invocation.flag("all-repos") || !repositories.isEmpty)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)
@@ -220,6 +239,7 @@ enum TodoCommands {
         }
         var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
         renderer.highlight = grep
+        renderer.today = today
         if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
         runtime.console.output.write(renderer.todoList(sections))
         if runtime.console.outputIsTerminal && sections.allSatisfy({ $0.todos.isEmpty }) {
@@ -238,8 +258,16 @@ enum TodoCommands {
         guard ids.count == 1 else {
             throw UsageError(message: "'doogit todo edit' changes one todo; give one ID", topic: invocation.path)
         }
-        let text = try InputValidation.todoText(Array(invocation.positionals.dropFirst()), topic: invocation.path)
-        let todo = try runtime.store().editTodo(id: ids[0], text: text, at: runtime.now())
+        let today = try DetailsInput.today(runtime)
+        let (words, fromWords) = try DetailsInput.shorthand(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
+                                                            today: today, topic: invocation.path)
+        let details = try DetailsInput.options(invocation, over: fromWords, today: today)
+        let text = words.isEmpty ? nil : try InputValidation.todoText(words, topic: invocation.path)
+        guard text != nil || !details.isEmpty else {
+            throw UsageError(message: "'doogit todo edit' needs a new TEXT, or what to change (--due, --priority, --tag, --note...)",
+                             topic: invocation.path)
+        }
+        let todo = try runtime.store().editTodo(id: ids[0], text: text, details: details, at: runtime.now())
         printAffected([todo], runtime)
     }
 

@@ -38,6 +38,16 @@ extension TodoCommands {
             ("Updated", time(todo.updatedAt)),
         ]
         if let doneAt = todo.doneAt { rows.append(("Done", time(doneAt))) }
+        if let due = todo.due {
+            rows.append(("Due", "\(due.text) (\(ListRenderer.duePhrase(due, today: try DetailsInput.today(runtime))))"))
+        }
+        if let priority = todo.priority { rows.append(("Priority", priority.rawValue)) }
+        if !todo.tags.isEmpty { rows.append(("Tags", todo.tags.map(TerminalText.sanitize).joined(separator: " "))) }
+        if let note = todo.note {
+            for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                rows.append((index == 0 ? "Note" : "", TerminalText.sanitize(String(line))))
+            }
+        }
         rows.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state?.rawValue ?? "not seen yet")) \(TerminalText.sanitize($0.url))" } ?? "none"))
         let labelWidth = rows.map(\.0.count).max() ?? 0
         let indent = String(repeating: " ", count: labelWidth + 2)

@@ -26,6 +26,10 @@ extension Replica {
             check(&edited.done, references.map(\.done))
             check(&edited.removed, references.map(\.removed))
             check(&edited.issue, references.map(\.issue))
+            check(&edited.details.due, references.map(\.details.due))
+            check(&edited.details.priority, references.map(\.details.priority))
+            check(&edited.details.tags, references.map(\.details.tags))
+            check(&edited.details.note, references.map(\.details.note))
             if edited != entry { result.todos[uuid] = edited }
         }
         for (id, entry) in repositories {

@@ -23,13 +23,15 @@ public struct TodoEntry: Equatable, Sendable {
     public var seen: Register<IssueObservation?>
     /// The commits (shas) whose trailer named this todo: each is applied once, everywhere.
     public var commits: Set<String>
+    /// Due date, priority, tags and note.
+    public var details: TodoDetails
     public var unknown: UnknownFields
 
     public init(uuid: String, createdAt: Timestamp, repository: Register<Int64>, text: Register<String>,
                 done: Register<DoneState>, removed: Register<Bool> = Register(false, at: .zero),
                 issue: Register<LinkedIssue?> = Register(nil, at: .zero),
                 seen: Register<IssueObservation?> = Register(nil, at: .zero), commits: Set<String> = [],
-                unknown: UnknownFields = UnknownFields()) {
+                details: TodoDetails = .none, unknown: UnknownFields = UnknownFields()) {
         self.uuid = uuid
         self.createdAt = createdAt
         self.repository = repository
@@ -39,6 +41,7 @@ public struct TodoEntry: Equatable, Sendable {
         self.issue = issue
         self.seen = seen
         self.commits = commits
+        self.details = details
         self.unknown = unknown
     }
 
@@ -67,6 +70,7 @@ public struct TodoEntry: Equatable, Sendable {
     /// The latest stamp of any of its fields.
     public var latestStamp: HybridTimestamp {
         var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp, issue.stamp, seen.stamp)
+        for stamp in details.stamps where stamp > latest { latest = stamp }
         for field in unknown.fields.values { if let stamp = field.stamp, stamp > latest { latest = stamp } }
         return latest
     }
@@ -77,7 +81,8 @@ public struct TodoEntry: Equatable, Sendable {
                   repository: repository.merged(with: other.repository), text: text.merged(with: other.text),
                   done: done.merged(with: other.done), removed: removed.merged(with: other.removed),
                   issue: issue.merged(with: other.issue), seen: seen.merged(with: other.seen),
-                  commits: commits.union(other.commits), unknown: unknown.merged(with: other.unknown))
+                  commits: commits.union(other.commits), details: details.merged(with: other.details),
+                  unknown: unknown.merged(with: other.unknown))
     }
 
     /// Applies `transform` to every stamp (clamping a clock that ran ahead).
@@ -91,6 +96,7 @@ public struct TodoEntry: Equatable, Sendable {
         if seen.stamp != .zero { copy.seen.stamp = transform(seen.stamp) }
         // When the issue was seen orders observations of one GitHub state: a stamp too.
         if let seenAt = seen.value?.seenAt { copy.seen.value?.seenAt = transform(seenAt) }
+        copy.details = details.mapStamps(transform)
         copy.unknown = unknown.mapStamps(transform)
         return copy
     }

@@ -184,13 +184,14 @@ private struct LineReader {
                 commits.insert(sha)
             }
         }
+        let details = legacy ? TodoDetails() : try TodoFile.readDetails(json) { name in try stamp(clock, name) }
         var localID: Int64?
         if json["localID"] != nil { localID = try json.int64("localID") }
         let entry = TodoEntry(
             uuid: uuid, createdAt: createdAt, repository: Register(repository, at: try stamp(clock, "repository")),
             text: Register(text, at: try stamp(clock, "text")),
             done: Register(DoneState(doneAt: doneAt), at: try stamp(clock, "done")), removed: removed, issue: issue,
-            seen: seen, commits: commits,
+            seen: seen, commits: commits, details: details,
             unknown: try unknownFields(members, known: legacy ? Self.legacyTodoKeys : Self.todoKeys, clock: clock,
                                        knownStamps: legacy ? Self.legacyTodoStamps : Self.todoStamps))
         return (entry, localID)
@@ -200,8 +201,10 @@ private struct LineReader {
                                               "description", "private", "archived", "gone"]
     static let repositoryStamps: Set<String> = ["name", "tracked", "settings"]
     static let todoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
-                                        "removed", "issue", "issueSeen", "commits", "localID", "clock"]
-    static let todoStamps: Set<String> = ["repository", "text", "done", "removed", "issue", "issueSeen"]
+                                        "removed", "issue", "issueSeen", "commits", "localID", "clock",
+                                        "due", "priority", "tags", "note"]
+    static let todoStamps: Set<String> = ["repository", "text", "done", "removed", "issue", "issueSeen",
+                                          "due", "priority", "tags", "note"]
     static let legacyTodoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
                                               "removed", "issue", "localID", "clock"]
     static let legacyTodoStamps: Set<String> = ["repository", "text", "done", "removed", "issue"]

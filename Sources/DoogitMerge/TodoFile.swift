@@ -38,7 +38,9 @@ public enum TodoFile {
         var header = JSONStream(indented: false)
         header.beginObject()
         header.key("format"); header.string(formatName)
-        header.key("version"); header.string("\(majorVersion).\(max(minorVersion, replica.formatMinor))")
+        // A file says 3.1 once a todo in it has details; files without any keep 3.0 as they were.
+        let minor = replica.todos.values.contains(where: usesDetails) ? detailsMinorVersion : minorVersion
+        header.key("version"); header.string("\(majorVersion).\(max(minor, replica.formatMinor))")
         writeUnknown(replica.headerUnknown, into: &header)
         header.endObject()
         out += header.bytes
@@ -143,6 +145,7 @@ public enum TodoFile {
             for sha in entry.commits.sorted() { json.string(sha) }
             json.endArray()
         }
+        writeDetails(entry.details, into: &json)
         if let localID { json.key("localID"); json.int(localID) }
         writeUnknown(entry.unknown, into: &json)
         json.key("clock")
@@ -153,6 +156,7 @@ public enum TodoFile {
         if everRemoved { json.key("removed"); json.string(entry.removed.stamp.text) }
         if everLinked { json.key("issue"); json.string(entry.issue.stamp.text) }
         if everSeen { json.key("issueSeen"); json.string(entry.seen.stamp.text) }
+        writeDetailStamps(entry.details, into: &json)
         writeUnknownStamps(entry.unknown, into: &json)
         json.endObject()
         json.endObject()

@@ -22,6 +22,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0007_observations_sql, as: UTF8.self)),
         Migration(version: 8, name: "m0008_remote_files",
                   sql: String(decoding: PackageResources.m0008_remote_files_sql, as: UTF8.self)),
+        Migration(version: 9, name: "m0009_todo_details",
+                  sql: String(decoding: PackageResources.m0009_todo_details_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -1,3 +1,4 @@
+import DoogitMerge
 import DoogitSupport
 
 /// A tracked GitHub repository: a section of the todo list.
@@ -104,6 +105,11 @@ public struct TodoRecord: Equatable, Sendable {
     public var doneAt: Timestamp?
     /// The linked issue, if any.
     public var issue: IssueLink? = nil
+    public var due: CalendarDate? = nil
+    public var priority: Priority? = nil
+    /// Sorted.
+    public var tags: [String] = []
+    public var note: String? = nil
 }
 
 /// One section of the list: a repository and the todos of it that were asked for.

@@ -52,6 +52,7 @@ extension ReplicaStore {
             let rows = try database.run("DELETE FROM todos WHERE uuid = ?", .text(uuid))
                 + database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(uuid))
             try database.run("DELETE FROM todo_commits WHERE todo_uuid = ?", .text(uuid))
+            try database.run("DELETE FROM todo_tags WHERE todo_uuid = ?", .text(uuid))
             try database.run("DELETE FROM remote_pending_todos WHERE uuid = ?", .text(uuid))
             if rows > 0 { applied.purged += 1 }
         }
@@ -78,6 +79,7 @@ extension ReplicaStore {
             var entry = incoming
             try dropForeignLink(&entry, at: now)
             try recordCommits(entry.commits, of: entry.uuid)
+            if !entry.details.tags.value.isEmpty { try writeTags(of: entry) }
             if entry.isRemoved {
                 // An ID here too, so that a todo removed elsewhere can be restored here.
                 var id = try freeLocalID(change.preferredID)
@@ -99,12 +101,20 @@ extension ReplicaStore {
         if Self.takes(incoming.removed, over: merged.removed, held: held?.removed) { merged.removed = incoming.removed }
         if Self.takes(incoming.issue, over: merged.issue, held: held?.issue) { merged.issue = incoming.issue }
         if Self.takes(incoming.seen, over: merged.seen, held: held?.seen) { merged.seen = incoming.seen }
+        let details = incoming.details, heldDetails = held?.details
+        if Self.takes(details.due, over: merged.details.due, held: heldDetails?.due) { merged.details.due = details.due }
+        if Self.takes(details.priority, over: merged.details.priority, held: heldDetails?.priority) {
+            merged.details.priority = details.priority
+        }
+        if Self.takes(details.tags, over: merged.details.tags, held: heldDetails?.tags) { merged.details.tags = details.tags }
+        if Self.takes(details.note, over: merged.details.note, held: heldDetails?.note) { merged.details.note = details.note }
         merged.commits.formUnion(incoming.commits)
         // Made on two machines under one UUID (an issue's todo, imported on each): the first.
         merged.createdAt = min(merged.createdAt, incoming.createdAt)
         try dropForeignLink(&merged, at: now)
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
+        if merged.details.tags.value != current.entry.details.tags.value { try writeTags(of: merged) }
         let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
         let otherIssue = merged.issue.value.map { link in
             current.entry.issue.value.map { (link.repository, link.number) != ($0.repository, $0.number) } ?? true

@@ -81,12 +81,17 @@ struct TodoFields: OptionSet, Sendable {
     static let removed = TodoFields(rawValue: 8)
     /// Linked to an issue, or unlinked.
     static let issue = TodoFields(rawValue: 16)
+    static let due = TodoFields(rawValue: 32)
+    static let priority = TodoFields(rawValue: 64)
+    static let tags = TodoFields(rawValue: 128)
+    static let note = TodoFields(rawValue: 256)
     /// Everything a new todo has.
     static let added: TodoFields = [.repository, .text, .done]
 
     var columns: [String] {
         [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock"),
-         (.issue, "issue_clock")]
+         (.issue, "issue_clock"), (.due, "due_clock"), (.priority, "priority_clock"), (.tags, "tags_clock"),
+         (.note, "note_clock")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

@@ -9,7 +9,8 @@ extension Store {
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
         t.updated_at, t.done_at, t.issue_number,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
-        CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state
+        CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state,
+        t.due, t.priority, t.note, (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) AS tags
         """
 
     static func readTodo(_ row: Row) throws(StoreError) -> TodoRecord {
@@ -18,7 +19,11 @@ extension Store {
             repositoryFullName: try row.string("full_name"), text: try row.string("text"),
             done: try row.bool("done"), position: try row.int64("position"),
             createdAt: try timestamp(row, "created_at"), updatedAt: try timestamp(row, "updated_at"),
-            doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row))
+            doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row),
+            due: try row.optionalString("due").flatMap(CalendarDate.init(text:)),
+            priority: try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
+            tags: try row.optionalString("tags").map { $0.split(separator: " ").map(String.init).sorted() } ?? [],
+            note: try row.optionalString("note"))
     }
 
     /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
@@ -48,8 +53,8 @@ extension Store {
     }
 
     /// Adds an open todo at the end of its repository; `uuid` names it (a new one by default).
-    public func addTodo(repositoryID: Int64, text: String, uuid: String = UUIDv4.make(), at now: Timestamp) throws
-        -> TodoRecord
+    public func addTodo(repositoryID: Int64, text: String, uuid: String = UUIDv4.make(), details: DetailsEdit = DetailsEdit(),
+                        at now: Timestamp) throws -> TodoRecord
     {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             try database.run("""
@@ -57,8 +62,10 @@ extension Store {
                 VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
                 """, .text(uuid), .integer(repositoryID), .text(text), .integer(repositoryID),
                 .text(now.rfc3339), .text(now.rfc3339))
-            try replica.stamp(.added, todos: [database.lastInsertedRowID], at: now)
-            return try requireTodos([database.lastInsertedRowID])[0]
+            let id = database.lastInsertedRowID
+            try replica.stamp(.added, todos: [id], at: now)
+            if !details.isEmpty { try writeDetails(of: try requireTodos([id])[0], details, at: now) }
+            return try requireTodos([id])[0]
         }
     }
 
@@ -100,7 +107,7 @@ extension Store {
     /// The sections to show: repositories with todos matching `filter` (all tracked ones when
     /// `includeEmpty`), by full name; open todos before done ones, each in list order.
     public func sections(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
-                         includeEmpty: Bool = false) throws -> [TodoSection]
+                         details: DetailsFilter = DetailsFilter(), includeEmpty: Bool = false) throws -> [TodoSection]
     {
         var conditions: [String] = []
         var values: [SQLValue] = []
@@ -113,6 +120,8 @@ extension Store {
         case .open: conditions.append("t.done = 0")
         case .done: conditions.append("t.done = 1")
         }
+        conditions += details.conditions.sql
+        values += details.conditions.values
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let needle = text.map { $0.lowercased() }
         // Repositories are read once each, not once for every todo row.
@@ -122,7 +131,7 @@ extension Store {
         _ = try database.query("""
             SELECT \(Self.todoColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
-            ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
+            ORDER BY r.full_name COLLATE NOCASE, r.id, \(Self.pressingOrder), t.position, t.id
             """, values) { row throws(StoreError) in
             let todo = try Self.readTodo(row)
             // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
@@ -161,10 +170,18 @@ extension Store {
     }
 
     public func editTodo(id: Int64, text: String, at now: Timestamp) throws -> TodoRecord {
+        try editTodo(id: id, text: .some(text), details: DetailsEdit(), at: now)
+    }
+
+    /// Changes a todo's text (nil: kept) and details, in one transaction.
+    public func editTodo(id: Int64, text: String?, details: DetailsEdit, at now: Timestamp) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in
-            if try requireTodos([id])[0].text != text { try replica.stamp(.text, todos: [id], at: now) }
-            try database.run("UPDATE todos SET text = ?, updated_at = ? WHERE id = ? AND text <> ?",
-                             .text(text), .text(now.rfc3339), .integer(id), .text(text))
+            if let text {
+                if try requireTodos([id])[0].text != text { try replica.stamp(.text, todos: [id], at: now) }
+                try database.run("UPDATE todos SET text = ?, updated_at = ? WHERE id = ? AND text <> ?",
+                                 .text(text), .text(now.rfc3339), .integer(id), .text(text))
+            }
+            if !details.isEmpty { try writeDetails(of: try requireTodos([id])[0], details, at: now) }
             return try requireTodos([id])[0]
         }
     }

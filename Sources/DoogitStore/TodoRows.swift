@@ -16,7 +16,7 @@ enum TodoRows {
     static let registerColumns = [
         "repository_id", "text", "done", "done_at", "repository_clock", "text_clock", "done_clock", "removed_clock",
         "issue_number", "issue_url", "issue_clock", "seen_number", "seen_state", "seen_title", "seen_url", "seen_updated_at",
-        "seen_at", "seen_clock",
+        "seen_at", "seen_clock", "due", "priority", "note", "due_clock", "priority_clock", "tags_clock", "note_clock",
     ]
 
     static let registerList = registerColumns.joined(separator: ", ")
@@ -24,9 +24,13 @@ enum TodoRows {
     static let registerPlaceholders = registerColumns.map { _ in "?" }.joined(separator: ", ")
 
     /// What a row needs to be read back as an entry (with `registerColumns`).
-    static let liveColumns = "id, uuid, created_at, updated_at, " + registerList
+    static let liveColumns = "id, uuid, created_at, updated_at, " + registerList + ", " + tagsColumn
     static let removedColumns = "todo_id AS id, uuid, coalesce(created_at, removed_at) AS created_at, "
-        + "coalesce(updated_at, removed_at) AS updated_at, " + registerList
+        + "coalesce(updated_at, removed_at) AS updated_at, " + registerList + ", " + tagsColumn
+
+    /// A todo's tags as one column, `tags` (separated by spaces, which no tag holds); `uuid` is
+    /// the outer row's, since `todo_tags` has none.
+    static let tagsColumn = "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = uuid) AS tags"
 
     static func values(of entry: TodoEntry) -> [SQLValue] {
         let link = entry.issue.value, seen = entry.seen.value
@@ -37,6 +41,9 @@ enum TodoRows {
             link.map { .integer($0.number) } ?? .null, .optional(link?.url), optionalStamp(entry.issue.stamp),
             seen.map { .integer($0.number) } ?? .null, .optional(seen?.state), .optional(seen?.title), .optional(seen?.url),
             .optional(seen?.updatedAt?.rfc3339), .optional(seen?.seenAt?.text), optionalStamp(entry.seen.stamp),
+            .optional(entry.details.due.value?.text), .optional(entry.details.priority.value?.rawValue),
+            .optional(entry.details.note.value), optionalStamp(entry.details.due.stamp), optionalStamp(entry.details.priority.stamp),
+            optionalStamp(entry.details.tags.stamp), optionalStamp(entry.details.note.stamp),
         ]
     }
 
@@ -93,7 +100,22 @@ enum TodoRows {
             done: Register(DoneState(doneAt: try Store.optionalTimestamp(row, "done_at")),
                            at: try stamp(row, "done_clock", fallback: updated, machine: machine)),
             removed: removal, issue: Register(link, at: linkStamp),
-            seen: Register(seen, at: try optionalStamp(row, "seen_clock")), commits: commits)
+            seen: Register(seen, at: try optionalStamp(row, "seen_clock")), commits: commits, details: try details(row))
+    }
+
+    /// Due date, priority, tags and note of a row read with `liveColumns` or `removedColumns`.
+    static func details(_ row: Row) throws(StoreError) -> TodoDetails {
+        var due: CalendarDate?
+        if let text = try row.optionalString("due") {
+            guard let date = CalendarDate(text: text) else { throw .corrupt }
+            due = date
+        }
+        let tags = try row.optionalString("tags").map { TagSet($0.split(separator: " ").map(String.init)) } ?? .empty
+        return TodoDetails(due: Register(due, at: try optionalStamp(row, "due_clock")),
+                           priority: Register(try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
+                                              at: try optionalStamp(row, "priority_clock")),
+                           tags: Register(tags, at: try optionalStamp(row, "tags_clock")),
+                           note: Register(try row.optionalString("note"), at: try optionalStamp(row, "note_clock")))
     }
 }
 
@@ -118,6 +140,14 @@ extension ReplicaStore {
         Set(try database.query("SELECT sha FROM todo_commits WHERE todo_uuid = ?", [.text(uuid)]) { row throws(StoreError) in
             try row.string("sha")
         })
+    }
+
+    /// Writes a todo's tags (as they are in `entry`) over those it had.
+    func writeTags(of entry: TodoEntry) throws(StoreError) {
+        try database.run("DELETE FROM todo_tags WHERE todo_uuid = ?", .text(entry.uuid))
+        for tag in entry.details.tags.value {
+            try database.run("INSERT INTO todo_tags (todo_uuid, tag) VALUES (?, ?)", .text(entry.uuid), .text(tag))
+        }
     }
 
     func recordCommits(_ commits: Set<String>, of uuid: String) throws(StoreError) {

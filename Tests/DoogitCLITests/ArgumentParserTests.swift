@@ -229,7 +229,6 @@ import Testing
     @Test(arguments: [
         (["todo", "add"], ["todo", "add"]),
         (["todo", "done"], ["todo", "done"]),
-        (["todo", "edit", "3"], ["todo", "edit"]),
         (["repo", "remove"], ["repo", "remove"]),
         (["repo", "rm"], ["repo", "remove"]),
         (["repo", "add", "--json"], ["repo", "add"]),

@@ -134,7 +134,11 @@ import Testing
               "createdAt": "2023-11-14T22:13:20.000Z",
               "updatedAt": "2023-11-14T22:15:20.000Z",
               "doneAt": "2023-11-14T22:15:20.000Z",
-              "issue": null
+              "issue": null,
+              "due": null,
+              "priority": null,
+              "tags": [],
+              "note": null
             }
 
             """)

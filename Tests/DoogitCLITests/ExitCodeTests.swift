@@ -84,7 +84,7 @@ import Testing
         let result = CLIHarness().run("todo", "add")
         #expect(result.stderr.hasPrefix("doogit: error: 'doogit todo add' needs TEXT"))
         let edit = CLIHarness().run("todo", "edit", "3")
-        #expect(edit.stderr.hasPrefix("doogit: error: 'doogit todo edit' needs ID TEXT"))
+        #expect(edit.stderr.hasPrefix("doogit: error: 'doogit todo edit' needs a new TEXT, or what to change"))
     }
 
     @Test func badIDIsNamedInTheMessage() {

@@ -30,7 +30,7 @@ import Testing
           todo show ID            Show everything about a todo
           todo done ID...         Mark todos done
           todo undo ID...         Mark todos open again
-          todo edit ID TEXT...    Change a todo's text
+          todo edit ID [TEXT...]  Change a todo's text, due date, priority, tags or note
           todo move ID...         Move todos to another repository
           todo rm ID...           Delete todos
           todo restore ID...      Bring back removed todos
@@ -43,6 +43,8 @@ import Testing
           repo remove REPO...     Stop tracking repositories
           repo search [QUERY...]  Search your repositories on GitHub
           repo set REPO...        Choose what sync does with issues and commits
+          next                    Show the most pressing open todos across all
+                                  repositories
           sync                    Bring tracked repositories up to date with GitHub
           remote init [REPO]      Keep the todos in a private repository of yours
           remote status           Show the remote, changes waiting, the machines
@@ -102,19 +104,19 @@ import Testing
         on are these commands, and 'doogit' alone is 'doogit todo list'.
 
         Commands:
-          add TEXT...      Add a todo
-          list [REPO...]   Show todos, one section per repository (also: ls)
-          show ID          Show everything about a todo
-          done ID...       Mark todos done
-          undo ID...       Mark todos open again
-          edit ID TEXT...  Change a todo's text
-          move ID...       Move todos to another repository (also: mv)
-          rm ID...         Delete todos (also: remove)
-          restore ID...    Bring back removed todos
-          clear [REPO]     Remove the done todos of a repository
-          promote ID       Create a GitHub issue for a todo and link the two
-          link ID ISSUE    Link a todo to an existing GitHub issue
-          unlink ID        Forget a todo's issue (the issue is untouched)
+          add TEXT...        Add a todo
+          list [REPO...]     Show todos, one section per repository (also: ls)
+          show ID            Show everything about a todo
+          done ID...         Mark todos done
+          undo ID...         Mark todos open again
+          edit ID [TEXT...]  Change a todo's text, due date, priority, tags or note
+          move ID...         Move todos to another repository (also: mv)
+          rm ID...           Delete todos (also: remove)
+          restore ID...      Bring back removed todos
+          clear [REPO]       Remove the done todos of a repository
+          promote ID         Create a GitHub issue for a todo and link the two
+          link ID ISSUE      Link a todo to an existing GitHub issue
+          unlink ID          Forget a todo's issue (the issue is untouched)
 
         Run 'doogit help todo COMMAND' for more about a command.
         """
@@ -132,6 +134,10 @@ import Testing
         'origin' first, then 'upstream' (so a fork's checkout finds the tracked
         original), then the others. It must be tracked: see 'doogit repo add'. With
         --issue the todo's GitHub issue is created too, as with 'doogit todo promote'.
+        In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and 'pri:H' (or
+        'priority:H') the priority, as Taskwarrior takes them; --raw keeps every word as
+        text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon, friday), +3d or +2w:
+        a weekday is its next one after today, and dates are the local calendar's (TZ).
 
         Options:
           -R, --repo REPO       the repository (default: $GH_REPO, else the current
@@ -141,12 +147,29 @@ import Testing
               --body TEXT       the issue's body
               --body-file FILE  read the issue's body from FILE ('-': standard input)
               --label NAME      add a label (repeat it, or separate names with commas)
+              --due WHEN        the date to do it by: YYYY-MM-DD, today, tomorrow, a
+                                weekday (mon, friday), +3d or +2w
+              --priority H|M|L  how pressing it is: H (high), M or L
+              --tag TAG         a tag (repeat it for several)
+              --note TEXT       a note (several lines allowed)
+              --raw             keep every word as text: no +tag, due: or pri: fields
 
-        \(globalOptions)
+        Global options:
+              --db PATH     the database file (default: $DOOGIT_DB, else
+                            $XDG_DATA_HOME/doogit/doogit.sqlite3)
+              --json        machine-readable output on stdout
+              --color WHEN  colour: auto (default), always or never
+          -q, --quiet       print nothing but errors and requested data
+          -v, --verbose     print more on stderr (requests to GitHub, timings)
+          -h, --help        show help for the command
+              --version     print doogit's version
+              --ascii       use ASCII markers: [ ] and [x] for ○ and ●
 
         Examples:
           doogit todo add write the release notes
           doogit todo add -R octocat/Hello-World "fix CI"
+          doogit add fix the build +ci due:fri pri:H
+          doogit add --raw email +someone about the launch
           grep -h TODO *.swift | doogit todo add -R octocat/Hello-World -
           doogit todo add --issue --label bug crash on empty config
         """
@@ -160,25 +183,43 @@ import Testing
         Each section has a header with the repository's full name (flagged [archived] or
         [gone] when GitHub says so) and its description, then one line per todo: a
         marker (○ open, ● done; [ ] and [x] where the locale is not UTF-8 or with
-        --ascii), the ID and the text. Open todos come first. REPO (or -R REPO) is
-        OWNER/NAME, NAME when one tracked repository has it, a name the repository had
-        before, id:ID (GitHub's numeric id), or '.' for the repository of the current
-        directory's git checkout; several show several sections. --grep matches are
-        highlighted when colour is on. --long adds each todo's age (3d: created three
-        days ago) before its text. --removed lists removed todos instead, most recently
-        removed first, each with the ID that 'doogit todo restore' takes.
+        --ascii), the ID and the text. Open todos come first: overdue and due ones
+        first, earliest first, then by priority (H, M, L, none), then as they arrived; a
+        todo shows its priority as (H), its due date relative to today (overdue in
+        colour) and its +tags. --tag, --priority and --due pick todos (all must hold);
+        --due takes overdue, today (due by today), week (by 6 days from today) or a
+        date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository has it,
+        a name the repository had before, id:ID (GitHub's numeric id), or '.' for the
+        repository of the current directory's git checkout; several show several
+        sections. --grep matches are highlighted when colour is on. --long adds each
+        todo's age (3d: created three days ago) before its text, and its note under it.
+        --removed lists removed todos instead, most recently removed first, each with
+        the ID that 'doogit todo restore' takes.
 
         Options:
-          -R, --repo REPO  only this repository (may be given several times)
-              --grep TEXT  only todos whose text contains TEXT (ignoring case)
-              --open       only open todos
-              --done       only done todos
-          -l, --long       also show each todo's age and the state of its issue
-              --all-repos  also show tracked repositories that have no todos to show
-              --removed    the removed todos that can be restored here, whichever
-                           machine removed them
+          -R, --repo REPO       only this repository (may be given several times)
+              --grep TEXT       only todos whose text contains TEXT (ignoring case)
+              --open            only open todos
+              --done            only done todos
+          -l, --long            also show each todo's age and the state of its issue
+              --all-repos       also show tracked repositories that have no todos to
+                                show
+              --removed         the removed todos that can be restored here, whichever
+                                machine removed them
+              --tag TAG         only todos with this tag
+              --priority H|M|L  only todos of this priority
+              --due WHEN        only todos due by then: overdue, today, week or a date
 
-        \(globalOptions)
+        Global options:
+              --db PATH     the database file (default: $DOOGIT_DB, else
+                            $XDG_DATA_HOME/doogit/doogit.sqlite3)
+              --json        machine-readable output on stdout
+              --color WHEN  colour: auto (default), always or never
+          -q, --quiet       print nothing but errors and requested data
+          -v, --verbose     print more on stderr (requests to GitHub, timings)
+          -h, --help        show help for the command
+              --version     print doogit's version
+              --ascii       use ASCII markers: [ ] and [x] for ○ and ●
 
         Examples:
           doogit todo list

@@ -52,7 +52,11 @@ import Testing
                 "createdAt": "2023-11-14T22:15:20.000Z",
                 "doneAt": null,
                 "uuid": "00000000-0000-4000-8000-000000000003",
-                "issue": null
+                "issue": null,
+                "due": null,
+                "priority": null,
+                "tags": [],
+                "note": null
               }
             ]
           },
@@ -76,7 +80,11 @@ import Testing
                   "number": 12,
                   "url": "https://github.com/octocat/Hello-World/issues/12",
                   "state": "open"
-                }
+                },
+                "due": null,
+                "priority": null,
+                "tags": [],
+                "note": null
               },
               {
                 "id": 1,
@@ -85,7 +93,11 @@ import Testing
                 "createdAt": "2023-11-14T22:13:20.000Z",
                 "doneAt": "2023-11-14T23:13:20.000Z",
                 "uuid": "00000000-0000-4000-8000-000000000001",
-                "issue": null
+                "issue": null,
+                "due": null,
+                "priority": null,
+                "tags": [],
+                "note": null
               }
             ]
           }
@@ -214,7 +226,11 @@ import Testing
                 "createdAt": "2023-11-14T22:15:20.000Z",
                 "doneAt": "2023-11-14T22:13:20.000Z",
                 "uuid": "00000000-0000-4000-8000-000000000003",
-                "issue": null
+                "issue": null,
+                "due": null,
+                "priority": null,
+                "tags": [],
+                "note": null
               }
             ]
 
@@ -233,7 +249,11 @@ import Testing
               "createdAt": "2023-11-14T22:13:20.000Z",
               "doneAt": null,
               "uuid": "UUID",
-              "issue": null
+              "issue": null,
+              "due": null,
+              "priority": null,
+              "tags": [],
+              "note": null
             }
 
             """#)

@@ -159,15 +159,15 @@ import TestSupport
         let newer = """
             {"format":"doogit","version":"3.3","machines":3}
             {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"topics":["cli"],"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","topics":"\(Self.stampB)"}}
-            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","estimate":{"hours":2},"priority":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","estimate":"\(Self.stampB)","tags":"\(Self.stampB)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","estimate":{"hours":2},"urgency":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","colour":"\(Self.stampB)","estimate":"\(Self.stampB)"}}
             {"type":"label","name":"urgent","color":"red"}
 
             """
         let replica = try TodoFile.decode(Array(newer.utf8)).replica
         let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
         #expect(todo.unknown["estimate"]?.stamp?.text == Self.stampB)
-        #expect(todo.unknown["priority"] == UnknownFields.Field(value: .string("high"), stamp: nil))
-        #expect(todo.unknown["tags"] == UnknownFields.Field(value: nil, stamp: HybridTimestamp(text: Self.stampB)))
+        #expect(todo.unknown["urgency"] == UnknownFields.Field(value: .string("high"), stamp: nil))
+        #expect(todo.unknown["colour"] == UnknownFields.Field(value: nil, stamp: HybridTimestamp(text: Self.stampB)))
         #expect(replica.formatMinor == 3)
         #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == newer)
     }

@@ -45,7 +45,7 @@ struct ErrorPathTests {
             (["todo", "done", "1", "99999999999999999999999"], "is not a todo ID"),
             (["todo", "add", "-R", "octocat/Hello-World", "   "], "the todo text is empty"),
             (["todo", "add", "-R", "octocat/Hello-World", ""], "the todo text is empty"),
-            (["todo", "edit", "1"], "needs ID TEXT..."),
+            (["todo", "edit", "1"], "needs a new TEXT, or what to change"),
             (["todo", "edit", "x", "text"], "'x' is not a todo ID"),
             (["todo", "show", "1", "2"], "unexpected argument '2'"),
             (["todo", "list", "--open", "--done"], "cannot be used together"),

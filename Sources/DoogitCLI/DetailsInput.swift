@@ -1,0 +1,154 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// A todo's details as a command takes them: the options of `todo add` and `todo edit`, and the
+/// words of TEXT that Taskwarrior users type (`+tag`, `due:WHEN`, `pri:X`).
+enum DetailsInput {
+    static let whenHelp = "YYYY-MM-DD, today, tomorrow, a weekday (mon, friday), +3d or +2w"
+
+    static let addOptions = [
+        OptionSpec("due", value: "WHEN", help: "the date to do it by: \(whenHelp)"),
+        OptionSpec("priority", value: "H|M|L", help: "how pressing it is: H (high), M or L", values: .choices(["H", "M", "L"])),
+        OptionSpec("tag", value: "TAG", help: "a tag (repeat it for several)", values: .tag),
+        OptionSpec("note", value: "TEXT", help: "a note (several lines allowed)"),
+        OptionSpec("raw", help: "keep every word as text: no +tag, due: or pri: fields"),
+    ]
+
+    static let editOptions = [
+        addOptions[0], OptionSpec("no-due", help: "clear the due date"),
+        addOptions[1], OptionSpec("no-priority", help: "clear the priority"),
+        addOptions[2], OptionSpec("untag", value: "TAG", help: "remove a tag (repeat it for several)", values: .tag),
+        addOptions[3], OptionSpec("no-note", help: "clear the note"),
+        addOptions[4],
+    ]
+
+    static let shorthandHelp = """
+        In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and 'pri:H' (or 'priority:H') the \
+        priority, as Taskwarrior takes them; --raw keeps every word as text. WHEN is \(whenHelp): \
+        a weekday is its next one after today, and dates are the local calendar's (TZ).
+        """
+
+    /// The date WHEN names, seen from `today`; nil when it names none.
+    static func date(_ when: String, today: CalendarDate) -> CalendarDate? {
+        let word = when.lowercased()
+        switch word {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        default: break
+        }
+        if let date = CalendarDate(text: word) { return date }
+        if word.hasPrefix("+"), word.count >= 3, let unit = word.last, let count = Int(word.dropFirst().dropLast()),
+           (0...3650).contains(count) {
+            switch unit {
+            case "d": return today.adding(days: count)
+            case "w": return today.adding(days: count * 7)
+            default: return nil
+            }
+        }
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        guard let weekday = names.firstIndex(where: { $0 == word || (word.count == 3 && $0.hasPrefix(word)) }) else { return nil }
+        let ahead = (weekday - today.weekday + 7) % 7
+        return today.adding(days: ahead == 0 ? 7 : ahead)
+    }
+
+    static func due(_ when: String, today: CalendarDate, topic: [String]) throws -> CalendarDate {
+        guard let date = date(when, today: today) else {
+            throw UsageError(message: "'\(TerminalText.sanitize(when))' is not a date: use \(whenHelp)", topic: topic)
+        }
+        return date
+    }
+
+    static func priority(_ text: String, topic: [String]) throws -> Priority {
+        guard let priority = Priority(text: text) else {
+            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a priority: use H, M or L", topic: topic)
+        }
+        return priority
+    }
+
+    static func tag(_ text: String, topic: [String]) throws -> String {
+        guard TagSet.isValid(text) else {
+            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a tag: one word, without spaces or commas, "
+                             + "at most 50 characters", topic: topic)
+        }
+        return text
+    }
+
+    /// The words of TEXT that are text, and the fields the others set (unless `raw`).
+    static func shorthand(_ words: [String], raw: Bool, today: CalendarDate, topic: [String]) throws
+        -> (text: [String], edit: DetailsEdit) {
+        guard !raw else { return (words, DetailsEdit()) }
+        var text: [String] = [], edit = DetailsEdit()
+        for word in words {
+            let lower = word.lowercased()
+            // A quoted argument with spaces in it is text, whatever it starts with.
+            if word.contains(where: \.isWhitespace) {
+                text.append(word)
+            } else if word.hasPrefix("+"), word.count > 1, !word.dropFirst().allSatisfy(\.isNumber) {
+                edit.addTags.append(try tag(String(word.dropFirst()), topic: topic))
+            } else if lower.hasPrefix("due:"), word.count > 4 {
+                edit.due = .some(try due(String(word.dropFirst(4)), today: today, topic: topic))
+            } else if let value = ["pri:", "priority:"].first(where: { lower.hasPrefix($0) && word.count > $0.count }) {
+                edit.priority = .some(try priority(String(word.dropFirst(value.count)), topic: topic))
+            } else {
+                text.append(word)
+            }
+        }
+        return (text, edit)
+    }
+
+    /// The options' fields over `edit` (options win over the words of TEXT).
+    static func options(_ invocation: Invocation, over edit: DetailsEdit, today: CalendarDate) throws -> DetailsEdit {
+        let topic = invocation.path
+        var edit = edit
+        for (set, clear) in [("due", "no-due"), ("priority", "no-priority"), ("note", "no-note")]
+        where invocation.flag(set) && invocation.flag(clear) {
+            throw UsageError(message: "--\(set) and --\(clear) cannot be used together", topic: topic)
+        }
+        if let when = invocation.value("due") { edit.due = .some(try due(when, today: today, topic: topic)) }
+        if invocation.flag("no-due") { edit.due = .some(nil) }
+        if let text = invocation.value("priority") { edit.priority = .some(try priority(text, topic: topic)) }
+        if invocation.flag("no-priority") { edit.priority = .some(nil) }
+        for text in invocation.options["tag"] ?? [] { edit.addTags.append(try tag(text, topic: topic)) }
+        for text in invocation.options["untag"] ?? [] { edit.removeTags.append(try tag(text, topic: topic)) }
+        if let note = invocation.value("note") {
+            let trimmed = note.trimmingSpaces
+            edit.note = .some(trimmed.isEmpty ? nil : note)
+        }
+        if invocation.flag("no-note") { edit.note = .some(nil) }
+        return edit
+    }
+
+    /// The local calendar's today (TZ), for a command run at `now`.
+    static func today(_ runtime: Runtime) throws -> CalendarDate {
+        guard let today = CalendarDate.local(at: runtime.now()) else {
+            throw CommandFailure(message: "cannot tell today's date from the system clock", hint: "check the clock and TZ")
+        }
+        return today
+    }
+}
+
+extension DetailsInput {
+    static let filterOptions = [
+        OptionSpec("tag", value: "TAG", help: "only todos with this tag", values: .tag),
+        OptionSpec("priority", value: "H|M|L", help: "only todos of this priority", values: .choices(["H", "M", "L"])),
+        OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date",
+                   values: .choices(["overdue", "today", "week"])),
+    ]
+
+    /// `--tag`, `--priority` and `--due` of `todo list` and `next`.
+    static func filter(_ invocation: Invocation, today: CalendarDate) throws -> DetailsFilter {
+        var filter = DetailsFilter(today: today)
+        if let text = invocation.value("tag") { filter.tag = try tag(text, topic: invocation.path) }
+        if let text = invocation.value("priority") { filter.priority = try priority(text, topic: invocation.path) }
+        if let text = invocation.value("due") {
+            switch text.lowercased() {
+            case "overdue": filter.due = .overdue
+            case "today": filter.due = .by(today)
+            case "week": filter.due = today.adding(days: 6).map(DueFilter.by)
+            default: filter.due = .by(try due(text, today: today, topic: invocation.path))
+            }
+        }
+        return filter
+    }
+}

@@ -1,0 +1,133 @@
+import DoogitMerge
+import DoogitSupport
+
+/// What a command changes of a todo's details: nil leaves a field as it is.
+public struct DetailsEdit: Equatable, Sendable {
+    /// `.some(nil)` clears the due date.
+    public var due: CalendarDate??
+    public var priority: Priority??
+    public var addTags: [String]
+    public var removeTags: [String]
+    public var note: String??
+
+    public init(due: CalendarDate?? = nil, priority: Priority?? = nil, addTags: [String] = [], removeTags: [String] = [],
+                note: String?? = nil) {
+        self.due = due
+        self.priority = priority
+        self.addTags = addTags
+        self.removeTags = removeTags
+        self.note = note
+    }
+
+    public var isEmpty: Bool { self == DetailsEdit() }
+}
+
+/// How `todo list --due` and `next` pick todos by due date: all are "due by" a day.
+public enum DueFilter: Equatable, Sendable {
+    /// Due before today.
+    case overdue
+    /// Due on or before the day (`today`, `week`: today and the 6 days after it, or a date).
+    case by(CalendarDate)
+}
+
+/// The filters on details that `todo list` and `next` take; all must hold.
+public struct DetailsFilter: Equatable, Sendable {
+    public var tag: String?
+    public var priority: Priority?
+    public var due: DueFilter?
+    public var today: CalendarDate?
+
+    public init(tag: String? = nil, priority: Priority? = nil, due: DueFilter? = nil, today: CalendarDate? = nil) {
+        self.tag = tag
+        self.priority = priority
+        self.due = due
+        self.today = today
+    }
+
+    /// SQL conditions on the todos' table `t`, with their values.
+    var conditions: (sql: [String], values: [SQLValue]) {
+        var sql: [String] = [], values: [SQLValue] = []
+        if let tag {
+            sql.append("t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag = ?)")
+            values.append(.text(tag))
+        }
+        if let priority {
+            sql.append("t.priority = ?")
+            values.append(.text(priority.rawValue))
+        }
+        switch due {
+        case .overdue?:
+            sql.append("t.due < ?")
+            values.append(.text(today?.text ?? ""))
+        case .by(let date)?:
+            sql.append("t.due <= ?")
+            values.append(.text(date.text))
+        case nil: break
+        }
+        return (sql, values)
+    }
+}
+
+extension Store {
+    /// The order of open todos by what is pressing: due first (earliest first, none last), then
+    /// priority (H, M, L, none); done todos after them, in list order.
+    static let pressingOrder = """
+        t.done, CASE WHEN t.done = 0 THEN t.due IS NULL END, CASE WHEN t.done = 0 THEN t.due END,
+        CASE WHEN t.done = 0 THEN CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END END
+        """
+
+    /// Changes a todo's details, each field stamped only when it changed. Returns the todo.
+    public func editDetails(id: Int64, _ edit: DetailsEdit, at now: Timestamp) throws -> TodoRecord {
+        try database.transaction { () throws(StoreError) -> TodoRecord in
+            let before = try requireTodos([id])[0]
+            try writeDetails(of: before, edit, at: now)
+            return try requireTodos([id])[0]
+        }
+    }
+
+    /// Writes `edit` over the details `todo` has (inside a transaction).
+    func writeDetails(of todo: TodoRecord, _ edit: DetailsEdit, at now: Timestamp) throws(StoreError) {
+        var changed: TodoFields = []
+        if let due = edit.due, due != todo.due {
+            try database.run("UPDATE todos SET due = ? WHERE id = ?", .optional(due?.text), .integer(todo.id))
+            changed.insert(.due)
+        }
+        if let priority = edit.priority, priority != todo.priority {
+            try database.run("UPDATE todos SET priority = ? WHERE id = ?", .optional(priority?.rawValue), .integer(todo.id))
+            changed.insert(.priority)
+        }
+        if let note = edit.note, note != todo.note {
+            try database.run("UPDATE todos SET note = ? WHERE id = ?", .optional(note), .integer(todo.id))
+            changed.insert(.note)
+        }
+        let tags = TagSet(todo.tags).adding(edit.addTags).removing(edit.removeTags)
+        if tags.tags != todo.tags {
+            var entry = TodoEntry(uuid: todo.uuid, repository: todo.repositoryID, text: todo.text, createdAt: todo.createdAt,
+                                  stamp: .zero)
+            entry.details.tags.value = tags
+            try replica.writeTags(of: entry)
+            changed.insert(.tags)
+        }
+        guard !changed.isEmpty else { return }
+        try database.run("UPDATE todos SET updated_at = ? WHERE id = ?", .text(now.rfc3339), .integer(todo.id))
+        try replica.stamp(changed, todos: [todo.id], at: now)
+    }
+
+    /// The tags in use on live todos, with how many todos carry each (for completion and help).
+    public func tagsInUse() throws -> [(tag: String, count: Int)] {
+        try database.query("""
+            SELECT tag, count(*) AS uses FROM todo_tags WHERE todo_uuid IN (SELECT uuid FROM todos) GROUP BY tag ORDER BY tag
+            """) { row throws(StoreError) in (try row.string("tag"), Int(try row.int64("uses"))) }
+    }
+
+    /// The `limit` most pressing open todos across every repository (`next`).
+    public func nextTodos(limit: Int, filter: DetailsFilter = DetailsFilter()) throws -> [TodoRecord] {
+        let (conditions, values) = filter.conditions
+        return try database.query("""
+            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
+            WHERE t.done = 0\(conditions.map { " AND " + $0 }.joined())
+            ORDER BY \(Self.pressingOrder), r.full_name COLLATE NOCASE, r.id, t.position, t.id
+            LIMIT ?
+            """, values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in try Self.readTodo(row) }
+    }
+}

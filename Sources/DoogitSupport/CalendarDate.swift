@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A day of the calendar, without a time or a zone (a due date): `2026-12-24`, which also sorts
+/// correctly as text.
+public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A real date from year 1 to 9999; nil otherwise.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...Self.days(inMonth: month, of: year)).contains(day) else { return nil }
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// Exactly `YYYY-MM-DD`.
+    public init?(text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    public var text: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public var description: String { text }
+
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (the proleptic Gregorian calendar; Howard Hinnant's civil algorithm).
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `dayNumber` days after 1970-01-01; nil outside years 1 to 9999.
+    public init?(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+    }
+
+    /// `days` later (earlier when negative); nil outside years 1 to 9999.
+    public func adding(days: Int) -> CalendarDate? {
+        CalendarDate(dayNumber: dayNumber + days)
+    }
+
+    /// Days from `self` to `other` (negative when `other` is earlier).
+    public func days(to other: CalendarDate) -> Int { other.dayNumber - dayNumber }
+
+    /// 0 for Sunday to 6 for Saturday.
+    public var weekday: Int { ((dayNumber % 7) + 7 + 4) % 7 }
+
+    /// The local calendar's date at `moment` (the zone `TZ` names, as `date` shows it).
+    public static func local(at moment: Timestamp) -> CalendarDate? {
+        var seconds = time_t(moment.millisecondsSinceEpoch / 1000 - (moment.millisecondsSinceEpoch % 1000 < 0 ? 1 : 0))
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return nil }
+        return CalendarDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+    }
+}
