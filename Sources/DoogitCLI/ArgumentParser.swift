@@ -85,6 +85,21 @@ struct ArgumentParser {
         return .run(Invocation(path: path, command: node, global: global, positionals: positionals, options: options))
     }
 
+    /// The command that the words so far name (a shortcut standing for its path), if any.
+    private func commandReached(by words: [String]) -> CommandSpec? {
+        var remaining = words.first == "help" ? words.dropFirst() : words[...]
+        if let word = remaining.first, root.subcommand(named: word) == nil,
+           let shortcut = root.shortcuts.first(where: { $0.word == word }) {
+            remaining = (shortcut.path + remaining.dropFirst())[...]
+        }
+        var node = root
+        while let word = remaining.first, let next = node.subcommand(named: word) {
+            node = next
+            remaining = remaining.dropFirst()
+        }
+        return node.run == nil ? nil : node
+    }
+
     private func commandName(_ path: [String]) -> String {
         (["doogit"] + path).joined(separator: " ")
     }
@@ -138,7 +153,9 @@ struct ArgumentParser {
                 var cluster = Substring(argument.dropFirst())
                 while let letter = cluster.first {
                     cluster = cluster.dropFirst()
-                    guard let spec = known.first(where: { $0.short == letter }) else {
+                    // The command named so far decides a letter that two commands use (`sync -n`, `next -n N`).
+                    let reached = commandReached(by: words)?.options.first { $0.short == letter }
+                    guard let spec = reached ?? known.first(where: { $0.short == letter }) else {
                         unknown.append("-" + String(letter))
                         break
                     }

@@ -12,6 +12,7 @@ extension SyncCommand {
             case .closed: return "\(issue): closed on GitHub; todo \(todo) \(prefix)marked done"
             case .reopened: return "\(issue): reopened on GitHub; todo \(todo) \(prefix)marked open"
             case .retitled(let title): return "\(issue): retitled on GitHub; todo \(todo) \(prefix)changed to \(quoted(clean(title)))"
+            case .relabelled(let tags): return "\(issue): labels changed on GitHub; todo \(todo) \(prefix)tagged \(tagList(tags))"
             }
         case .issuePushed(let name, let number, let todo, let what):
             let issue = "\(clean(name))#\(number)"
@@ -19,14 +20,15 @@ extension SyncCommand {
             case .closed: return "\(issue): \(prefix)closed as completed (todo \(todo) is done)"
             case .reopened: return "\(issue): \(prefix)reopened (todo \(todo) is open)"
             case .retitled(let title): return "\(issue): \(prefix)retitled \(quoted(clean(title))) (todo \(todo) was edited)"
+            case .relabelled(let labels): return "\(issue): \(prefix)labelled \(tagList(labels)) (todo \(todo)'s tags)"
             }
         case .issueImported(let name, let number, let todo, let title):
             let made = todo.map { "imported as todo \($0)" } ?? "\(prefix)imported"
             return "\(clean(name))#\(number): \(made): \(clean(title))"
         case .issueConflict(let name, let number, let todo, let field, let keptGitHub):
-            let kept = keptGitHub ? "kept GitHub's \(field == .text ? "title" : "state")"
-                : "kept todo \(todo)'s \(field.rawValue)"
-            return "\(clean(name))#\(number): the \(field == .text ? "title" : "state") changed on GitHub and todo \(todo)'s \(field.rawValue) here since the last sync; \(kept), the later change"
+            let onGitHub = field == .text ? "title" : field == .tags ? "labels" : "state"
+            let kept = keptGitHub ? "kept GitHub's \(onGitHub)" : "kept todo \(todo)'s \(field.rawValue)"
+            return "\(clean(name))#\(number): the \(onGitHub) changed on GitHub and todo \(todo)'s \(field.rawValue) here since the last sync; \(kept), the later change"
         case .issueLinked(let name, let number, let todo, let foundEarlier):
             return foundEarlier ? "\(clean(name))#\(number): linked to todo \(todo) (it was made for it earlier)"
                 : "\(clean(name))#\(number): created for todo \(todo)"
@@ -43,5 +45,10 @@ extension SyncCommand {
         default:
             return ""
         }
+    }
+
+    /// Tags or labels as a list: `"ci", "release"`, or `(none)`.
+    static func tagList(_ names: [String]) -> String {
+        names.isEmpty ? "(none)" : names.map { quoted(TerminalText.sanitize($0)) }.joined(separator: ", ")
     }
 }

@@ -5,20 +5,20 @@ import DoogitSupport
 enum NextCommand {
     static let spec = CommandSpec(
         name: "next", abstract: "Show the most pressing open todos across all repositories",
-        options: [OptionSpec("count", value: "N", help: "how many (default 10)")] + DetailsInput.filterOptions,
+        options: [OptionSpec("count", short: "n", value: "N", help: "how many (default 10)")] + DetailsInput.filterOptions,
         discussion: """
             Open todos in the order each section of 'doogit todo list' has: overdue and due first, \
             earliest first, then by priority (H, M, L, none); each line names its repository. \
             --tag, --priority and --due pick as in 'doogit todo list'.
             """,
-        examples: ["doogit next", "doogit next --count 3 --tag release", "doogit next --due week --json"],
+        examples: ["doogit next", "doogit next -n 3 --tag release", "doogit next --due week --json"],
         run: run)
 
     static func run(_ invocation: Invocation, _ runtime: Runtime) throws {
         var count = 10
         if let text = invocation.value("count") {
             guard let number = Int(text), (1...10_000).contains(number) else {
-                throw UsageError(message: "--count takes a number from 1 to 10000, not '\(TerminalText.sanitize(text))'",
+                throw UsageError(message: "-n/--count takes a number from 1 to 10000, not '\(TerminalText.sanitize(text))'",
                                  topic: invocation.path)
             }
             count = number

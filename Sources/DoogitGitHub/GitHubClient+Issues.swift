@@ -21,9 +21,13 @@ public struct GitHubIssue: Equatable, Sendable {
     public var assignees: [String]
     /// Who opened it.
     public var author: String?
+    /// The names of its labels.
+    public var labels: [String]
 
     public init(number: Int64, title: String, body: String? = nil, state: State, htmlURL: String, updatedAt: String,
-                closedAt: String? = nil, isPullRequest: Bool = false, assignees: [String] = [], author: String? = nil) {
+                closedAt: String? = nil, isPullRequest: Bool = false, assignees: [String] = [], author: String? = nil,
+                labels: [String] = []) {
+        self.labels = labels
         self.number = number
         self.title = title
         self.body = body
@@ -45,6 +49,16 @@ public struct GitHubIssue: Equatable, Sendable {
         } else if let assignee = json["assignee"], assignee != .null {
             assignees.append(try assignee.string("login"))
         }
+        // Objects with a name (strings in some older answers); a name with control characters
+        // in it is left out, as no tag can hold it.
+        var labels: [String] = []
+        if case .array(let items)? = json["labels"] {
+            for item in items {
+                let name: String
+                if case .string(let text) = item { name = text } else { name = try item.string("name") }
+                if !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { labels.append(name) }
+            }
+        }
         let author: String?
         if let user = json["user"], user != .null { author = try user.optionalString("login") } else { author = nil }
         var isPullRequest = false
@@ -56,7 +70,7 @@ public struct GitHubIssue: Equatable, Sendable {
         self.init(number: try json.int64("number"), title: try json.string("title"), body: try json.optionalString("body"),
                   state: state, htmlURL: try json.string("html_url"), updatedAt: try json.string("updated_at"),
                   closedAt: try json.optionalString("closed_at"), isPullRequest: isPullRequest, assignees: assignees,
-                  author: author)
+                  author: author, labels: labels)
         guard number > 0, Timestamp(rfc3339: updatedAt) != nil else {
             throw .wrongType(field: "number", expected: "an issue with a number and an updated_at time")
         }
@@ -92,11 +106,13 @@ extension GitHubClient {
 
     /// Changes an issue's title and/or state: closing says it was completed. PATCH sets fields
     /// to the values given, so sending it twice does no more than once.
-    public func updateIssue(owner: String, name: String, number: Int64, title: String?, state: GitHubIssue.State?)
-        throws(GitHubError) -> GitHubIssue
+    public func updateIssue(owner: String, name: String, number: Int64, title: String?, state: GitHubIssue.State?,
+                            labels: [String]? = nil) throws(GitHubError) -> GitHubIssue
     {
         var members: [JSONMember] = []
         if let title { members.append(JSONMember("title", .string(title))) }
+        // The whole set: GitHub replaces the issue's labels with these.
+        if let labels { members.append(JSONMember("labels", .array(labels.map(JSONValue.string)))) }
         switch state {
         case .closed?:
             members.append(JSONMember("state", .string("closed")))

@@ -42,9 +42,12 @@ public struct IssueObservation: Equatable, Sendable {
     public var updatedAt: Timestamp?
     /// When it was seen, by the machine that saw it (nil: not known).
     public var seenAt: HybridTimestamp?
+    /// The names of its labels, sorted (nil: not known, seen by a doogit before labels were kept).
+    public var labels: [String]?
 
     public init(number: Int64, state: String, title: String?, url: String, updatedAt: Timestamp?,
-                seenAt: HybridTimestamp? = nil) {
+                seenAt: HybridTimestamp? = nil, labels: [String]? = nil) {
+        self.labels = labels.map { Array(Set($0)).sorted() }
         self.number = number
         self.state = state
         self.title = title
@@ -58,7 +61,7 @@ public struct IssueObservation: Equatable, Sendable {
     /// Whether two observations saw the issue alike (whenever they were made).
     public func sameIssue(as other: IssueObservation) -> Bool {
         number == other.number && state == other.state && title == other.title && url == other.url
-            && updatedAt == other.updatedAt
+            && updatedAt == other.updatedAt && labels == other.labels
     }
 }
 

@@ -10,7 +10,7 @@ extension TodoFile {
     static let detailsMinorVersion = 1
 
     static func usesDetails(_ entry: TodoEntry) -> Bool {
-        entry.details.stamps.contains { $0 != .zero }
+        entry.details.stamps.contains { $0 != .zero } || entry.seen.value?.labels != nil
     }
 
     static func writeDetails(_ details: TodoDetails, into json: inout JSONStream) {

@@ -11,7 +11,7 @@ import DoogitSupport
 ///     {"type":"todo","uuid":"…","repository":1296269,"text":"write the release notes","done":false,"doneAt":null,"createdAt":"2026-11-29T21:23:15.123Z","clock":{"repository":"…","text":"…","done":"…"}}
 ///
 /// A linked todo adds `"issue":{"number","url","repository"}` (`null` once unlinked) and the issue
-/// as last seen, `"issueSeen":{"number","state","title","url","updatedAt","seenAt"}`; a todo finished by
+/// as last seen, `"issueSeen":{"number","state","title","url","updatedAt","seenAt","labels"}`; a todo finished by
 /// commit trailers adds `"commits":[sha…]`; a configured repository adds
 /// `"settings":{"pushIssues","importIssues","scanCommits"}`. Each register's stamp is in `clock`
 /// (`commits` only grows, and needs none); a todo never linked and a repository never configured
@@ -134,6 +134,13 @@ public enum TodoFile {
                 json.key("url"); json.string(seen.url)
                 json.key("updatedAt"); json.string(seen.updatedAt?.rfc3339)
                 json.key("seenAt"); json.string(seen.seenAt?.text)
+                // Format 3.1: the labels seen (no key: not known).
+                if let labels = seen.labels {
+                    json.key("labels")
+                    json.beginArray()
+                    for label in labels { json.string(label) }
+                    json.endArray()
+                }
                 json.endObject()
             } else {
                 json.null()

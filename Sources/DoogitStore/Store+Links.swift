@@ -9,8 +9,11 @@ public struct IssueSnapshot: Equatable, Sendable {
     public var state: IssueState
     /// GitHub's `updated_at`, as it sent it.
     public var updatedAt: String
+    /// The names of its labels.
+    public var labels: [String]
 
-    public init(number: Int64, url: String, title: String, state: IssueState, updatedAt: String) {
+    public init(number: Int64, url: String, title: String, state: IssueState, updatedAt: String, labels: [String] = []) {
+        self.labels = labels
         self.number = number
         self.url = url
         self.title = title
@@ -21,7 +24,7 @@ public struct IssueSnapshot: Equatable, Sendable {
     /// What a machine records of it, seen at `seenAt`.
     public func observation(seenAt: HybridTimestamp? = nil) -> IssueObservation {
         IssueObservation(number: number, state: state.rawValue, title: title, url: url, updatedAt: Timestamp(rfc3339: updatedAt),
-                         seenAt: seenAt)
+                         seenAt: seenAt, labels: labels)
     }
 }
 
@@ -76,14 +79,23 @@ extension Store {
     }
 
     /// Writes a link and the issue as seen under it, with one stamp.
+    /// The issue's labels that can be tags join the todo's tags, with the same stamp, so that
+    /// its tags and labels agree from the start and no later push drops a label.
     func writeLink(todoID: Int64, issue: IssueSnapshot, stamp: HybridTimestamp) throws(StoreError) {
         let seen = issue.observation()
         try database.run("""
             UPDATE todos SET issue_number = ?1, issue_url = ?2, issue_clock = ?3, seen_number = ?1, seen_state = ?4,
-                seen_title = ?5, seen_url = ?2, seen_updated_at = ?6, seen_at = ?3, seen_clock = ?3
+                seen_title = ?5, seen_url = ?2, seen_updated_at = ?6, seen_at = ?3, seen_clock = ?3, seen_labels = ?8
             WHERE id = ?7
             """, .integer(issue.number), .text(issue.url), .text(stamp.text), .text(seen.state), .text(issue.title),
-            .optional(seen.updatedAt?.rfc3339), .integer(todoID))
+            .optional(seen.updatedAt?.rfc3339), .integer(todoID), .text(seen.labels?.joined(separator: TodoRows.labelSeparator) ?? ""))
+        let todo = try requireTodos([todoID])[0]
+        let tags = TagSet(todo.tags).adding(issue.labels.filter(TagSet.isValid))
+        guard tags.tags != todo.tags else { return }
+        var entry = TodoEntry(uuid: todo.uuid, repository: todo.repositoryID, text: todo.text, createdAt: todo.createdAt, stamp: stamp)
+        entry.details.tags = Register(tags, at: stamp)
+        try replica.writeTags(of: entry)
+        try database.run("UPDATE todos SET tags_clock = ? WHERE id = ?", .text(stamp.text), .integer(todoID))
     }
 
     /// Forgets the todo's issue (the issue itself is untouched, and import still never brings it

@@ -16,7 +16,7 @@ enum TodoRows {
     static let registerColumns = [
         "repository_id", "text", "done", "done_at", "repository_clock", "text_clock", "done_clock", "removed_clock",
         "issue_number", "issue_url", "issue_clock", "seen_number", "seen_state", "seen_title", "seen_url", "seen_updated_at",
-        "seen_at", "seen_clock", "due", "priority", "note", "due_clock", "priority_clock", "tags_clock", "note_clock",
+        "seen_at", "seen_clock", "seen_labels", "due", "priority", "note", "due_clock", "priority_clock", "tags_clock", "note_clock",
     ]
 
     static let registerList = registerColumns.joined(separator: ", ")
@@ -32,6 +32,9 @@ enum TodoRows {
     /// the outer row's, since `todo_tags` has none.
     static let tagsColumn = "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = uuid) AS tags"
 
+    /// Between the names of an issue's labels in `seen_labels` (no label name holds it).
+    static let labelSeparator = "\u{1F}"
+
     static func values(of entry: TodoEntry) -> [SQLValue] {
         let link = entry.issue.value, seen = entry.seen.value
         return [
@@ -41,6 +44,7 @@ enum TodoRows {
             link.map { .integer($0.number) } ?? .null, .optional(link?.url), optionalStamp(entry.issue.stamp),
             seen.map { .integer($0.number) } ?? .null, .optional(seen?.state), .optional(seen?.title), .optional(seen?.url),
             .optional(seen?.updatedAt?.rfc3339), .optional(seen?.seenAt?.text), optionalStamp(entry.seen.stamp),
+            .optional(seen?.labels?.joined(separator: labelSeparator)),
             .optional(entry.details.due.value?.text), .optional(entry.details.priority.value?.rawValue),
             .optional(entry.details.note.value), optionalStamp(entry.details.due.stamp), optionalStamp(entry.details.priority.stamp),
             optionalStamp(entry.details.tags.stamp), optionalStamp(entry.details.note.stamp),
@@ -89,7 +93,10 @@ enum TodoRows {
                 seenAt = stamp
             }
             seen = IssueObservation(number: try row.int64("seen_number"), state: state, title: try row.optionalString("seen_title"),
-                                    url: url, updatedAt: try Store.optionalTimestamp(row, "seen_updated_at"), seenAt: seenAt)
+                                    url: url, updatedAt: try Store.optionalTimestamp(row, "seen_updated_at"), seenAt: seenAt,
+                                    labels: try row.optionalString("seen_labels").map {
+                                        $0.isEmpty ? [] : $0.split(separator: labelSeparator).map(String.init)
+                                    })
         }
         var linkStamp = try optionalStamp(row, "issue_clock")
         if link != nil && linkStamp == .zero { linkStamp = HybridTimestamp(wall: updated.millisecondsSinceEpoch, counter: 0, machine: machine) }

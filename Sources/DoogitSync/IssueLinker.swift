@@ -82,8 +82,9 @@ public struct IssueLinker {
             if let found = try findIssue(madeFor: todo.uuid, in: repository, since: since, openOnly: earlier == nil, login: nil) {
                 return try link(found, to: todo, in: repository, foundEarlier: true)
             }
+            // Its tags go as labels, with those asked for.
             let pending = PendingIssue(todoUUID: todo.uuid, repositoryID: repository.id, title: todo.text,
-                                       body: Self.body(body, uuid: todo.uuid), labels: labels,
+                                       body: Self.body(body, uuid: todo.uuid), labels: Array(Set(labels + todo.tags)).sorted(),
                                        marker: Self.marker(for: todo.uuid), createdAt: clock())
             let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
             return try link(issue, to: todo, in: repository, foundEarlier: false)

@@ -18,6 +18,7 @@ extension IssuePhase {
             if wanted.closed == true { changes.append(.closed) }
             if wanted.closed == false { changes.append(.reopened) }
             if let title = wanted.title { changes.append(.retitled(title)) }
+            if let labels = wanted.labels { changes.append(.relabelled(labels)) }
             if repository.archived {
                 session.summary.failures.append(SyncFailure(
                     fullName: "\(name)#\(number)", error: "not updated: the repository is archived, so GitHub refuses changes to its issues",
@@ -35,7 +36,7 @@ extension IssuePhase {
             do {
                 updated = try session.github.updateIssue(
                     owner: repository.owner, name: repository.name, number: number, title: wanted.title,
-                    state: wanted.closed.map { $0 ? GitHubIssue.State.closed : .open })
+                    state: wanted.closed.map { $0 ? GitHubIssue.State.closed : .open }, labels: wanted.labels)
             } catch {
                 if let stop = SyncSession.stop(for: error) { throw stop }
                 // This issue only (deleted, locked, no write access): the others go on.

@@ -180,7 +180,7 @@ struct IssuePhase: SyncPhase {
 extension IssueSnapshot {
     init(_ issue: GitHubIssue) {
         self.init(number: issue.number, url: issue.htmlURL, title: issue.title,
-                  state: issue.state == .closed ? .closed : .open, updatedAt: issue.updatedAt)
+                  state: issue.state == .closed ? .closed : .open, updatedAt: issue.updatedAt, labels: issue.labels)
     }
 }
 

@@ -41,6 +41,11 @@ enum IssueReconciler {
         if let previous, previous.sameIssue(as: issue) { return result }
         if let seen = previous?.updatedAt, let read = issue.updatedAt, read < seen { return result }
         let updated = issue.updatedAt ?? closedAt ?? Timestamp(millisecondsSinceEpoch: 0)
+        if previous?.labels == nil, let labels = issue.labels, entry.details.tags.stamp == .zero, !tags(labels).isEmpty {
+            // Labels never seen before, on a todo never tagged: its tags are the issue's labels.
+            result.entry.details.tags = Register(tags(labels), at: max(stamp(updated), .event(after: entry.issue.stamp)))
+            result.changes.append(.relabelled(tags(labels).tags))
+        }
         if let previous {
             // Changed since the issue was last seen (and after the link): what the user did.
             let lastSeen = max(entry.issue.stamp, previous.updatedAt.map(stamp) ?? .zero)
@@ -54,6 +59,12 @@ enum IssueReconciler {
                 let kept = take(&result.entry.text, title, at: stamp(updated), lastSeen: lastSeen)
                 if kept.taken { result.changes.append(.retitled(title)) }
                 if kept.conflict { result.conflicts.append(Conflict(field: .text, keptGitHub: kept.taken)) }
+            }
+            if let before = previous.labels, let labels = issue.labels, tags(before) != tags(labels),
+               entry.details.tags.value != tags(labels) {
+                let kept = take(&result.entry.details.tags, tags(labels), at: stamp(updated), lastSeen: lastSeen)
+                if kept.taken { result.changes.append(.relabelled(tags(labels).tags)) }
+                if kept.conflict { result.conflicts.append(Conflict(field: .tags, keptGitHub: kept.taken)) }
             }
         }
         result.entry.seen.set(issue, at: entry.issue.stamp)
@@ -73,10 +84,24 @@ enum IssueReconciler {
         return (true, changedHere)
     }
 
+    /// A todo's tags are the labels that can be tags (a label such as "good first issue", with
+    /// spaces, is left to the issue alone).
+    static func tags(_ labels: [String]) -> TagSet {
+        TagSet(labels.filter(TagSet.isValid))
+    }
+
+    /// What the issue must change to follow the todo.
+    struct Push: Equatable {
+        var title: String?
+        var closed: Bool?
+        /// Every label the issue is to have: the todo's tags and the labels that cannot be tags.
+        var labels: [String]?
+    }
+
     /// What the issue must change to follow the todo: its title where the todo's text changed
-    /// after the link and differs from it, its state likewise. Nil when nothing (or when the
-    /// issue was never seen under the link: there is nothing to compare with).
-    static func push(_ entry: TodoEntry) -> (title: String?, closed: Bool?)? {
+    /// after the link and differs from it, its state and labels likewise. Nil when nothing (or
+    /// when the issue was never seen under the link: there is nothing to compare with).
+    static func push(_ entry: TodoEntry) -> Push? {
         guard let seen = entry.observation else { return nil }
         var title: String?
         if let issueTitle = seen.title, entry.text.value != issueTitle, entry.text.stamp > entry.issue.stamp {
@@ -84,6 +109,10 @@ enum IssueReconciler {
         }
         var closed: Bool?
         if entry.done.value.done != seen.isClosed, entry.done.stamp > entry.issue.stamp { closed = entry.done.value.done }
-        return title == nil && closed == nil ? nil : (title, closed)
+        var labels: [String]?
+        if let seenLabels = seen.labels, entry.details.tags.value != tags(seenLabels), entry.details.tags.stamp > entry.issue.stamp {
+            labels = (entry.details.tags.value.tags + seenLabels.filter { !TagSet.isValid($0) }).sorted()
+        }
+        return title == nil && closed == nil && labels == nil ? nil : Push(title: title, closed: closed, labels: labels)
     }
 }

@@ -36,11 +36,13 @@ public enum SyncChange: Equatable, Sendable {
 public enum IssueChange: Equatable, Sendable {
     case closed, reopened
     case retitled(String)
+    /// The todo's tags, the issue's labels.
+    case relabelled([String])
 }
 
 /// What of a todo and its issue both sides changed.
 public enum IssueField: String, Equatable, Sendable {
-    case text, state
+    case text, state, tags
 }
 
 /// How many todos and issues a sync brought in step (`sync --json`'s `issues`).

@@ -43,6 +43,9 @@ final class CLIHarness {
     var typed: String? = nil
     private(set) var prompts: [String] = []
 
+    /// What the clock says while doogit runs.
+    var now = Timestamp(secondsSinceEpoch: 1_700_000_000)
+
     init(environment extra: [String: String] = [:]) {
         environment = ["HOME": directory.path + "/home", "PATH": "/usr/bin:/bin"]
         environment.merge(extra) { _, new in new }
@@ -55,7 +58,7 @@ final class CLIHarness {
     func context(console: Console, currentDirectory: String? = nil) -> Context {
         Context(
             environment: environment, currentDirectory: currentDirectory ?? directory.path, console: console,
-            clock: { Timestamp(secondsSinceEpoch: 1_700_000_000) },
+            clock: { [self] in now },
             makeTransport: { [self] in
                 transportsMade += 1
                 return transport

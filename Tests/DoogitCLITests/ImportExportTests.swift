@@ -132,7 +132,8 @@ import TestSupport
         _ = try store.moveTodos([3], toRepository: 9, at: Fixture.t3)
         let exported = source.run("export")
         #expect(exported.code == 0)
-        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"3.0"}"#))
+        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"3.1"}"#),
+                "3.1: the issue as seen holds its labels")
         #expect(exported.stdout.contains(#""localID":1"#), "the removed todo travels too, with its ID")
 
         let target = CLIHarness()

@@ -28,7 +28,8 @@ struct IssueStoreTests {
         let entry = try #require(try store.linkedTodos(repositoryID: 1).first?.entry)
         #expect(entry.observation?.sameIssue(as: IssueObservation(number: 12, state: "open", title: "Feed the cat",
                                                                   url: "https://github.com/octo/cat/issues/12",
-                                                                  updatedAt: Timestamp(rfc3339: "2026-01-01T00:00:00Z"))) == true)
+                                                                  updatedAt: Timestamp(rfc3339: "2026-01-01T00:00:00Z"),
+                                                                  labels: [])) == true)
         #expect(entry.text.stamp < entry.issue.stamp && entry.done.stamp < entry.issue.stamp, "the link changed neither")
         #expect(try store.knownIssueNumbers(repositoryID: 1) == [12])
         #expect(try store.linkedTodoCounts() == [1: 1])

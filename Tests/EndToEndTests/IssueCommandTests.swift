@@ -35,8 +35,9 @@ struct IssueCommandTests {
         #expect(issue.title == "write the release notes" && issue.labels == ["docs", "release"])
         #expect(issue.body == "For 1.2.\n\n<!-- doogit:\(try uuid(sandbox, 1)) -->")
 
-        #expect(sandbox.run("todo", "list").stdout.contains("  ○ 1  #1 write the release notes\n"))
-        #expect(sandbox.run("todo", "list", "--long").stdout.contains("  open  #1 write the release notes\n"),
+        #expect(sandbox.run("todo", "list").stdout.contains("  ○ 1  #1 write the release notes  +docs +release\n"),
+                "the labels are its tags")
+        #expect(sandbox.run("todo", "list", "--long").stdout.contains("  open  #1 write the release notes  +docs +release\n"),
                 "--long shows the issue's state")
         let shown = sandbox.run("todo", "show", "1").stdout
         #expect(shown.contains("Repository  octocat/app\n"))

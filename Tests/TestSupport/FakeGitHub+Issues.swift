@@ -449,6 +449,10 @@ public final class FakeActivity: @unchecked Sendable {
             issue.stateReason = state == "closed" ? "completed" : "reopened"
         }
         if case .string(let reason)? = body["state_reason"] { issue.stateReason = reason }
+        // As GitHub: the labels given replace the issue's (made in the repository when new).
+        if case .array(let names)? = body["labels"] {
+            issue.labels = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
         issue.updatedAt = max(now(), issue.updatedAt)
         issues[repository]?[number] = issue
         writes.append((repository, "PATCH", number))
