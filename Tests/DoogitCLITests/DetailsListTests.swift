@@ -89,3 +89,15 @@ import Testing
         #expect(harness.run("edit", "1", "--due", "today", "--no-due").code == 2)
     }
 }
+
+extension DetailsListTests {
+    @Test func completionOffersTheTagsInUse() throws {
+        let harness = try harness()
+        #expect(harness.run("add", "-R", "Hello-World", "one", "+ci", "+release").code == 0)
+        #expect(harness.run("add", "-R", "Hello-World", "two", "+ci").code == 0)
+        #expect(harness.run("add", "-R", "Hello-World", "three", "+gone").code == 0)
+        #expect(harness.run("rm", "3").code == 0)
+        #expect(harness.run("__complete", "--", "todo", "list", "--tag", "").stdout == "ci\t2 todos\nrelease\t1 todo\n")
+        #expect(harness.run("__complete", "--", "todo", "edit", "1", "--untag", "r").stdout == "release\t1 todo\n")
+    }
+}

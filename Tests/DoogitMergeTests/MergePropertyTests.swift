@@ -155,6 +155,20 @@ import TestSupport
                 machines[other].replica = merged
                 machine.clock.observe(merged.latestStamp, reference: nil)
                 machines[other].clock.observe(merged.latestStamp, reference: nil)
+            case 95..<98:
+                // A detail: a due date, a priority, tags or a note (set or cleared).
+                if let id = pick(live) {
+                    let stamp = machine.clock.tick(now: now)
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: machine.replica.todos[id]?.details.due.set(
+                        Bool.random(using: &random) ? CalendarDate(year: 2026, month: 12, day: Int.random(in: 1...31, using: &random)) : nil,
+                        at: stamp)
+                    case 1: machine.replica.todos[id]?.details.priority.set(pick(Priority.allCases.map(Optional.some) + [nil]) ?? nil, at: stamp)
+                    case 2: machine.replica.todos[id]?.details.tags.set(TagSet(MergePropertyTests.words.filter(TagSet.isValid).filter { _ in
+                        Int.random(in: 0..<4, using: &random) == 0 }), at: stamp)
+                    default: machine.replica.todos[id]?.details.note.set(Bool.random(using: &random) ? text() + "\n" + text() : nil, at: stamp)
+                    }
+                }
             default:
                 // Clocks go wrong: an hour behind, set to 2099, or back to the right time.
                 machine.skew = pick([-3_600_000, 0, 0, MergePropertyTests.year2099 - trueTime, Int64.random(in: -5000...5000, using: &random)]) ?? 0

@@ -84,8 +84,21 @@ import TestSupport
             case 0..<14:
                 _ = try store.addTodo(repositoryID: pick([1, 1, 2]) ?? 1, text: "todo \(Int.random(in: 0...999, using: &random))", at: now)
                 count("add")
-            case 14..<22:
+            case 14..<18:
                 if let todo = pick(live) { _ = try store.editTodo(id: todo.id, text: "edited \(Int.random(in: 0...999, using: &random))", at: now) }
+            case 18..<22:
+                // A detail set or cleared: each field merges on its own.
+                if let todo = pick(live) {
+                    var edit = DetailsEdit()
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: edit.due = .some(Bool.random(using: &random) ? CalendarDate(year: 2026, month: 12, day: Int.random(in: 1...31, using: &random)) : nil)
+                    case 1: edit.priority = .some(pick([Priority.high, .medium, .low]))
+                    case 2: edit.addTags = [pick(["ci", "docs", "release"]) ?? "ci"]; edit.removeTags = [pick(["ci", "docs"]) ?? "docs"]
+                    default: edit.note = .some(Bool.random(using: &random) ? "note \(Int.random(in: 0...99, using: &random))" : nil)
+                    }
+                    _ = try store.editDetails(id: todo.id, edit, at: now)
+                    count("details")
+                }
             case 22..<34:
                 if let todo = pick(live) {
                     _ = try store.setDone([todo.id], done: !todo.done, at: now)
