@@ -21,6 +21,18 @@ def sh(*args, env=None, stdin=None):
     return subprocess.run(args, env=env, input=stdin, capture_output=True, text=True, check=True).stdout
 
 
+TAGS = ["ci", "docs", "release"]
+
+
+def details(n):
+    """The same details for todo n in every tool: a due date for every 7th, a priority for every
+    3rd, a tag for every 4th."""
+    due = f"2026-{(n % 12) + 1:02d}-{(n % 28) + 1:02d}" if n % 7 == 0 else None
+    priority = "HML"[(n // 3) % 3] if n % 3 == 0 else None
+    tag = TAGS[(n // 4) % 3] if n % 4 == 0 else None
+    return due, priority, tag
+
+
 def build_doogit(doogit, root):
     home = os.path.join(root, "doogit")
     os.makedirs(home)
@@ -39,13 +51,17 @@ def build_doogit(doogit, root):
         for t in range(PER_REPOSITORY):
             n += 1
             done = n % 5 == 0
+            due, priority, tag = details(n)
             statements.append(
-                "INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at) "
+                "INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at, due, priority) "
                 f"VALUES (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || "
                 f"substr(lower(hex(randomblob(2))),2) || '-a' || substr(lower(hex(randomblob(2))),2) || '-' || "
                 f"lower(hex(randomblob(6))), {r + 1}, 'todo number {n} of repository {r} with a few more words', "
                 f"{1 if done else 0}, {t + 1}, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', "
-                f"{repr('2026-01-02T00:00:00.000Z') if done else 'NULL'});")
+                f"{repr('2026-01-02T00:00:00.000Z') if done else 'NULL'}, {repr(due) if due else 'NULL'}, "
+                f"{repr(priority) if priority else 'NULL'});")
+            if tag:
+                statements.append(f"INSERT INTO todo_tags (todo_uuid, tag) SELECT uuid, '{tag}' FROM todos WHERE rowid = last_insert_rowid();")
     statements.append("COMMIT;")
     sh("sqlite3", db, stdin="\n".join(statements))
     return env, db
@@ -65,6 +81,13 @@ def build_task(root):
             n += 1
             task = {"description": f"todo number {n} of repository {r} with a few more words",
                     "project": f"p{r:03d}", "status": "pending", "entry": "20260101T000000Z"}
+            due, priority, tag = details(n)
+            if due:
+                task["due"] = due.replace("-", "") + "T000000Z"
+            if priority:
+                task["priority"] = priority
+            if tag:
+                task["tags"] = [tag]
             if n % 5 == 0:
                 task.update(status="completed", end="20260102T000000Z")
             tasks.append(task)
@@ -85,7 +108,11 @@ def build_todotxt(root):
     for r in range(REPOSITORIES):
         for _ in range(PER_REPOSITORY):
             n += 1
+            due, priority, tag = details(n)
             text = f"2026-01-01 todo number {n} of repository {r} with a few more words +p{r:03d}"
+            text += (f" due:{due}" if due else "") + (f" @{tag}" if tag else "")
+            if priority and n % 5 != 0:
+                text = f"({'ABC'['HML'.index(priority)]}) " + text
             lines.append(("x 2026-01-02 " if n % 5 == 0 else "") + text)
     with open(os.path.join(home, "todo.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -132,8 +159,14 @@ def main():
             ("list one repository", quote(doogit, "todo", "list", "bench/repo-050"),
              "task project:p050 list", quote(todo_sh, "ls", "+p050"), None),
             ("list all", quote(doogit, "todo", "list"), "task list", quote(todo_sh, "ls"),
-             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text FROM todos t JOIN repositories r "
-                   "ON r.id = t.repository_id ORDER BY r.full_name, t.done, t.position")),
+             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text, t.due, t.priority, "
+                   "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) FROM todos t JOIN repositories r "
+                   "ON r.id = t.repository_id ORDER BY r.full_name, t.done, t.due IS NULL, t.due, t.priority, t.position")),
+            ("list --tag ci", quote(doogit, "todo", "list", "--tag", "ci"), "task +ci list", quote(todo_sh, "ls", "@ci"),
+             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text, t.due, t.priority FROM todos t JOIN repositories r "
+                   "ON r.id = t.repository_id WHERE t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag = 'ci') "
+                   "ORDER BY r.full_name, t.done, t.due IS NULL, t.due, t.priority, t.position")),
+            ("next", quote(doogit, "next"), "task next limit:10", None, None),
             ("done", quote(doogit, "todo", "done", "5001"), f"task {t_uuid} done",
              quote(todo_sh, "-a", "-f", "do", "5001"), None),
             ("list --json", quote(doogit, "todo", "list", "--json"), "task export", None, None),

@@ -123,16 +123,12 @@ enum TodoCommands {
                                                             topic: invocation.path)
         let details = try DetailsInput.options(invocation, over: fromWords, today: today)
         let text = try InputValidation.todoText(words, topic: invocation.path)
-        if invocation.flag("issue"), !details.isEmpty {
-            throw UsageError(message: "a todo added with --issue takes its due date, priority, tags and note from 'doogit todo edit' "
-                             + "afterwards", topic: invocation.path)
-        }
         if !invocation.flag("issue"), let option = issueOptions.first {
             throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
         }
         let repository = try targetRepository(invocation, runtime)
         if invocation.flag("issue") {
-            return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository)
+            return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository, details: details)
         }
         let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, details: details, at: runtime.now())
         if runtime.global.json {

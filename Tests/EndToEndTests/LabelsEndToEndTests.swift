@@ -54,4 +54,14 @@ struct LabelsEndToEndTests {
         #expect(sandbox.run("sync").status == 0)
         #expect(try tags(sandbox, 1) == ["bug"])
     }
+
+    @Test func aTodoAddedWithItsIssueSendsItsTagsAndKeepsItsDetails() throws {
+        let sandbox = try sandbox()
+        let added = sandbox.run("todo", "add", "-R", "app", "--issue", "--label", "bug", "ship", "+release", "due:2030-01-31", "pri:H")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(sandbox.github.activity.issue(repository: 1, number: 1)?.labels.sorted() == ["bug", "release"])
+        #expect(sandbox.github.activity.issue(repository: 1, number: 1)?.title == "ship")
+        let shown = sandbox.run("todo", "show", "1").stdout
+        #expect(shown.contains("Due         2030-01-31") && shown.contains("Priority    H") && shown.contains("Tags        bug release"), "\(shown)")
+    }
 }
