@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// `doogit export` and `doogit import`: the whole list in doogit's file format (that of
-/// todos.jsonl) or todo.txt, and Taskwarrior's and todo.txt's files brought in.
+/// todos.jsonl), todo.txt or Taskwarrior's JSON, and Taskwarrior's and todo.txt's files brought in.
 enum TransferCommands {
     /// The largest file import reads.
     static let inputLimit = 64 << 20
@@ -16,7 +16,7 @@ enum TransferCommands {
     static let export = CommandSpec(
         name: "export", abstract: "Write everything: repositories, todos, links, settings",
         options: [
-            OptionSpec("format", value: "FORMAT", help: "doogit (default: the lines of the remote's files) or todotxt"),
+            OptionSpec("format", value: "FORMAT", help: "doogit (default: the lines of the remote's files), todotxt or taskwarrior"),
             OptionSpec("output", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of standard output"),
         ],
         discussion: """
@@ -25,9 +25,14 @@ enum TransferCommands {
             removed ones included, restorable), with every field's stamp, this machine's local IDs and \
             what it knows of each repository from GitHub: 'doogit import' of it into an empty database \
             gives the same list, IDs, links and settings included. todotxt writes the todos not removed, one a \
-            line: 'x DATE' for done ones, '+OWNER/NAME' for the repository.
+            line: 'x DATE' for done ones, (A), (B) or (C) for priority H, M or L (pri:A when done), \
+            due:YYYY-MM-DD, @tag, '+OWNER/NAME' for the repository; todo.txt has no place for the note, \
+            and reads a word '@word' of a text as a tag. taskwarrior writes what 'task import' reads: \
+            the todos not removed, the project OWNER/NAME, the due date as its local midnight, the note \
+            as an annotation. Imported back, either gives the same todos (todotxt: but for those).
             """,
-        examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt"],
+        examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt",
+                   "doogit export --format taskwarrior | task import"],
         run: runExport)
 
     static let importCommand = CommandSpec(
@@ -43,10 +48,13 @@ enum TransferCommands {
             nothing the second time; a doogit file is merged field by field, as sync does, links to \
             issues and repository settings included. Taskwarrior: \
             the output of 'task export'; 'project' names a tracked repository (NAME or OWNER/NAME), \
-            completed tasks are done, deleted ones are skipped, UUIDs are kept. todo.txt: 'x ' marks a \
-            done todo, the creation date is kept, the last +project that names a tracked repository \
-            (else the first) names it, issue:OWNER/NAME#N of that repository links its issue, \
-            priorities and other dates stay in the text. \
+            completed tasks are done, deleted ones are skipped, UUIDs are kept, and so are priority, \
+            tags, due (the local date of its moment) and annotations (the note, one a line). todo.txt: \
+            'x ' marks a done todo, the creation date is kept, the last +project that names a tracked \
+            repository (else the first) names it, issue:OWNER/NAME#N of that repository links its \
+            issue, (A), (B) and (C) are priority H, M and L (later letters L, with a warning), and so \
+            is pri:A on a done line; due:YYYY-MM-DD is the due date and @context a tag; other dates and \
+            key:value words stay in the text. \
             A project that names no tracked repository, or several, is an error naming it, unless \
             --repo takes every such todo.
             """,
@@ -57,16 +65,20 @@ enum TransferCommands {
 
     static func runExport(_ invocation: Invocation, _ runtime: Runtime) throws {
         let format = invocation.value("format") ?? "doogit"
-        guard ["doogit", "todotxt"].contains(format) else {
-            throw UsageError(message: "unknown format '\(TerminalText.sanitize(format))'; use doogit or todotxt", topic: invocation.path)
+        guard let known = ImportFormat(rawValue: format) else {
+            throw UsageError(message: "unknown format '\(TerminalText.sanitize(format))'; use doogit, todotxt or taskwarrior",
+                             topic: invocation.path)
         }
         let store = try runtime.readingStore()
         let bytes: [UInt8]
-        if format == "doogit" {
+        switch known {
+        case .doogit:
             let local = try store.replica.read()
             bytes = TodoFile.encode(local.replica, annotations: local.annotations)
-        } else {
+        case .todotxt:
             bytes = Array(TodoTxtExport.write(try store.sections()).utf8)
+        case .taskwarrior:
+            bytes = Array(TaskwarriorExport.write(try store.sections()).utf8)
         }
         guard let output = invocation.value("output") else {
             runtime.console.output.write(bytes: bytes)
@@ -126,6 +138,8 @@ enum TransferCommands {
             let states = try foreignStates(todos, name: name, invocation, runtime, at: now)
             (added, updated) = (try store.addTodos(states, at: now), 0)
             unchanged = todos.count - added
+            let new = Set(states.map(\.uuid))
+            if let warning = TodoTxtImport.warning(todos.filter { new.contains($0.uuid) }, in: name) { runtime.note(warning) }
         }
         if runtime.global.json {
             runtime.printJSON(.object([JSONMember("added", .int(added)), JSONMember("updated", .int(updated)),
@@ -175,7 +189,8 @@ enum TransferCommands {
                 if link.repository.lowercased() == repository.fullName.lowercased() { issue = link.number } else { text += " " + link.word }
             }
             states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: text,
-                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now, issue: issue))
+                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now, issue: issue,
+                                  details: todo.details))
         }
         return states
     }

@@ -133,13 +133,17 @@ public struct NewTodo: Equatable, Sendable {
     public var createdAt: Timestamp
     /// The number of the issue of its repository it is linked to (not seen on GitHub yet).
     public var issue: Int64?
+    /// Its due date, priority, tags and note, as the file says them.
+    public var details: DetailsEdit
 
-    public init(uuid: String, repositoryID: Int64, text: String, doneAt: Timestamp?, createdAt: Timestamp, issue: Int64? = nil) {
+    public init(uuid: String, repositoryID: Int64, text: String, doneAt: Timestamp?, createdAt: Timestamp, issue: Int64? = nil,
+                details: DetailsEdit = DetailsEdit()) {
         self.uuid = uuid
         self.repositoryID = repositoryID
         self.text = text
         self.doneAt = doneAt
         self.createdAt = createdAt
         self.issue = issue
+        self.details = details
     }
 }

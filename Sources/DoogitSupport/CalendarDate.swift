@@ -97,4 +97,21 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
         guard localtime_r(&seconds, &parts) != nil else { return nil }
         return CalendarDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
     }
+
+    /// The first moment of this day in the local calendar (the zone `TZ` names): its midnight,
+    /// or the first hour it has when a clock change skips midnight. nil if the system cannot say.
+    public var localStart: Timestamp? {
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_isdst = -1  // the zone's rules say whether summer time is on
+        var start = Timestamp(secondsSinceEpoch: Int64(mktime(&parts)))
+        // A skipped midnight may be read as the hour before the jump, on the day before.
+        if CalendarDate.local(at: start) == adding(days: -1) {
+            start = Timestamp(secondsSinceEpoch: start.millisecondsSinceEpoch / 1000 + 3600)
+        }
+        // Also catches mktime's error (-1), which is no moment of this day.
+        return CalendarDate.local(at: start) == self ? start : nil
+    }
 }

@@ -308,4 +308,20 @@ struct LinkReplicaTests {
         #expect(try entry(store, "0b0e5d4e-9999-4a4a-8a8a-00000000000c").issue.value == nil)
         #expect(try entry(store, "0b0e5d4e-9999-4a4a-8a8a-00000000000d").issue.value?.number == 13)
     }
+
+    @Test("an imported todo's details are written with it, each stamped, and wait to be sent")
+    func anImportWritesTheDetails() throws {
+        let store = try makeStore()
+        try settleRemote(store)
+        let uuid = "0b0e5d4e-9999-4a4a-8a8a-00000000000e"
+        let details = DetailsEdit(due: .some(CalendarDate(year: 2026, month: 12, day: 24)), priority: .some(.medium),
+                                  addTags: ["home", "ci"], note: .some("two\nlines"))
+        #expect(try store.addTodos([NewTodo(uuid: uuid, repositoryID: 1, text: "t", doneAt: nil, createdAt: moment(4), details: details)],
+                                   at: moment(5)) == 1)
+        let todo = try #require(try store.sections().flatMap(\.todos).first)
+        #expect(todo.due?.text == "2026-12-24" && todo.priority == .medium && todo.tags == ["ci", "home"] && todo.note == "two\nlines")
+        let written = try entry(store, uuid).details
+        #expect(written.stamps.count == 4 && written.stamps.allSatisfy { $0 != .zero && $0.wall >= moment(5).millisecondsSinceEpoch })
+        #expect(try waitingTodos(store) == [uuid])
+    }
 }
