@@ -76,6 +76,29 @@ extension Store {
         CASE WHEN t.done = 0 THEN CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END END
         """
 
+    /// A section's todos (open ones first, each part in list order) in the order of
+    /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
+    static func pressing(_ todos: [TodoRecord]) -> [TodoRecord] {
+        guard todos.contains(where: { !$0.done && ($0.due != nil || $0.priority != nil) }) else { return todos }
+        let open = todos.filter { !$0.done }.enumerated().sorted { lhs, rhs in
+            let left = lhs.element, right = rhs.element
+            if (left.due == nil) != (right.due == nil) { return left.due != nil }
+            if let a = left.due, let b = right.due, a != b { return a < b }
+            let leftRank = left.priority?.rank ?? 3, rightRank = right.priority?.rank ?? 3
+            return leftRank != rightRank ? leftRank < rightRank : lhs.offset < rhs.offset
+        }.map(\.element)
+        return open + todos.filter(\.done)
+    }
+
+    /// Every todo's tags (live or removed), by UUID: one read for a whole listing.
+    func allTags() throws(StoreError) -> [String: [String]] {
+        var tags: [String: [String]] = [:]
+        _ = try database.query("SELECT todo_uuid, tag FROM todo_tags ORDER BY todo_uuid, tag") { row throws(StoreError) in
+            tags[try row.string("todo_uuid"), default: []].append(try row.string("tag"))
+        }
+        return tags
+    }
+
     /// Changes a todo's details, each field stamped only when it changed. Returns the todo.
     public func editDetails(id: Int64, _ edit: DetailsEdit, at now: Timestamp) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in

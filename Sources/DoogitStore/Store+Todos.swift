@@ -5,16 +5,21 @@ extension Store {
 
     /// A todo's columns for `readTodo`; its issue's state and address are as last seen under
     /// the present link (the state unknown otherwise).
-    static let todoColumns = """
+    static let todoColumns = listColumns + ", (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) AS tags"
+
+    /// `todoColumns` without the tags, which a listing of many todos reads in one go (`allTags`).
+    static let listColumns = """
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
         t.updated_at, t.done_at, t.issue_number,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state,
-        t.due, t.priority, t.note, (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) AS tags
+        t.due, t.priority, t.note
         """
 
-    static func readTodo(_ row: Row) throws(StoreError) -> TodoRecord {
-        TodoRecord(
+    static func readTodo(_ row: Row, tags: [String]? = nil) throws(StoreError) -> TodoRecord {
+        var names: [String] = []
+        if let tags { names = tags } else { names = try readTags(row) }
+        return TodoRecord(
             id: try row.int64("todo_id"), uuid: try row.string("uuid"), repositoryID: try row.int64("repository_id"),
             repositoryFullName: try row.string("full_name"), text: try row.string("text"),
             done: try row.bool("done"), position: try row.int64("position"),
@@ -22,8 +27,13 @@ extension Store {
             doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row),
             due: try row.optionalString("due").flatMap(CalendarDate.init(text:)),
             priority: try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
-            tags: try row.optionalString("tags").map { $0.split(separator: " ").map(String.init).sorted() } ?? [],
+            tags: names,
             note: try row.optionalString("note"))
+    }
+
+    /// The `tags` column of `todoColumns`, sorted.
+    static func readTags(_ row: Row) throws(StoreError) -> [String] {
+        try row.optionalString("tags").map { $0.split(separator: " ").map(String.init).sorted() } ?? []
     }
 
     /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
@@ -93,12 +103,14 @@ extension Store {
         var repositories: [Int64: RepositoryRecord] = [:]
         for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
+        let tags = try allTags()
+        // In list order, which the indexes give without sorting; `pressing` orders each section.
         _ = try database.query("""
-            SELECT \(Self.todoColumns)
+            SELECT \(Self.listColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
-            ORDER BY r.full_name COLLATE NOCASE, r.id, \(Self.pressingOrder), t.position, t.id
+            ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
-            let todo = try Self.readTodo(row)
+            let todo = try Self.readTodo(row, tags: tags[try row.string("uuid")] ?? [])
             // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
             if let needle, !todo.text.lowercased().contains(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {
@@ -107,6 +119,7 @@ extension Store {
                 sections.append(TodoSection(repository: repository, todos: [todo]))
             }
         }
+        for index in sections.indices { sections[index].todos = Self.pressing(sections[index].todos) }
         guard includeEmpty else { return sections }
         let shown = Set(sections.map(\.repository.id))
         for repository in repositories.values
