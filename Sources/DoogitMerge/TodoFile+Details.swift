@@ -31,6 +31,17 @@ extension TodoFile {
         }
     }
 
+    /// `issueSeen.labels`: the names of the issue's labels (nil: not known).
+    static func readLabels(_ value: JSONValue?) throws -> [String]? {
+        guard let value, value != .null else { return nil }
+        guard case .array(let elements) = value else { throw LineProblem("\"issueSeen.labels\" is not an array") }
+        return try elements.map { element throws -> String in
+            guard case .string(let name) = element, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else { throw LineProblem("\"issueSeen.labels\" holds something that is not a label's name") }
+            return name
+        }
+    }
+
     /// The details of a todo's line; `stamp` reads a field's stamp from `clock`.
     static func readDetails(_ json: JSONValue, stamp: (String) throws -> HybridTimestamp) throws -> TodoDetails {
         var details = TodoDetails()

@@ -242,17 +242,9 @@ private struct LineReader {
             guard let stamp = HybridTimestamp(text: text) else { throw LineProblem("seenAt \"\(text)\" is not a stamp") }
             seenAt = stamp
         }
-        var labels: [String]?
-        if let items = value["labels"], items != .null {
-            guard case .array(let elements) = items else { throw LineProblem("\"issueSeen.labels\" is not an array") }
-            labels = try elements.map { element throws -> String in
-                guard case .string(let name) = element, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-                else { throw LineProblem("\"issueSeen.labels\" holds something that is not a label's name") }
-                return name
-            }
-        }
         return IssueObservation(number: number, state: state, title: try value.optionalString("title"),
-                                url: try value.string("url"), updatedAt: updatedAt, seenAt: seenAt, labels: labels)
+                                url: try value.string("url"), updatedAt: updatedAt, seenAt: seenAt,
+                                labels: try TodoFile.readLabels(value["labels"]))
     }
 
     /// `{"pushIssues", "importIssues", "scanCommits"}`.
