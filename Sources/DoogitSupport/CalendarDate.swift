@@ -14,7 +14,7 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
     /// A real date from year 1 to 9999; nil otherwise.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Self.days(inMonth: month, of: year)).contains(day) else { return nil }
+              (1...Int(Timestamp.daysInMonth(Int64(year), Int64(month)))).contains(day) else { return nil }
         (self.year, self.month, self.day) = (year, month, day)
     }
 
@@ -48,35 +48,15 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    static func days(inMonth month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 (the proleptic Gregorian calendar; Howard Hinnant's civil algorithm).
+    /// Days since 1970-01-01 (the proleptic Gregorian calendar).
     public var dayNumber: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int(Timestamp.days(fromCivil: Int64(year), Int64(month), Int64(day)))
     }
 
     /// The date `dayNumber` days after 1970-01-01; nil outside years 1 to 9999.
     public init?(dayNumber: Int) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let (year, month, day) = Timestamp.civil(fromDays: Int64(dayNumber))
+        self.init(year: Int(year), month: Int(month), day: Int(day))
     }
 
     /// `days` later (earlier when negative); nil outside years 1 to 9999.
