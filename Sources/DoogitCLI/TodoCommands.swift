@@ -31,7 +31,8 @@ enum TodoCommands {
             + IssueCommands.bodyOptions + DetailsInput.addOptions,
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads todos \
-            from standard input instead, one per non-empty line, all added or none. The repository is \
+            from standard input instead, one per non-empty line, all added or none, each line as it is \
+            (no fields). The repository is \
             -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \

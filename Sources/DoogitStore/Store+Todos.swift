@@ -110,7 +110,8 @@ extension Store {
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
-            let todo = try Self.readTodo(row, tags: tags[try row.string("uuid")] ?? [])
+            var todo = try Self.readTodo(row, tags: [])
+            if !tags.isEmpty { todo.tags = tags[todo.uuid] ?? [] }
             // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
             if let needle, !todo.text.lowercased().contains(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {

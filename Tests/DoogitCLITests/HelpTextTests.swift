@@ -127,17 +127,18 @@ import Testing
         Usage: doogit todo add TEXT... [OPTIONS]
 
         The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads
-        todos from standard input instead, one per non-empty line, all added or none.
-        The repository is -R/--repo, else GH_REPO, else the one the current directory's
-        git checkout points at, read as git reads it (url.<base>.insteadOf, SSH host
-        aliases from ~/.ssh/config): the first tracked one of its GitHub remotes,
-        'origin' first, then 'upstream' (so a fork's checkout finds the tracked
-        original), then the others. It must be tracked: see 'doogit repo add'. With
-        --issue the todo's GitHub issue is created too, as with 'doogit todo promote'.
-        In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and 'pri:H' (or
-        'priority:H') the priority, as Taskwarrior takes them; --raw keeps every word as
-        text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon, friday), +3d or +2w:
-        a weekday is its next one after today, and dates are the local calendar's (TZ).
+        todos from standard input instead, one per non-empty line, all added or none,
+        each line as it is (no fields). The repository is -R/--repo, else GH_REPO, else
+        the one the current directory's git checkout points at, read as git reads it
+        (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the first tracked
+        one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's checkout
+        finds the tracked original), then the others. It must be tracked: see 'doogit
+        repo add'. With --issue the todo's GitHub issue is created too, as with 'doogit
+        todo promote'. In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and
+        'pri:H' (or 'priority:H') the priority, as Taskwarrior takes them; --raw keeps
+        every word as text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon,
+        friday), +3d or +2w: a weekday is its next one after today, and dates are the
+        local calendar's (TZ).
 
         Options:
           -R, --repo REPO       the repository (default: $GH_REPO, else the current

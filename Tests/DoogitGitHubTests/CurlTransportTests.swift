@@ -134,7 +134,9 @@ struct CurlTransportTests {
             if (Int(request.path.dropFirst(2)) ?? 0) >= 8 { _ = concurrency.wait(untilAtOnce: 12, seconds: 5) }
             return .json(200, "{}")
         }
-        let requests = (0..<24).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        // The server holds answers on purpose: patient timeouts, so a loaded machine is no failure.
+        let patient = HTTPTimeouts(connectMilliseconds: 30_000, totalMilliseconds: 30_000, stallMilliseconds: 30_000)
+        let requests = (0..<24).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests)
         #expect(results.allSatisfy { (try? $0.get().status) == 200 })
         #expect(concurrency.peak >= 12, "the width never grew past its start: \(concurrency.peak)")
