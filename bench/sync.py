@@ -46,7 +46,7 @@ def scenario(args, label, own, others, runs):
 
         rows = []
         for phase in ("first sync", "no-op sync", "10 changed"):
-            times, requests, units = [], [], []
+            times, requests, units, connections = [], [], [], []
             for attempt in range(runs if phase != "first sync" else 1):
                 if phase == "first sync":
                     # Forget the ETags and cached listing that `repo add` left, as after an upgrade.
@@ -55,13 +55,15 @@ def scenario(args, label, own, others, runs):
                 if phase == "10 changed":
                     call(base, "/_touch?count=10")
                 call(base, "/_reset")
+                opened = call(base, "/_stats")["connections"]
                 elapsed, _ = run(args.doogit, env, "sync", "--quiet")
                 stats = call(base, "/_stats")
+                connections.append(stats["connections"] - opened)
                 times.append(elapsed * 1000)
                 requests.append(stats["requests"])
                 units.append(stats["rateLimitUsed"])
             rows.append((label, phase, statistics.median(times), int(statistics.median(requests)),
-                         int(statistics.median(units))))
+                         int(statistics.median(units)), int(statistics.median(connections))))
         return rows
     finally:
         fake.stdin.close()
@@ -82,9 +84,9 @@ def main():
     rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs)
     print(f"\ndoogit sync, {n} tracked repositories, +{args.delay} ms per answer "
           f"(median of {args.runs} runs; first sync once)\n")
-    print(f"{'repositories':<24}{'phase':<14}{'wall ms':>10}{'requests':>10}{'rate units':>12}")
-    for label, phase, ms, requests, units in rows:
-        print(f"{label:<24}{phase:<14}{ms:>10.0f}{requests:>10}{units:>12}")
+    print(f"{'repositories':<24}{'phase':<14}{'wall ms':>10}{'requests':>10}{'rate units':>12}{'connections':>13}")
+    for label, phase, ms, requests, units, connections in rows:
+        print(f"{label:<24}{phase:<14}{ms:>10.0f}{requests:>10}{units:>12}{connections:>13}")
     sequential = n * args.delay
     print(f"\n(one request at a time would need at least {sequential} ms for {n} repositories)")
 

@@ -21,6 +21,7 @@ static struct {
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -68,6 +69,7 @@ static void load(void) {
     *(void **)&api.multi_perform = resolve(library, "curl_multi_perform", &missing);
     *(void **)&api.multi_poll = resolve(library, "curl_multi_poll", &missing);
     *(void **)&api.multi_info_read = resolve(library, "curl_multi_info_read", &missing);
+    *(void **)&api.multi_setopt = resolve(library, "curl_multi_setopt", &missing);
     if (missing) {
         return;
     }
@@ -137,6 +139,9 @@ void ccurl_slist_free_all(struct curl_slist *list) { api.slist_free_all(list); }
 
 CURLM *ccurl_multi_init(void) { return api.multi_init(); }
 CURLMcode ccurl_multi_cleanup(CURLM *multi) { return api.multi_cleanup(multi); }
+CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return api.multi_setopt(multi, option, value);
+}
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *handle) {
     return api.multi_add_handle(multi, handle);
 }

@@ -1,7 +1,8 @@
 internal import CCurl
 
 /// HTTPTransport over libcurl. One easy handle is kept for sequential requests (so connections
-/// are reused); `sendAll` runs requests in parallel on a multi handle.
+/// are reused); `sendAll` runs requests in parallel on one multi handle kept for the transport's
+/// life, so the connections of one batch serve the next (a sync is many batches).
 public final class CurlTransport: HTTPTransport {
     /// Bodies beyond this are abandoned: no GitHub answer doogit reads comes near it.
     public let bodyLimit: Int
@@ -9,6 +10,7 @@ public final class CurlTransport: HTTPTransport {
     /// Options to treat as refused, as an older libcurl would refuse them (for tests).
     let refusedOptions: Set<String>
     private var easy: EasyHandle?
+    private var multi: MultiTransfer?
 
     public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16) {
         self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, refusing: [])
@@ -39,15 +41,22 @@ public final class CurlTransport: HTTPTransport {
             return requests.map { request in Result { () throws(TransportError) in try send(request) } }
         }
         do {
-            return try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers, refusing: refusedOptions)
-                .run(requests, keepStarting: keepStarting)
+            let transfer: MultiTransfer
+            if let multi {
+                transfer = multi
+            } else {
+                transfer = try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers, refusing: refusedOptions)
+                multi = transfer
+            }
+            return try transfer.run(requests, keepStarting: keepStarting)
         } catch {
             return requests.map { _ in .failure(error) }
         }
     }
 }
 
-/// Runs many requests at once on a `CURLM*`, at most `width` in flight. It starts with
+/// Runs many requests at once on a `CURLM*`, at most `width` in flight; its easy handles and
+/// the multi handle's connections are kept between runs. Each run starts with
 /// `initialWidth` and opens one more place for every transfer that finishes while the caller
 /// still wants more started (a slow start, as TCP does): a healthy server is soon asked `width`
 /// at a time, while one that is failing sees only the first few before the caller says stop.
@@ -58,10 +67,15 @@ private final class MultiTransfer {
     private let bodyLimit: Int
     private let width: Int
     private let refusedOptions: Set<String>
+    /// Handles whose transfers finished, for the next transfers (of this run or the next).
+    private var idle: [EasyHandle] = []
 
     init(bodyLimit: Int, width: Int, refusing refusedOptions: Set<String>) throws(TransportError) {
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
         guard let multi = ccurl_multi_init() else { throw .unavailable("curl_multi_init failed") }
+        // Keep as many connections open as transfers may run at once: by default libcurl sizes
+        // its cache by the transfers added, which drop to none between runs.
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, width)
         self.multi = multi
         self.bodyLimit = bodyLimit
         self.width = width
@@ -77,7 +91,6 @@ private final class MultiTransfer {
         throws(TransportError) -> [Result<HTTPResponse, TransportError>?]
     {
         var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
-        var idle: [EasyHandle] = []
         var inFlight: [(handle: EasyHandle, index: Int)] = []
         var next = 0
         var starting = true

@@ -124,6 +124,17 @@ struct CurlTransportTests {
         #expect(concurrency.peak <= 8, "more transfers at once than allowed")
     }
 
+    /// A sync is many batches: the connections of one serve the next, not a new set each time.
+    @Test func connectionsOutliveTheBatch() throws {
+        let server = try HTTPServer { _ in .json(200, "{}") }
+        let transport = CurlTransport(maximumParallelTransfers: 8)
+        for round in 0..<20 {
+            let requests = (0..<50).map { HTTPRequest(url: server.baseURL + "/round\(round)/r\($0)", timeouts: fast) }
+            #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
+        }
+        #expect(server.acceptedConnections <= 8, "a new set of connections for each batch: \(server.acceptedConnections)")
+    }
+
     @Test func aHealthyServerIsSoonAskedTheFullWidthAtOnce() throws {
         // The first 8 answers come at once; every later request waits until 12 are in the server
         // together, which only a width that grew from its start of 4 can bring about.

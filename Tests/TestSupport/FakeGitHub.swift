@@ -63,6 +63,8 @@ public final class FakeGitHub: @unchecked Sendable {
     public let rateLimitReset: Int64 = 4_102_444_800  // 2100-01-01
 
     public var apiURL: String { server?.baseURL ?? "" }
+    /// Connections clients opened to this GitHub, ever.
+    public var connectionsOpened: Int { server?.acceptedConnections ?? 0 }
 
     public init(token: String = "ghp_testtoken0123456789", login: String = "octocat") throws {
         self.token = token

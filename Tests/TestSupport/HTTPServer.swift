@@ -89,7 +89,15 @@ public final class HTTPServer: @unchecked Sendable {
     private let handler: @Sendable (ReceivedRequest) -> ServerResponse
     private let lock = NSLock()
     private var connections: Set<Int32> = []
+    private var accepted = 0
     private var stopped = false
+
+    /// How many connections clients opened, ever (a client that reuses its connections opens few).
+    public var acceptedConnections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return accepted
+    }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -155,6 +163,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             lock.lock()
             connections.insert(connection)
+            accepted += 1
             lock.unlock()
             let thread = Thread { [self] in
                 serve(connection)

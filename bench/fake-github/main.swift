@@ -57,6 +57,7 @@ github.script { request in
         let remote = { (request: ReceivedRequest) in remotePrefix.map { request.path.hasPrefix($0) } ?? false }
         let stats = JSONValue.object([JSONMember("requests", .int(requests.count)),
                                       JSONMember("rateLimitUsed", .int(github.rateLimitUsed)),
+                                      JSONMember("connections", .int(github.connectionsOpened)),
                                       JSONMember("bytesSent", .int(requests.reduce(0) { $0 + $1.body.count })),
                                       JSONMember("remoteRequests", .int(requests.filter(remote).count)),
                                       JSONMember("remoteBytesSent", .int(requests.filter(remote).reduce(0) { $0 + $1.body.count })),

@@ -34,6 +34,7 @@ void ccurl_slist_free_all(struct curl_slist *list);
 
 CURLM *ccurl_multi_init(void);
 CURLMcode ccurl_multi_cleanup(CURLM *multi);
+CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *handle);
 CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *handle);
 CURLMcode ccurl_multi_perform(CURLM *multi, int *running);
