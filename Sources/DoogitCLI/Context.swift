@@ -26,7 +26,7 @@ public struct Context {
 
     public init(environment: [String: String], currentDirectory: String, console: Console,
                 clock: @escaping () -> Timestamp = Timestamp.now,
-                makeTransport: @escaping () -> HTTPTransport = { CurlTransport() },
+                makeTransport: (() -> HTTPTransport)? = nil,
                 retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
                 readStandardInput: @escaping () -> String = { StandardInput.readAll() },
                 standardInputIsTerminal: Bool = false,
@@ -37,7 +37,8 @@ public struct Context {
         self.currentDirectory = currentDirectory
         self.console = console
         self.clock = clock
-        self.makeTransport = makeTransport
+        // By default, trusting the certificates SSL_CERT_FILE and SSL_CERT_DIR name, if any.
+        self.makeTransport = makeTransport ?? { CurlTransport(trust: TrustedCertificates(environment: environment)) }
         self.retryPolicy = retryPolicy
         self.timeouts = timeouts
         self.readStandardInput = readStandardInput

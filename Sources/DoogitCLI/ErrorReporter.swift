@@ -224,6 +224,10 @@ enum ErrorReporter {
                 return Report(code: .temporaryFailure, message: "cannot reach GitHub (\(detail)); check your connection and try again later")
             case .optionRefused(let option):
                 return Report(code: .failure, message: "libcurl refused option \(option); install a newer libcurl")
+            case .untrusted(let detail):
+                return Report(code: .failure, message: "cannot verify GitHub's certificate (\(detail)); behind a TLS-inspecting "
+                              + "proxy or a GitHub Enterprise with a private CA, set SSL_CERT_FILE to a PEM file of the "
+                              + "certificates to trust (or SSL_CERT_DIR to a folder of them)")
             case .protocolError(let detail):
                 return Report(code: .temporaryFailure, message: "the connection to GitHub broke off (\(detail)); try again later")
             case .tooLarge:

@@ -13,6 +13,7 @@ struct HelpFormatter {
         ("GH_REPO", "the repository for 'todo add' without -R"),
         ("GH_HOST", "a GitHub Enterprise Server host"),
         ("DOOGIT_API_URL", "the REST API base URL (default https://api.github.com)"),
+        ("SSL_CERT_FILE, SSL_CERT_DIR", "the certificates to trust instead of the system's (a private CA, a TLS-inspecting proxy)"),
         ("DOOGIT_DB", "the database file"),
         ("XDG_DATA_HOME", "where the database lives (default ~/.local/share)"),
         ("XDG_CONFIG_HOME", "where a saved token lives (default ~/.config)"),

@@ -9,14 +9,17 @@ public final class CurlTransport: HTTPTransport {
     public let maximumParallelTransfers: Int
     /// Options to treat as refused, as an older libcurl would refuse them (for tests).
     let refusedOptions: Set<String>
+    public let trust: TrustedCertificates
     private var easy: EasyHandle?
     private var multi: MultiTransfer?
 
-    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16) {
-        self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, refusing: [])
+    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, trust: TrustedCertificates = .system) {
+        self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, refusing: [], trust: trust)
     }
 
-    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, refusing refusedOptions: Set<String>) {
+    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, refusing refusedOptions: Set<String>,
+         trust: TrustedCertificates = .system) {
+        self.trust = trust
         self.bodyLimit = bodyLimit
         self.maximumParallelTransfers = max(1, maximumParallelTransfers)
         self.refusedOptions = refusedOptions
@@ -27,7 +30,7 @@ public final class CurlTransport: HTTPTransport {
         if let easy {
             handle = easy
         } else {
-            handle = try EasyHandle(refusing: refusedOptions)
+            handle = try EasyHandle(refusing: refusedOptions, trust: trust)
             easy = handle
         }
         try handle.prepare(request, bodyLimit: bodyLimit)
@@ -45,7 +48,8 @@ public final class CurlTransport: HTTPTransport {
             if let multi {
                 transfer = multi
             } else {
-                transfer = try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers, refusing: refusedOptions)
+                transfer = try MultiTransfer(bodyLimit: bodyLimit, width: maximumParallelTransfers, refusing: refusedOptions,
+                                             trust: trust)
                 multi = transfer
             }
             return try transfer.run(requests, keepStarting: keepStarting)
@@ -67,10 +71,12 @@ private final class MultiTransfer {
     private let bodyLimit: Int
     private let width: Int
     private let refusedOptions: Set<String>
+    private let trust: TrustedCertificates
     /// Handles whose transfers finished, for the next transfers (of this run or the next).
     private var idle: [EasyHandle] = []
 
-    init(bodyLimit: Int, width: Int, refusing refusedOptions: Set<String>) throws(TransportError) {
+    init(bodyLimit: Int, width: Int, refusing refusedOptions: Set<String>, trust: TrustedCertificates) throws(TransportError) {
+        self.trust = trust
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
         guard let multi = ccurl_multi_init() else { throw .unavailable("curl_multi_init failed") }
         // Keep as many connections open as transfers may run at once: by default libcurl sizes
@@ -103,7 +109,7 @@ private final class MultiTransfer {
         while (starting && next < requests.count) || !inFlight.isEmpty {
             while starting && next < requests.count && inFlight.count < allowed {
                 let handle: EasyHandle
-                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions) }
+                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions, trust: trust) }
                 do {
                     try handle.prepare(requests[next], bodyLimit: bodyLimit)
                     if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {

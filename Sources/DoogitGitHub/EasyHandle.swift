@@ -14,11 +14,16 @@ final class EasyHandle {
     /// Options to treat as refused, as an older libcurl would refuse them (for tests).
     private let refusedOptions: Set<String>
 
-    init(refusing refusedOptions: Set<String> = []) throws(TransportError) {
+    init(refusing refusedOptions: Set<String> = [], trust: TrustedCertificates = .system) throws(TransportError) {
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
         guard let handle = ccurl_easy_init() else { throw .unavailable("curl_easy_init failed") }
         self.handle = handle
         self.refusedOptions = refusedOptions
+        // Instead of the system's certificates (verification itself stays on).
+        if let file = trust.file { try require("CURLOPT_CAINFO", ccurl_easy_setopt_string(handle, CURLOPT_CAINFO, file)) }
+        if let directory = trust.directory {
+            try require("CURLOPT_CAPATH", ccurl_easy_setopt_string(handle, CURLOPT_CAPATH, directory))
+        }
     }
 
     deinit {
@@ -112,8 +117,9 @@ final class EasyHandle {
             return .timeout
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
             return .cannotConnect(message)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
-             CURLE_GOT_NOTHING, CURLE_SSL_CACERT_BADFILE:
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            return .untrusted(message)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return .connection(message)
         case CURLE_PARTIAL_FILE, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
              CURLE_HTTP2_STREAM:

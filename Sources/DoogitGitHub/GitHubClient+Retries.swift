@@ -57,6 +57,9 @@ extension GitHubClient {
             return .failed(.network(.optionRefused(option)))
         case .failure(.tooLarge):
             return .failed(.unexpectedResponse("the response was too large"))
+        case .failure(.untrusted(let detail)):
+            // Nothing was sent (TLS comes first), and another try meets the same certificate.
+            return .failed(.network(.untrusted(detail)))
         case .failure(let error):
             if case .cannotConnect = error {} else if !method.isIdempotent {
                 return .failed(.outcomeUnknown(request: Self.describe(method, url), reason: Self.describe(error)))

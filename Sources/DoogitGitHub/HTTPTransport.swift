@@ -77,6 +77,29 @@ public enum TransportError: Error, Equatable, Sendable {
     /// libcurl refused an option that safety or correctness depends on (an older libcurl than
     /// doogit needs); the request was not sent.
     case optionRefused(String)
+    /// The server's certificate did not verify against the certificates trusted (or those could
+    /// not be read): nothing was sent, and trying again changes nothing.
+    case untrusted(String)
+}
+
+/// The certificates a transport trusts: the system's, or those `SSL_CERT_FILE` (a PEM bundle)
+/// and `SSL_CERT_DIR` (a hashed folder) name, as `curl`, `git` and `gh` take them.
+public struct TrustedCertificates: Equatable, Sendable {
+    public var file: String?
+    public var directory: String?
+
+    public init(file: String? = nil, directory: String? = nil) {
+        self.file = file
+        self.directory = directory
+    }
+
+    /// From the environment; an empty variable counts as unset.
+    public init(environment: [String: String]) {
+        self.init(file: environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+                  directory: environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    public static let system = TrustedCertificates()
 }
 
 /// Sends HTTP requests. The real one is CurlTransport; tests of the layers above may use another.

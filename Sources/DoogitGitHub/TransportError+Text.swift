@@ -9,6 +9,7 @@ extension TransportError {
         case .tooLarge(let limit): return "the response was larger than \(limit) bytes"
         case .protocolError(let detail): return "the connection broke off: \(detail)"
         case .optionRefused(let option): return "libcurl refused option \(option)"
+        case .untrusted(let detail): return "the certificate did not verify: \(detail)"
         }
     }
 }

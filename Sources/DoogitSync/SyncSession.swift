@@ -71,7 +71,7 @@ struct SyncSession {
     static func stop(for error: GitHubError) -> SyncStop? {
         switch error {
         case .rateLimited(let resetAt): return .rateLimited(resetAt: resetAt)
-        case .network(.unavailable), .network(.optionRefused), .missingToken, .unauthorized, .invalidAPIURL,
+        case .network(.unavailable), .network(.optionRefused), .network(.untrusted), .missingToken, .unauthorized, .invalidAPIURL,
              .unknownRoute, .redirectRefused: return .failed(error)
         case .network, .serverError: return .interrupted(error)
         default: return nil

@@ -75,18 +75,20 @@ import Testing
               --ascii       use ASCII markers: [ ] and [x] for ○ and ●
 
         Environment:
-          GH_TOKEN, GITHUB_TOKEN    the GitHub token (else the one saved by 'doogit auth
-                                    login', else 'gh auth token')
-          GH_REPO                   the repository for 'todo add' without -R
-          GH_HOST                   a GitHub Enterprise Server host
-          DOOGIT_API_URL            the REST API base URL (default
-                                    https://api.github.com)
-          DOOGIT_DB                 the database file
-          XDG_DATA_HOME             where the database lives (default ~/.local/share)
-          XDG_CONFIG_HOME           where a saved token lives (default ~/.config)
-          NO_COLOR, CLICOLOR_FORCE  never or always colour, unless --color says
-                                    otherwise
-          LC_ALL, LC_CTYPE, LANG    the first one set decides between ○ ● and [ ] [x]
+          GH_TOKEN, GITHUB_TOKEN       the GitHub token (else the one saved by 'doogit
+                                       auth login', else 'gh auth token')
+          GH_REPO                      the repository for 'todo add' without -R
+          GH_HOST                      a GitHub Enterprise Server host
+          DOOGIT_API_URL               the REST API base URL (default
+                                       https://api.github.com)
+          SSL_CERT_FILE, SSL_CERT_DIR  the certificates to trust instead of the system's
+                                       (a private CA, a TLS-inspecting proxy)
+          DOOGIT_DB                    the database file
+          XDG_DATA_HOME                where the database lives (default ~/.local/share)
+          XDG_CONFIG_HOME              where a saved token lives (default ~/.config)
+          NO_COLOR, CLICOLOR_FORCE     never or always colour, unless --color says
+                                       otherwise
+          LC_ALL, LC_CTYPE, LANG       the first one set decides between ○ ● and [ ] [x]
 
         Exit codes: 0 success, 1 failure, 2 usage error, 4 authentication needed, 75 try
         again later.
