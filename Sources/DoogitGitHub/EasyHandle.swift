@@ -75,9 +75,6 @@ final class EasyHandle {
         // reused connection closes before any answer, and a creation must never be sent twice.
         let creates = request.method == "POST" ? 1 : 0
         try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, creates))
-        // Other requests wait for a connection being opened rather than open one more: on
-        // HTTP/2 they then share it as streams (optional: an older libcurl opens more).
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1 - creates)
         if request.method != "GET" && request.method != "POST" {
             try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         } else {

@@ -79,7 +79,7 @@ extension ReplicaStore {
             var entry = incoming
             try dropForeignLink(&entry, at: now)
             try recordCommits(entry.commits, of: entry.uuid)
-            if !entry.details.tags.value.isEmpty { try writeTags(of: entry) }
+            if !entry.details.tags.value.isEmpty { try writeTags(entry.details.tags.value, of: entry.uuid) }
             if entry.isRemoved {
                 // An ID here too, so that a todo removed elsewhere can be restored here.
                 var id = try freeLocalID(change.preferredID)
@@ -114,7 +114,7 @@ extension ReplicaStore {
         try dropForeignLink(&merged, at: now)
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
-        if merged.details.tags.value != current.entry.details.tags.value { try writeTags(of: merged) }
+        if merged.details.tags.value != current.entry.details.tags.value { try writeTags(merged.details.tags.value, of: merged.uuid) }
         let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
         let otherIssue = merged.issue.value.map { link in
             current.entry.issue.value.map { (link.repository, link.number) != ($0.repository, $0.number) } ?? true

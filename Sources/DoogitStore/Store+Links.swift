@@ -92,9 +92,7 @@ extension Store {
         let todo = try requireTodos([todoID])[0]
         let tags = TagSet(todo.tags).adding(issue.labels.filter(TagSet.isValid))
         guard tags.tags != todo.tags else { return }
-        var entry = TodoEntry(uuid: todo.uuid, repository: todo.repositoryID, text: todo.text, createdAt: todo.createdAt, stamp: stamp)
-        entry.details.tags = Register(tags, at: stamp)
-        try replica.writeTags(of: entry)
+        try replica.writeTags(tags, of: todo.uuid)
         try database.run("UPDATE todos SET tags_clock = ? WHERE id = ?", .text(stamp.text), .integer(todoID))
     }
 

@@ -125,10 +125,7 @@ extension Store {
         }
         let tags = TagSet(todo.tags).adding(edit.addTags).removing(edit.removeTags)
         if tags.tags != todo.tags {
-            var entry = TodoEntry(uuid: todo.uuid, repository: todo.repositoryID, text: todo.text, createdAt: todo.createdAt,
-                                  stamp: .zero)
-            entry.details.tags.value = tags
-            try replica.writeTags(of: entry)
+            try replica.writeTags(tags, of: todo.uuid)
             changed.insert(.tags)
         }
         guard !changed.isEmpty else { return }

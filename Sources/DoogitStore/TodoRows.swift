@@ -149,11 +149,11 @@ extension ReplicaStore {
         })
     }
 
-    /// Writes a todo's tags (as they are in `entry`) over those it had.
-    func writeTags(of entry: TodoEntry) throws(StoreError) {
-        try database.run("DELETE FROM todo_tags WHERE todo_uuid = ?", .text(entry.uuid))
-        for tag in entry.details.tags.value {
-            try database.run("INSERT INTO todo_tags (todo_uuid, tag) VALUES (?, ?)", .text(entry.uuid), .text(tag))
+    /// Writes a todo's tags over those it had.
+    func writeTags(_ tags: TagSet, of uuid: String) throws(StoreError) {
+        try database.run("DELETE FROM todo_tags WHERE todo_uuid = ?", .text(uuid))
+        for tag in tags {
+            try database.run("INSERT INTO todo_tags (todo_uuid, tag) VALUES (?, ?)", .text(uuid), .text(tag))
         }
     }
 
