@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Benchmark of `doogit sync`: 1,000 tracked repositories against a GitHub API on loopback that
 adds a delay to every answer. Prints, for each scenario: wall time (median of runs), requests
-sent, and rate-limit units used, for the first sync, a no-op sync, and a sync after 10 changes.
+sent, rate-limit units used and connections opened, for `repo add` of them all in one command,
+the first sync, a no-op sync, and a sync after 10 changes.
+
+With --https the GitHub is behind an HTTP/2 TLS proxy (nghttpx, a self-signed certificate that
+doogit trusts through SSL_CERT_FILE), connections are counted with strace, and `curl --parallel`
+fetching the same URLs over HTTP/2 is measured in the same run, as the limit.
 
 Run through bench/run-sync (which builds the binaries), or:
-    bench/sync.py --doogit .build/release/doogit --fake .build/release/fake-github
+    bench/sync.py --doogit .build/release/doogit --fake .build/release/fake-github [--https]
 """
 import argparse
 import json
@@ -15,38 +20,59 @@ import tempfile
 import time
 import urllib.request
 
+import https
+
+TOKEN = "ghp_testtoken0123456789"
+
 
 def call(base, path):
     with urllib.request.urlopen(base + path, timeout=30) as response:
         return json.loads(response.read() or b"{}")
 
 
-def run(doogit, env, *args):
+def run(doogit, env, *args, wrap=lambda command: command):
     started = time.monotonic()
-    result = subprocess.run([doogit, *args], env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(wrap([doogit, *args]), env=env, capture_output=True, text=True, timeout=300)
     elapsed = time.monotonic() - started
     if result.returncode != 0:
         raise SystemExit(f"doogit {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()}")
     return elapsed, result.stdout
 
 
-def scenario(args, label, own, others, runs):
+def scenario(args, label, own, others, runs, proxy_wanted=False):
     fake = subprocess.Popen([args.fake, "--own", str(own), "--others", str(others)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proxy = None
     try:
         base = fake.stdout.readline().strip()
         home = tempfile.mkdtemp(prefix="doogit-bench-")
-        env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base,
-               "GH_TOKEN": "ghp_testtoken0123456789", "LANG": "C.UTF-8"}
+        env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base, "GH_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+        if proxy_wanted:
+            proxy = https.Proxy(base)
+            env["DOOGIT_API_URL"] = proxy.url
+            env["SSL_CERT_FILE"] = proxy.certificate
+
+        def measured(*doogit_args):
+            """One command: (ms, requests, units, connections)."""
+            call(base, "/_reset")
+            opened = call(base, "/_stats")["connections"]
+            if proxy:
+                wrap, count = https.traced([], proxy.port)
+                elapsed, _ = run(args.doogit, env, *doogit_args, wrap=lambda command: wrap + command)
+                connections = count()
+            else:
+                elapsed, _ = run(args.doogit, env, *doogit_args)
+            stats = call(base, "/_stats")
+            if not proxy:
+                connections = stats["connections"] - opened
+            return elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections
+
         names = [f"octocat/own-{i:04d}" for i in range(own)] + \
                 [f"other{i % 10}/lib-{i:04d}" for i in range(others)]
-        for start in range(0, len(names), 200):
-            run(args.doogit, env, "repo", "add", *names[start:start + 200])
         call(base, f"/_delay?ms={args.delay}")
-
-        rows = []
+        rows = [(label, "repo add", *measured("repo", "add", *names))]
         for phase in ("first sync", "no-op sync", "10 changed"):
-            times, requests, units, connections = [], [], [], []
+            samples = []
             for attempt in range(runs if phase != "first sync" else 1):
                 if phase == "first sync":
                     # Forget the ETags and cached listing that `repo add` left, as after an upgrade.
@@ -54,18 +80,16 @@ def scenario(args, label, own, others, runs):
                                     "UPDATE repositories SET etag = NULL; DELETE FROM listing_pages;"], check=True)
                 if phase == "10 changed":
                     call(base, "/_touch?count=10")
-                call(base, "/_reset")
-                opened = call(base, "/_stats")["connections"]
-                elapsed, _ = run(args.doogit, env, "sync", "--quiet")
-                stats = call(base, "/_stats")
-                connections.append(stats["connections"] - opened)
-                times.append(elapsed * 1000)
-                requests.append(stats["requests"])
-                units.append(stats["rateLimitUsed"])
-            rows.append((label, phase, statistics.median(times), int(statistics.median(requests)),
-                         int(statistics.median(units)), int(statistics.median(connections))))
+                samples.append(measured("sync", "--quiet"))
+            rows.append((label, phase, *(statistics.median(column) for column in zip(*samples))))
+        if proxy:
+            ids = [2_000_000 + i for i in range(others)] + [1_000_000 + i for i in range(own)]
+            ms, connections = https.curl_limit(proxy, [f"{proxy.url}/repositories/{i}" for i in ids], TOKEN, runs)
+            rows.append((label, "curl --parallel", ms, len(ids), len(ids), connections))
         return rows
     finally:
+        if proxy:
+            proxy.stop()
         fake.stdin.close()
         fake.wait(timeout=30)
 
@@ -77,16 +101,22 @@ def main():
     parser.add_argument("--repositories", type=int, default=1000)
     parser.add_argument("--delay", type=int, default=50, help="ms added to every answer")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--https", action="store_true",
+                        help="behind an HTTP/2 TLS proxy (nghttpx), with curl --parallel as the limit")
     args = parser.parse_args()
     n = args.repositories
     rows = []
-    rows += scenario(args, f"{n} own (listing)", n, 0, args.runs)
-    rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs)
-    print(f"\ndoogit sync, {n} tracked repositories, +{args.delay} ms per answer "
-          f"(median of {args.runs} runs; first sync once)\n")
-    print(f"{'repositories':<24}{'phase':<14}{'wall ms':>10}{'requests':>10}{'rate units':>12}{'connections':>13}")
+    if args.https:
+        rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs, proxy_wanted=True)
+    else:
+        rows += scenario(args, f"{n} own (listing)", n, 0, args.runs)
+        rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs)
+    transport = "HTTPS through nghttpx (HTTP/2)" if args.https else "plain HTTP"
+    print(f"\ndoogit, {n} tracked repositories, {transport}, +{args.delay} ms per answer "
+          f"(median of {args.runs} runs; repo add and first sync once)\n")
+    print(f"{'repositories':<24}{'phase':<17}{'wall ms':>10}{'requests':>10}{'rate units':>12}{'connections':>13}")
     for label, phase, ms, requests, units, connections in rows:
-        print(f"{label:<24}{phase:<14}{ms:>10.0f}{requests:>10}{units:>12}{connections:>13}")
+        print(f"{label:<24}{phase:<17}{ms:>10.0f}{requests:>10.0f}{units:>12.0f}{connections:>13.0f}")
     sequential = n * args.delay
     print(f"\n(one request at a time would need at least {sequential} ms for {n} repositories)")
 

@@ -46,6 +46,8 @@ enum ErrorReporter {
             return report(link)
         case let add as RepositoryTracker.AddError:
             return report(add, token: token)
+        case let failures as RepositoryTracker.AddFailures:
+            return report(failures)
         case let remote as RemoteFailure:
             return report(remote, token: token)
         case let lock as FileLockError:
@@ -74,6 +76,20 @@ enum ErrorReporter {
         var inner = report(error.underlying, token: token)
         inner.message = "cannot add \(named), nothing was added: " + inner.message
         return inner
+    }
+
+    /// Several repositories of one `repo add` could not be fetched: each is named with its reason,
+    /// on the one line (the first ten, then how many more).
+    static func report(_ error: RepositoryTracker.AddFailures) -> Report {
+        let shown = 10
+        var reasons = error.failures.prefix(shown).map { failure in
+            let named = "'\(failure.reference)'" + (failure.resolved.map { " (\($0))" } ?? "")
+            if case .notFound = failure.underlying { return named + " not found" }
+            return named + ": " + report(failure.underlying).message
+        }
+        if error.failures.count > shown { reasons.append("and \(error.failures.count - shown) more") }
+        let code = error.failures.first.map { report($0.underlying).code } ?? .failure
+        return Report(code: code, message: "\(error.failures.count) of \(error.asked) repositories cannot be added, so nothing was added: \(reasons.joined(separator: "; ")). Check the names (GitHub answers not found for a repository the token cannot see), or add the others without them")
     }
 
     static func report(_ error: IssueLinkError) -> Report {

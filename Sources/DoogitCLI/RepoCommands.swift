@@ -18,8 +18,9 @@ enum RepoCommands {
             REPO is OWNER/NAME, github.com/OWNER/NAME, https://github.com/OWNER/NAME[.git], git@github.com:OWNER/NAME.git, \
             ssh://git@github.com/OWNER/NAME.git, a bare NAME (a repository of the signed-in user), or id:ID \
             (GitHub's numeric id of the repository). \
-            Adding a tracked repository again refreshes it. Every repository is fetched before any is \
-            saved: if one fails, none is added, and the error names it.
+            Adding a tracked repository again refreshes it. All are fetched at once, in parallel, \
+            before any is saved: if any fails, none is added, and the error names each one that \
+            failed and why.
             """,
         examples: ["doogit repo add octocat/Hello-World", "doogit repo add https://github.com/octocat/Spoon-Knife"],
         run: runAdd)

@@ -33,8 +33,8 @@ final class EasyHandle {
     /// Sets every option of one request. libcurl is loaded at run time and may be older than
     /// the headers: an option that did not apply (a protocol restriction, a timeout) would
     /// silently weaken the request, so any refusal fails it, except for compression, which is
-    /// optional.
-    func prepare(_ request: HTTPRequest, bodyLimit: Int) throws(TransportError) {
+    /// optional, and waiting for a connection to multiplex on, which only saves connections.
+    func prepare(_ request: HTTPRequest, bodyLimit: Int, waitForMultiplexing: Bool = false) throws(TransportError) {
         status = 0
         headers = []
         body = []
@@ -75,6 +75,9 @@ final class EasyHandle {
         // reused connection closes before any answer, and a creation must never be sent twice.
         let creates = request.method == "POST" ? 1 : 0
         try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, creates))
+        // On a server known to speak HTTP/2, a stream on a connection being opened beats a new
+        // connection; set only then, since over HTTP/1.1 it holds transfers back to one connection.
+        _ = ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, waitForMultiplexing && creates == 0 ? 1 : 0)
         if request.method != "GET" && request.method != "POST" {
             try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         } else {

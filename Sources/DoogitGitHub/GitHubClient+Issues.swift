@@ -200,26 +200,6 @@ extension GitHubClient {
         return issues
     }
 
-    /// Answers of `getAll`, each read by `read`: a redirect (a moved repository) is followed, a
-    /// non-success is the error about its resource, and a success (or a 304) is decoded.
-    func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
-                           read: (HTTPResponse) throws(GitHubError) -> T) -> [Result<T, GitHubError>]
-    {
-        let answers = getAll(wanted.map { (url: $0.url, etag: $0.etag) })
-        return wanted.indices.map { index in
-            Result { () throws(GitHubError) in
-                var response = try answers[index].get()
-                let item = wanted[index]
-                if Self.redirectStatuses.contains(response.status) {
-                    response = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag,
-                                       about: item.resource)
-                }
-                if let error = error(for: response, about: item.resource) { throw error }
-                return try read(response)
-            }
-        }
-    }
-
     /// A value for a query string: everything but unreserved characters percent-encoded.
     static func queryValue(_ text: String) -> String {
         percentEncoded(text, keeping: [])

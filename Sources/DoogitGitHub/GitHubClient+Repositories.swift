@@ -71,30 +71,39 @@ extension GitHubClient {
 
     /// Fetches many repositories by id at once (in parallel where the transport can), each
     /// conditional on its ETag, by the rules of `getAll` (a failing GitHub is not asked again
-    /// for each); results come back in the order asked.
-    public func repositories(_ wanted: [(id: Int64, etag: String?)])
-        -> [Result<Conditional<GitHubRepository>, GitHubError>]
+    /// for each). `each` gets each result, by its index, as soon as it is known, and says
+    /// whether to ask for more.
+    public func repositories(_ wanted: [(id: Int64, etag: String?)],
+                             each: (Int, Result<Conditional<GitHubRepository>, GitHubError>) -> Bool) {
+        let requests = wanted.map { item in
+            (url: configuration.endpoint.url("/repositories/\(item.id)"), etag: item.etag,
+             resource: GitHubResource.repository("id \(item.id)"))
+        }
+        conditionalAll(requests, read: { response throws(GitHubError) in try self.conditionalRepository(response) }, each: each)
+    }
+
+    /// The same, every result at once, in the order asked.
+    public func repositories(_ wanted: [(id: Int64, etag: String?)]) -> [Result<Conditional<GitHubRepository>, GitHubError>] {
+        Self.collect(wanted.count) { each in repositories(wanted, each: each) }
+    }
+
+    /// Fetches many repositories by OWNER/NAME at once (in parallel where the transport can), by
+    /// the rules of `getAll`; each with the ETag of its representation, in the order asked. A
+    /// renamed or transferred repository is followed to where it is now.
+    public func repositoriesWithETags(_ names: [(owner: String, name: String)])
+        -> [Result<(repository: GitHubRepository, etag: String?), GitHubError>]
     {
-        let urls = wanted.map { configuration.endpoint.url("/repositories/\($0.id)") }
-        let answers = getAll(zip(urls, wanted).map { (url: $0, etag: $1.etag) })
-        return wanted.indices.map { index in
-            Result { () throws(GitHubError) in
-                try conditionalRepository(try answers[index].get(), url: urls[index], id: wanted[index].id)
-            }
+        let requests = names.map { item in
+            (url: configuration.endpoint.url("/repos/\(item.owner)/\(item.name)"), etag: String?.none,
+             resource: GitHubResource.repository("\(item.owner)/\(item.name)"))
+        }
+        return conditionalAll(requests) { response throws(GitHubError) in
+            (repository: try self.decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
         }
     }
 
-    /// A repository answer as a Conditional; a redirect (a moved repository, rare) is followed.
-    private func conditionalRepository(_ response: HTTPResponse, url: String, id: Int64) throws(GitHubError)
-        -> Conditional<GitHubRepository>
-    {
-        var response = response
-        let resource = GitHubResource.repository("id \(id)")
-        if Self.redirectStatuses.contains(response.status) {
-            response = try get(try redirectTarget(of: response, from: url), about: resource)
-        }
+    private func conditionalRepository(_ response: HTTPResponse) throws(GitHubError) -> Conditional<GitHubRepository> {
         if response.status == 304 { return .notModified }
-        if let error = error(for: response, about: resource) { throw error }
         return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
     }
 }

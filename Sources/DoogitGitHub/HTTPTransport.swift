@@ -107,27 +107,28 @@ public protocol HTTPTransport: AnyObject {
     func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse
 
     /// Sends several requests at once where the transport can; results in request order.
-    /// After each finished request `keepStarting` is asked whether to start more: when it says
-    /// no, transfers already running finish and the rest are not sent (nil).
-    func sendAll(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+    /// `onAnswer` gets each outcome (with the request's index) as soon as it is known and says
+    /// whether to start more: when it says no, transfers already running finish (and are
+    /// reported) and the rest are not sent (nil).
+    func sendAll(_ requests: [HTTPRequest], onAnswer: (Int, Result<HTTPResponse, TransportError>) -> Bool)
         -> [Result<HTTPResponse, TransportError>?]
 }
 
 extension HTTPTransport {
-    public func sendAll(_ requests: [HTTPRequest], keepStarting: (Result<HTTPResponse, TransportError>) -> Bool)
+    public func sendAll(_ requests: [HTTPRequest], onAnswer: (Int, Result<HTTPResponse, TransportError>) -> Bool)
         -> [Result<HTTPResponse, TransportError>?]
     {
         var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
         for (index, request) in requests.enumerated() {
             let result = Result { () throws(TransportError) in try send(request) }
             results[index] = result
-            if !keepStarting(result) { break }
+            if !onAnswer(index, result) { break }
         }
         return results
     }
 
     /// Sends every request (in parallel where the transport can); results in request order.
     public func sendAll(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportError>] {
-        sendAll(requests, keepStarting: { _ in true }).map { $0 ?? .failure(.connection("the request was not sent")) }
+        sendAll(requests, onAnswer: { _, _ in true }).map { $0 ?? .failure(.connection("the request was not sent")) }
     }
 }

@@ -1,46 +1,66 @@
 extension GitHubClient {
+    /// The results a parallel request with a callback per answer gives, in the order asked
+    /// (one that never came is a timeout).
+    static func collect<T>(_ count: Int, _ run: ((Int, Result<T, GitHubError>) -> Bool) -> Void) -> [Result<T, GitHubError>] {
+        var results = [Result<T, GitHubError>?](repeating: nil, count: count)
+        run { index, result in
+            results[index] = result
+            return true
+        }
+        return results.map { $0 ?? .failure(.network(.timeout)) }
+    }
+
+    /// GETs many URLs at once; each result is the final answer (any status; redirects are not
+    /// followed) or the error that ended it, in the order asked. See `getAll(_:accept:each:)`.
+    func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil) -> [Result<HTTPResponse, GitHubError>] {
+        Self.collect(wanted.count) { each in getAll(wanted, accept: accept, each: each) }
+    }
+
     /// GETs many URLs at once (in parallel where the transport can), each conditional on its
-    /// ETag. Answers are retried and waited for by the same rules as single requests
-    /// (`disposition`), as a group, within the deadline. Each result is the final answer (any
-    /// status; redirects are not followed) or the error that ended it; in the order asked.
+    /// ETag, in one sliding window over them all. `each` gets every request's final result (by
+    /// its index) as soon as it is known, and says whether to start more requests: once it says
+    /// no, the requests not yet sent are not, and get no result. Answers are retried and waited
+    /// for by the same rules as single requests (`disposition`), as a group, within the deadline.
     ///
     /// When the answers of a round say GitHub is failing (5xx, no connection or timeouts, and not
     /// one answer besides), no further transfers are started and none is retried: one request
     /// confirms the failure, which then stands for every request not answered. So a GitHub that
-    /// is down sees a handful of requests, not every request of the batch times the attempts.
-    func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil) -> [Result<HTTPResponse, GitHubError>] {
-        var results = [Result<HTTPResponse, GitHubError>?](repeating: nil, count: wanted.count)
+    /// is down sees a handful of requests, not every request times the attempts.
+    func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil,
+                each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
         var attempts = [Int](repeating: 0, count: wanted.count)
         var pending = Array(wanted.indices)
         var lastFailure: GitHubError?
-        while !pending.isEmpty {
-            guard let timeouts = attemptTimeouts() else { break }
+        var wantsMore = true
+        func deliver(_ index: Int, _ result: Result<HTTPResponse, GitHubError>) {
+            if !each(index, result) { wantsMore = false }
+        }
+        func giveUp(_ indices: [Int]) {
+            for index in indices where wantsMore { deliver(index, .failure(lastFailure ?? .network(.timeout))) }
+        }
+        while !pending.isEmpty && wantsMore {
+            guard let timeouts = attemptTimeouts() else {
+                giveUp(pending)
+                break
+            }
             let requests = pending.map { index in
                 HTTPRequest(url: wanted[index].url, headers: headers(for: wanted[index].url, etag: wanted[index].etag, accept: accept),
                             timeouts: timeouts)
             }
             var health = BatchHealth()
-            let started = Monotonic.milliseconds()
-            let outcomes = transport.sendAll(requests, keepStarting: { health.record($0) })
-            let sent = outcomes.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-            requestCount += sent
-            // Each request with its answer, as single requests are logged, then the batch's time.
-            for (request, outcome) in zip(requests, outcomes) {
-                switch outcome {
-                case .success(let response)?: log("GET \(request.url) -> \(response.status)")
-                case .failure(let error)?: log("GET \(request.url) failed: \(error.summary)")
-                case nil: log("GET \(request.url) not sent: GitHub is failing")
-                }
-            }
-            log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
             var retry: [Int] = []
-            var unsent: [Int] = []
             var wait = 0
-            for (index, outcome) in zip(pending, outcomes) {
-                guard let outcome else {
-                    unsent.append(index)
-                    continue
+            var sent = 0
+            let started = Monotonic.milliseconds()
+            let round = pending
+            let outcomes = transport.sendAll(requests) { position, outcome in
+                let index = round[position]
+                sent += 1
+                switch outcome {
+                case .success(let response): log("GET \(requests[position].url) -> \(response.status)")
+                case .failure(let error): log("GET \(requests[position].url) failed: \(error.summary)")
                 }
+                let healthy = health.record(outcome)
                 attempts[index] += 1
                 switch disposition(of: outcome, attempt: attempts[index]) {
                 case .retry(let milliseconds):
@@ -48,12 +68,18 @@ extension GitHubClient {
                     wait = max(wait, milliseconds)
                     lastFailure = Self.failure(of: outcome)
                 case .failed(let error):
-                    results[index] = .failure(error)
                     lastFailure = error
+                    deliver(index, .failure(error))
                 case .answered(let response):
-                    results[index] = .success(response)
+                    deliver(index, .success(response))
                 }
+                return healthy && wantsMore
             }
+            requestCount += sent
+            log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
+            guard wantsMore else { break }
+            retry.sort()
+            let unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
             if health.isFailing {
                 // GitHub looks down: one request confirms it before any other is sent again.
                 if let confirming = retry.first, pause(wait), let timeouts = attemptTimeouts() {
@@ -66,7 +92,7 @@ extension GitHubClient {
                         lastFailure = Self.failure(of: .success(response))
                     case .answered(let response):
                         // It is answering again: carry on with the rest.
-                        results[confirming] = .success(response)
+                        deliver(confirming, .success(response))
                         pending = Array(retry.dropFirst()) + unsent
                         continue
                     case .failed(let error):
@@ -75,16 +101,44 @@ extension GitHubClient {
                         lastFailure = Self.failure(of: outcome)
                     }
                 }
-                for index in retry + unsent { results[index] = .failure(lastFailure ?? .network(.timeout)) }
+                giveUp(retry + unsent)
                 break
             }
             if !retry.isEmpty && !pause(wait) {
-                for index in retry { results[index] = .failure(lastFailure ?? .network(.timeout)) }
+                giveUp(retry)
                 retry = []
             }
             pending = retry + unsent
         }
-        return results.map { $0 ?? .failure(.network(.timeout)) }
+    }
+}
+
+extension GitHubClient {
+    /// Answers of `getAll`, each read by `read`: a redirect (a moved repository) is followed, a
+    /// non-success is the error about its resource, and a success (or a 304) is decoded. `each`
+    /// gets each result as soon as it is known, as in `getAll(_:accept:each:)`.
+    func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
+                           read: (HTTPResponse) throws(GitHubError) -> T,
+                           each: (Int, Result<T, GitHubError>) -> Bool) {
+        getAll(wanted.map { (url: $0.url, etag: $0.etag) }) { index, answer in
+            each(index, Result { () throws(GitHubError) in
+                var response = try answer.get()
+                let item = wanted[index]
+                if Self.redirectStatuses.contains(response.status) {
+                    response = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag,
+                                       about: item.resource)
+                }
+                if let error = error(for: response, about: item.resource) { throw error }
+                return try read(response)
+            })
+        }
+    }
+
+    /// The same, every result at once, in the order asked.
+    func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
+                           read: (HTTPResponse) throws(GitHubError) -> T) -> [Result<T, GitHubError>]
+    {
+        Self.collect(wanted.count) { each in conditionalAll(wanted, read: read, each: each) }
     }
 }
 

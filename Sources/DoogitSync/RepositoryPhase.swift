@@ -7,13 +7,12 @@ import DoogitSupport
 ///
 /// - Cheap: with `listingThreshold` or more tracked, the signed-in user's listing
 ///   (`GET /user/repos`, 100 a page) covers their own repositories in a few requests; the rest
-///   are fetched by id, `batchSize` at a time in parallel. Every request is conditional on a
+///   are fetched by id in parallel, in one sliding window. Every request is conditional on a
 ///   stored ETag, so an unchanged repository or page costs no rate limit.
 /// - Safe: each changed repository is saved in its own transaction; only a definite 404/410/451
-///   for the id flags a repository gone, and a failed request changes nothing. The first batch
-///   that says GitHub is failing ends the sync: no further batch is sent.
+///   for the id flags a repository gone, and a failed request changes nothing. Answers that say
+///   GitHub is failing end the sync: no further request is sent.
 struct RepositoryPhase: SyncPhase {
-    let batchSize: Int
     let listingThreshold: Int
 
     func run(_ session: inout SyncSession) throws {
@@ -62,25 +61,25 @@ struct RepositoryPhase: SyncPhase {
             session.progress(handled, tracked.count)
         }
 
-        // 2. Everything else by id, a batch at a time.
-        try SyncSession.forEachBatch(of: remaining, size: batchSize, in: &session) { batch, session in
-            let results = session.github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) })
-            if results.contains(where: { if case .success = $0 { true } else { false } }) { apiAnswered = true }
+        // 2. Everything else by id, in one sliding window over them all (split only where the
+        // rate-limit budget leaves room for fewer), each saved as its answer arrives.
+        try SyncSession.forEachBatch(of: remaining, size: remaining.count, in: &session) { batch, session in
             var unchanged: [Int64] = []
+            var notFound: [RepositoryRecord] = []
             var stop: SyncStop?
-            for (stored, result) in zip(batch, results) {
+            var storeError: Error?
+            session.github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }) { index, result in
+                let stored = batch[index]
+                if case .success = result { apiAnswered = true }
                 switch result {
                 case .success(.notModified):
                     session.summary.unchanged += 1
                     unchanged.append(stored.id)
                 case .success(let outcome):
-                    try apply(outcome, to: stored, &session)
+                    do { try apply(outcome, to: stored, &session) } catch { storeError = error }
                 case .failure(.notFound), .failure(.unavailable):
-                    if !apiAnswered {
-                        try confirmTheAPIAnswers(session)
-                        apiAnswered = true
-                    }
-                    try apply(nil, to: stored, &session)
+                    // Flagged gone after the window, once GitHub's API is known to answer.
+                    notFound.append(stored)
                 case .failure(let error):
                     if let reason = SyncSession.stop(for: error) {
                         // The first reason to stop wins, except that a refused token trumps all.
@@ -89,10 +88,17 @@ struct RepositoryPhase: SyncPhase {
                         session.summary.failures.append(SyncFailure(fullName: stored.fullName, error: Self.describe(error)))
                     }
                 }
+                handled += 1
+                session.progress(handled, tracked.count)
+                return stop == nil && storeError == nil
             }
+            if let storeError { throw storeError }
             if !session.dryRun { try session.store.markSynced(ids: unchanged, at: session.clock()) }
-            handled += batch.count
-            session.progress(handled, tracked.count)
+            if !notFound.isEmpty && !apiAnswered {
+                try confirmTheAPIAnswers(session)
+                apiAnswered = true
+            }
+            for stored in notFound { try apply(nil, to: stored, &session) }
             if let stop { throw stop }
         }
     }

@@ -35,6 +35,30 @@ public struct RepositoryTracker {
             self.resolved = resolved
             self.underlying = underlying
         }
+
+        /// Whether the failure is about this repository alone, rather than about GitHub, the
+        /// network or the token (which every other repository would meet too).
+        public var concernsTheRepository: Bool {
+            switch underlying {
+            case .notFound, .unavailable, .forbidden, .unexpectedResponse, .unexpectedStatus, .tooManyRedirects:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Several references of `add` could not be fetched, each for a reason of its own (not
+    /// found, refused, unavailable); nothing was added.
+    public struct AddFailures: Error, Equatable, Sendable {
+        public var failures: [AddError]
+        /// How many repositories were asked for.
+        public var asked: Int
+
+        public init(failures: [AddError], asked: Int) {
+            self.failures = failures
+            self.asked = asked
+        }
     }
 
     /// A repository `add` is asked for: by a reference, or by GitHub's numeric id (`id:ID`).
@@ -49,11 +73,23 @@ public struct RepositoryTracker {
         try add(references.map(Wanted.reference), at: now)
     }
 
+    /// All are fetched at once, in parallel. Nothing is added unless every one was found: a
+    /// failure that concerns the whole command (the network, the token, the rate limit) is thrown
+    /// as it is, and repositories GitHub cannot give are thrown together (`AddFailures`).
     public func add(_ wanted: [Wanted], at now: Timestamp) throws -> [Added] {
-        var login: String?
+        var fetched: [Fetched] = []
+        var failures: [AddError] = []
+        for result in try fetchAll(wanted) {
+            switch result {
+            case .success(let repository): fetched.append(repository)
+            case .failure(let error) where !error.concernsTheRepository: throw error
+            case .failure(let error): failures.append(error)
+            }
+        }
+        if failures.count == 1, let failure = failures.first { throw failure }
+        if !failures.isEmpty { throw AddFailures(failures: failures, asked: wanted.count) }
         var added: [Added] = []
-        for item in wanted {
-            let (remote, etag, requested) = try fetch(item, login: &login)
+        for (remote, etag, requested) in fetched {
             let existing = try store.repository(id: remote.id)
             let renamed = requested.map { $0.lowercased() != remote.fullName.lowercased() } ?? false
             added.append(Added(record: Self.record(for: remote, etag: etag, existing: existing, at: now),
@@ -71,41 +107,49 @@ public struct RepositoryTracker {
         return added
     }
 
-    /// The repository asked for, with its ETag and the OWNER/NAME that was asked for (none for an id).
-    private func fetch(_ wanted: Wanted, login: inout String?) throws(AddError)
-        -> (GitHubRepository, etag: String?, requested: String?)
-    {
-        let reference: RepositoryReference
-        switch wanted {
-        case .id(let id):
+    /// A repository as fetched, with its ETag and the OWNER/NAME that was asked for (none for an id).
+    private typealias Fetched = (repository: GitHubRepository, etag: String?, requested: String?)
+
+    /// Every repository asked for, in parallel, in the order asked. A bare NAME needs the
+    /// signed-in user's login first; failing to learn it fails the whole command.
+    private func fetchAll(_ wanted: [Wanted]) throws(AddError) -> [Result<Fetched, AddError>] {
+        var login: String?
+        for case .reference(let reference) in wanted where reference.owner == nil {
             do throws(GitHubError) {
-                guard case .modified(let remote, let etag) = try github.repository(id: id, ifNoneMatch: nil) else {
-                    throw .unexpectedResponse("304 without a conditional request")
-                }
-                return (remote, etag, nil)
+                login = try github.currentUser().login
             } catch {
-                throw AddError(reference: "id:\(id)", resolved: nil, underlying: error)
+                throw AddError(reference: reference.description, resolved: nil, underlying: error)
             }
-        case .reference(let named):
-            reference = named
+            break
         }
-        var requested: String?
-        do throws(GitHubError) {
-            let owner: String
-            if let named = reference.owner {
-                owner = named
-            } else {
-                if login == nil { login = try github.currentUser().login }
-                owner = login ?? ""
+        var results = [Result<Fetched, AddError>?](repeating: nil, count: wanted.count)
+        var named: [(index: Int, reference: RepositoryReference, owner: String)] = []
+        var byID: [(index: Int, id: Int64)] = []
+        for (index, item) in wanted.enumerated() {
+            switch item {
+            case .reference(let reference): named.append((index, reference, reference.owner ?? login ?? ""))
+            case .id(let id): byID.append((index, id))
             }
-            let name = "\(owner)/\(reference.name)"
-            requested = name
-            let (remote, etag) = try github.repositoryWithETag(owner: owner, name: reference.name)
-            return (remote, etag, name)
-        } catch {
-            throw AddError(reference: reference.description, resolved: reference.owner == nil ? requested : nil,
-                           underlying: error)
         }
+        let answers = github.repositoriesWithETags(named.map { (owner: $0.owner, name: $0.reference.name) })
+        for (item, answer) in zip(named, answers) {
+            let requested = "\(item.owner)/\(item.reference.name)"
+            results[item.index] = answer
+                .map { (repository: $0.repository, etag: $0.etag, requested: requested) }
+                .mapError { AddError(reference: item.reference.description, resolved: item.reference.owner == nil ? requested : nil,
+                                     underlying: $0) }
+        }
+        for (item, answer) in zip(byID, github.repositories(byID.map { (id: $0.id, etag: nil) })) {
+            results[item.index] = answer
+                .flatMap { outcome -> Result<Fetched, GitHubError> in
+                    guard case .modified(let remote, let etag) = outcome else {
+                        return .failure(.unexpectedResponse("304 without a conditional request"))
+                    }
+                    return .success((repository: remote, etag: etag, requested: nil))
+                }
+                .mapError { AddError(reference: "id:\(item.id)", resolved: nil, underlying: $0) }
+        }
+        return results.map { $0 ?? .failure(AddError(reference: "", resolved: nil, underlying: .network(.timeout))) }
     }
 
     /// The stored form of `remote`, keeping what only the store knows (when it was first added).

@@ -16,7 +16,7 @@ public final class Syncer {
     private let clock: () -> Timestamp
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     public var rateLimitReserve = 50
-    /// Repositories fetched by id in one parallel batch (the transport runs up to 16 at a time).
+    /// Repositories whose commits or issues are read in one parallel batch.
     public var batchSize = 50
     /// From this many tracked repositories on, the user's listing is read first.
     public var listingThreshold = 10
@@ -31,7 +31,7 @@ public final class Syncer {
     /// The phases of a sync, in the order they run.
     private var phases: [any SyncPhase] {
         [RemotePhase(closing: false),
-         RepositoryPhase(batchSize: batchSize, listingThreshold: listingThreshold),
+         RepositoryPhase(listingThreshold: listingThreshold),
          // Trailers before issues: a todo a commit finished closes its issue in the same sync.
          CommitPhase(batchSize: batchSize),
          IssuePhase(batchSize: batchSize),

@@ -24,6 +24,32 @@ struct RepoAddErrorTests {
         #expect(err.text == "doogit: error: repository 'x' (octocat/x) not found on GitHub, or the token cannot see it; nothing was added. Check the name\n")
     }
 
+    @Test func everyMissingRepositoryIsNamedOnTheOneLine() throws {
+        let github = try FakeGitHub()
+        let home = TemporaryDirectory()
+        github.addRepository(id: 1, name: "alpha")
+        let environment = ["HOME": home.path, "DOOGIT_API_URL": github.apiURL, "GH_TOKEN": github.token]
+        let out = CapturingSink(), err = CapturingSink()
+        let console = Console(output: out, errors: err, outputIsTerminal: false, errorsIsTerminal: false)
+        let status = Doogit.run(["repo", "add", "x", "alpha", "other/y"],
+                                context: Context(environment: environment, currentDirectory: home.path,
+                                                 console: console, runProgram: { _, _ in nil }))
+        #expect(status == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text == "doogit: error: 2 of 3 repositories cannot be added, so nothing was added: 'x' (octocat/x) not found; 'other/y' not found. Check the names (GitHub answers not found for a repository the token cannot see), or add the others without them\n")
+    }
+
+    @Test func aLongListOfFailuresIsCutShort() {
+        let failures = (1...25).map {
+            RepositoryTracker.AddError(reference: "o/r\($0)", resolved: nil, underlying: .notFound(.repository("o/r\($0)"), message: "Not Found"))
+        }
+        let report = ErrorReporter.report(RepositoryTracker.AddFailures(failures: failures, asked: 40), databasePath: nil)
+        #expect(report.code == .failure)
+        #expect(report.message.hasPrefix("25 of 40 repositories cannot be added, so nothing was added: 'o/r1' not found; "))
+        #expect(report.message.contains("'o/r10' not found; and 15 more. Check the names"))
+        #expect(!report.message.contains("'o/r11'"))
+    }
+
     @Test(arguments: [
         (GitHubError.unauthorized(message: "Bad credentials"), ExitCode.authentication),
         (GitHubError.network(.timeout), ExitCode.temporaryFailure),

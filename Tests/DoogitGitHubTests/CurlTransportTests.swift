@@ -133,6 +133,51 @@ struct CurlTransportTests {
             #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
         }
         #expect(server.acceptedConnections <= 8, "a new set of connections for each batch: \(server.acceptedConnections)")
+        #expect(transport.connectionsOpened == server.acceptedConnections, "libcurl's count is the server's")
+    }
+
+    /// Plain HTTP cannot multiplex: the transport learns it from the first answer and keeps to a
+    /// few HTTP/1.1 connections, one transfer on each, reused; single requests share them.
+    @Test func overHTTP1AFewConnectionsCarryEverything() throws {
+        let concurrency = ConcurrencyGauge()
+        let server = try HTTPServer { _ in
+            concurrency.enter()
+            defer { concurrency.leave() }
+            return .json(200, "{}")
+        }
+        let transport = CurlTransport(maximumParallelTransfers: 6, maximumStreams: 100)
+        #expect(transport.multiplexes == nil)
+        _ = try transport.send(HTTPRequest(url: server.baseURL + "/first", timeouts: fast))
+        #expect(transport.multiplexes == false)
+        let requests = (0..<300).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
+        _ = try transport.send(HTTPRequest(url: server.baseURL + "/last", timeouts: fast))
+        #expect(concurrency.peak <= 6, "more transfers at once than HTTP/1.1 connections allowed: \(concurrency.peak)")
+        #expect(server.acceptedConnections <= 6, "\(server.acceptedConnections) connections")
+    }
+
+    /// Over HTTP/2 (nghttpx in front of the server, as GitHub's front end) the transfers are
+    /// streams: far more at once than HTTP/1.1 connections would carry, on at most 4 connections.
+    @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))
+    func overHTTP2ManyStreamsShareAFewConnections() throws {
+        let concurrency = ConcurrencyGauge()
+        let server = try HTTPServer { request in
+            concurrency.enter()
+            defer { concurrency.leave() }
+            // Requests 40 to 79 wait until 40 are in the server at once: only streams get there.
+            if (40..<80).contains(Int(request.path.dropFirst(2)) ?? 0) { _ = concurrency.wait(untilAtOnce: 40, seconds: 5) }
+            return .json(200, "{}")
+        }
+        let proxy = try TLSProxy(backendPort: server.port)
+        let transport = CurlTransport(maximumParallelTransfers: 8, trust: TrustedCertificates(file: proxy.certificate))
+        let patient = HTTPTimeouts(connectMilliseconds: 30_000, totalMilliseconds: 30_000, stallMilliseconds: 30_000)
+        let requests = (0..<300).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: patient) }
+        let results = transport.sendAll(requests)
+        #expect(results.allSatisfy { (try? $0.get().status) == 200 }, "\(results.first { (try? $0.get().status) != 200 } as Any)")
+        #expect(transport.multiplexes == true)
+        #expect(concurrency.peak >= 40, "no more at once than HTTP/1.1 would carry: \(concurrency.peak)")
+        #expect(concurrency.peak <= 100, "more streams than GitHub allows: \(concurrency.peak)")
+        #expect((1...4).contains(transport.connectionsOpened), "\(transport.connectionsOpened) connections")
     }
 
     @Test func aHealthyServerIsSoonAskedTheFullWidthAtOnce() throws {
@@ -157,7 +202,7 @@ struct CurlTransportTests {
     @Test func aFailingServerSeesOnlyTheFirstFewTransfers() throws {
         let server = try HTTPServer { _ in ServerResponse(status: 502) }
         let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
-        let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests, keepStarting: { _ in false })
+        let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests, onAnswer: { _, _ in false })
         #expect(results.compactMap { $0 }.count <= 4, "started before the first answer: \(results.compactMap { $0 }.count)")
     }
 
@@ -173,38 +218,5 @@ struct CurlTransportTests {
         #expect((try? results[0].get().status) == 200)
         #expect((try? results[1].get()) == nil)
         #expect((try? results[2].get()) == nil)
-    }
-}
-
-
-/// The most requests a test server was answering at the same moment.
-final class ConcurrencyGauge: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var current = 0
-    private(set) var peak = 0
-
-    func enter() {
-        condition.lock()
-        current += 1
-        peak = max(peak, current)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func leave() {
-        condition.lock()
-        current -= 1
-        condition.unlock()
-    }
-
-    /// Waits until `count` requests have been in at once (false on timeout).
-    func wait(untilAtOnce count: Int, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while peak < count {
-            guard condition.wait(until: deadline) else { return false }
-        }
-        return true
     }
 }

@@ -62,4 +62,45 @@ struct RepositoryTrackerTests {
         let again = try world.add(["alpha", "OCTOCAT/alpha2"])
         #expect(again.map(\.requestedName) == ["octocat/alpha", nil], "a bare name counts as the user's; case is not a rename")
     }
+
+    @Test func manyAreFetchedAtOnceAndEveryMissingOneIsNamed() throws {
+        let world = try World()
+        for id in 1...60 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)") }
+        let concurrency = ConcurrencyGauge()
+        world.github.script { request in
+            concurrency.enter()
+            defer { concurrency.leave() }
+            _ = concurrency.wait(untilAtOnce: 4, seconds: 2)  // parallel requests meet here
+            return nil
+        }
+        let names = (1...60).map { "other/r\($0)" }
+        do {
+            _ = try world.add(Array(names[..<10]) + ["other/missing1"] + Array(names[10...]) + ["nobody/missing2"])
+            Issue.record("missing repositories must fail the add")
+        } catch let error as RepositoryTracker.AddFailures {
+            #expect(error.asked == 62)
+            #expect(error.failures.map(\.reference) == ["other/missing1", "nobody/missing2"])
+        }
+        #expect(try world.store.repositories().isEmpty, "nothing is added unless all are found")
+        #expect(concurrency.peak >= 4, "one at a time: \(concurrency.peak)")
+
+        world.github.script(nil)
+        let added = try world.add(names)
+        #expect(added.map(\.record.fullName) == names, "in the order asked")
+        #expect(try world.store.repositories().count == 60)
+    }
+
+    @Test func aFailingGitHubFailsTheWholeAddOnceAndIsAskedAHandfulOfTimes() throws {
+        let world = try World()
+        for id in 1...200 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)") }
+        world.github.script { _ in .json(502, #"{"message":"Server Error"}"#) }
+        do {
+            _ = try world.add((1...200).map { "other/r\($0)" })
+            Issue.record("a failing GitHub must fail the add")
+        } catch let error as RepositoryTracker.AddError {
+            #expect(error.underlying == .serverError(status: 502))
+        }
+        #expect(world.github.requests.count <= 12, "\(world.github.requests.count) requests")
+        #expect(try world.store.repositories().isEmpty)
+    }
 }

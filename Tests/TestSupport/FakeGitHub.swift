@@ -63,6 +63,7 @@ public final class FakeGitHub: @unchecked Sendable {
     public let rateLimitReset: Int64 = 4_102_444_800  // 2100-01-01
 
     public var apiURL: String { server?.baseURL ?? "" }
+    public var port: UInt16 { server?.port ?? 0 }
     /// Connections clients opened to this GitHub, ever.
     public var connectionsOpened: Int { server?.acceptedConnections ?? 0 }
 

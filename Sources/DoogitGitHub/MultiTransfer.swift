@@ -1,0 +1,132 @@
+internal import CCurl
+
+/// Runs requests on one `CURLM*` in a sliding window: a transfer starts as soon as another
+/// finishes, never waiting for a whole group. Its easy handles and the multi handle's
+/// connections are kept between runs.
+///
+/// Each run starts `initialWidth` wide and opens two more places for every transfer that
+/// finishes while the caller still wants more started (a slow start, as TCP's, tripling each
+/// round trip): a healthy server is asked the full width at once after a few round trips, while
+/// one that is failing sees only the first few before the caller says stop. The full width depends on the protocol the server speaks,
+/// which the first finished transfer tells: over HTTP/2, `streams` transfers share at most
+/// `multiplexedConnections` connections (each new transfer waits for a connection able to take
+/// it rather than opening one); over HTTP/1.1, `connections` transfers, one per connection.
+final class MultiTransfer {
+    static let initialWidth = 4
+    static let multiplexedConnections = 4
+
+    private let multi: UnsafeMutableRawPointer
+    private let bodyLimit: Int
+    private let connections: Int
+    private let streams: Int
+    private let refusedOptions: Set<String>
+    private let trust: TrustedCertificates
+    /// Handles whose transfers finished, for the next transfers (of this run or the next).
+    private var idle: [EasyHandle] = []
+    private(set) var connectionsOpened = 0
+    /// Whether the server multiplexes (HTTP/2); nil until a transfer has finished.
+    private(set) var multiplexes: Bool?
+    private(set) var isRunning = false
+
+    init(bodyLimit: Int, connections: Int, streams: Int, refusing refusedOptions: Set<String>,
+         trust: TrustedCertificates) throws(TransportError) {
+        guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
+        guard let multi = ccurl_multi_init() else { throw .unavailable("curl_multi_init failed") }
+        // Keep as many connections open as transfers may run at once: by default libcurl sizes
+        // its cache by the transfers added, which drop to none between runs.
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connections)
+        self.multi = multi
+        self.bodyLimit = bodyLimit
+        self.connections = connections
+        self.streams = streams
+        self.refusedOptions = refusedOptions
+        self.trust = trust
+    }
+
+    deinit {
+        ccurl_multi_cleanup(multi)
+    }
+
+    /// Transfers at once, once the protocol is known.
+    private var width: Int { multiplexes == true ? streams : connections }
+
+    /// Runs the requests; `onAnswer` gets each outcome as its transfer finishes and says whether
+    /// to start more. Requests not started because it said no are nil.
+    func run(_ requests: [HTTPRequest], onAnswer: (Int, Result<HTTPResponse, TransportError>) -> Bool)
+        throws(TransportError) -> [Result<HTTPResponse, TransportError>?]
+    {
+        isRunning = true
+        defer { isRunning = false }
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        var inFlight: [(handle: EasyHandle, index: Int)] = []
+        var next = 0
+        var starting = true
+        var allowed = min(width, Self.initialWidth)
+        func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
+            results[index] = result
+            starting = onAnswer(index, result)
+            if starting { allowed = min(width, allowed + 2) }
+        }
+        while (starting && next < requests.count) || !inFlight.isEmpty {
+            while starting && next < requests.count && inFlight.count < allowed {
+                let handle: EasyHandle
+                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions, trust: trust) }
+                do {
+                    try handle.prepare(requests[next], bodyLimit: bodyLimit, waitForMultiplexing: multiplexes == true)
+                    if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
+                        inFlight.append((handle, next))
+                    } else {
+                        idle.append(handle)
+                        finished(next, .failure(.connection("could not start the transfer")))
+                    }
+                } catch {
+                    idle.append(handle)
+                    finished(next, .failure(error))
+                }
+                next += 1
+            }
+            var running: Int32 = 0
+            guard ccurl_multi_perform(multi, &running) == CURLM_OK else {
+                // The multi handle is broken: every transfer still open fails, none spins forever.
+                let abandoned = inFlight
+                inFlight = []
+                for (handle, index) in abandoned {
+                    ccurl_multi_remove_handle(multi, handle.handle)
+                    finished(index, .failure(.connection("the transfer was abandoned")))
+                }
+                continue
+            }
+            var done: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while ccurl_multi_next_done(multi, &done, &code) != 0 {
+                guard let position = inFlight.firstIndex(where: { $0.handle.handle == done }) else { continue }
+                let (handle, index) = inFlight.remove(at: position)
+                ccurl_multi_remove_handle(multi, handle.handle)
+                learn(from: handle, code)
+                idle.append(handle)
+                finished(index, Result { () throws(TransportError) in try handle.finish(code) })
+            }
+            if running > 0 {
+                var descriptors: Int32 = 0
+                ccurl_multi_poll(multi, 1000, &descriptors)
+            }
+        }
+        return results
+    }
+
+    /// Counts the connections a finished transfer opened, and learns from its answer whether
+    /// the server multiplexes.
+    private func learn(from handle: EasyHandle, _ code: CURLcode) {
+        var opened = 0
+        _ = ccurl_easy_getinfo_long(handle.handle, CURLINFO_NUM_CONNECTS, &opened)
+        connectionsOpened += opened
+        guard code == CURLE_OK, multiplexes == nil else { return }
+        var version = 0
+        guard ccurl_easy_getinfo_long(handle.handle, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 else { return }
+        multiplexes = version >= CURL_HTTP_VERSION_2_0
+        if multiplexes == true {
+            // Streams beyond one connection's limit wait for a place rather than open more connections.
+            _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.multiplexedConnections)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+@testable import DoogitSync
+import Foundation
+import Testing
+import TestSupport
+
+/// The repositories of others are fetched in one sliding window, not in batches in lockstep,
+/// and each is saved as its answer arrives.
+@Suite(.serialized)
+struct SlidingWindowTests {
+    /// Repository 1's answer is held until the sync reports every other repository done: in
+    /// batches, the batch holding repository 1 would wait for it, and the sync could never get there.
+    @Test func aSlowAnswerHoldsBackNoOtherRepository() throws {
+        let world = try SyncerTests.World()
+        for id in 1...120 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: "v1") }
+        try world.track((1...120).map { "other/r\($0)" })
+        for id in 1...120 { world.github.update(Int64(id)) { $0.description = "v2" } }
+        let done = ConcurrencyGauge()  // repositories the sync reported done (entered, never left)
+        let released = ConcurrencyGauge()
+        world.github.script { request in
+            if request.path == "/repositories/1", done.wait(untilAtOnce: 119, seconds: 4) { released.enter() }
+            return nil
+        }
+        var savedBeforeTheLast: [String?] = []
+        let summary = try world.syncer(listingThreshold: 1000).run { handled, _ in
+            if handled == 119 { savedBeforeTheLast = (try? world.store.repositorySummaries().map(\.repository.description)) ?? [] }
+            if handled > done.peak { done.enter() }
+        }
+        #expect(released.peak == 1, "repository 1 was answered before the others were done")
+        #expect(savedBeforeTheLast.filter { $0 == "v2" }.count == 119, "saved as each answer arrived")
+        #expect(summary.updated == 120)
+        #expect(try world.store.repositorySummaries().allSatisfy { $0.repository.description == "v2" })
+    }
+
+    /// A GitHub that is down sees a handful of requests, whatever the number of repositories.
+    @Test func aFailingGitHubStillSeesAHandfulOfRequests() throws {
+        let world = try SyncerTests.World()
+        for id in 1...400 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        try world.track((1...400).map { "other/r\($0)" })
+        world.github.resetCounters()
+        world.github.script { _ in .json(503, #"{"message":"Service Unavailable"}"#) }
+        #expect(throws: SyncError.self) { try world.syncer(listingThreshold: 1000).run() }
+        #expect(world.github.requests.count <= SyncerTests.mostRequestsAFailingGitHubSees, "\(world.github.requests.count) requests")
+        #expect(try world.store.repositorySummaries().allSatisfy { !$0.repository.gone })
+    }
+}

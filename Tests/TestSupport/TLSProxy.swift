@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// nghttpx on 127.0.0.1, speaking HTTP/2 over TLS (with a self-signed certificate for
+/// 127.0.0.1, at most 100 streams on a connection, as GitHub) in front of a plain HTTP server
+/// of the tests: a GitHub as a client meets it on the internet. The system's nghttpx.conf is
+/// not read (Debian's binds port 3000 and logs to syslog).
+public final class TLSProxy {
+    public static let nghttpx = ["/usr/sbin/nghttpx", "/usr/bin/nghttpx", "/usr/local/bin/nghttpx"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// Whether the programs it needs are installed (`scripts/install-dependencies --for-tests`).
+    public static var isAvailable: Bool { nghttpx != nil && openssl != nil }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let folder = TemporaryDirectory()
+    private let process: RunningProcess
+    public let port: UInt16
+    public var baseURL: String { "https://127.0.0.1:\(port)" }
+    /// The certificate to trust (a PEM file, for SSL_CERT_FILE).
+    public var certificate: String { folder.path + "/cert.pem" }
+
+    public init(backendPort: UInt16) throws {
+        guard let nghttpx = Self.nghttpx, let openssl = Self.openssl else { throw Failure(description: "nghttpx or openssl missing") }
+        let made = ChildProcess.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.path + "/key.pem",
+                                              "-out", folder.path + "/cert.pem", "-subj", "/CN=127.0.0.1",
+                                              "-addext", "subjectAltName=IP:127.0.0.1", "-days", "2"],
+                                    environment: ["PATH": "/usr/bin:/bin"])
+        guard made.status == 0 else { throw Failure(description: "openssl: \(made.stderr)") }
+        port = try Self.freePort()
+        process = try ChildProcess.spawn(nghttpx, [
+            "--conf=/dev/null", "--frontend=127.0.0.1,\(port)", "--backend=127.0.0.1,\(backendPort)",
+            "--frontend-http2-max-concurrent-streams=100", "--backend-connections-per-host=200", "--workers=1",
+            "--no-ocsp", "--errorlog-file=" + folder.path + "/error.log", folder.path + "/key.pem", folder.path + "/cert.pem",
+        ], environment: ["PATH": "/usr/bin:/bin"])
+        try waitUntilListening()
+    }
+
+    deinit {
+        process.kill(SIGTERM)
+        _ = process.finish(timeoutSeconds: 10)
+    }
+
+    /// Connects until the proxy accepts (it listens once it has read its certificate).
+    private func waitUntilListening() throws {
+        for _ in 0..<600 {
+            if Self.accepts(port) { return }
+            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+            nanosleep(&pause, nil)
+        }
+        let log = (try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? ""
+        throw Failure(description: "nghttpx did not listen on \(port): \(log)")
+    }
+
+    private static func accepts(_ port: UInt16) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// A port nothing listens on now: the kernel's pick for a socket bound and closed at once.
+    private static func freePort() throws -> UInt16 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket failed") }
+        defer { close(socket) }
+        var address = loopback(0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    private static func loopback(_ port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
