@@ -64,7 +64,7 @@ def traced(command, port):
             lambda: connections_to(port, trace))
 
 
-def curl_limit(proxy, urls, token, runs):
+def curl_limit(proxy, urls, token, runs, before_each=lambda: None):
     """curl fetching `urls` over HTTP/2, 100 at once: (median ms, connections)."""
     config = os.path.join(proxy.folder, "urls.curl")
     with open(config, "w") as out:
@@ -73,6 +73,7 @@ def curl_limit(proxy, urls, token, runs):
             out.write(f'url = "{url}"\noutput = "/dev/null"\n')
     times, connections = [], []
     for _ in range(runs):
+        before_each()
         command, count = traced(["curl", "--silent", "--show-error", "--no-progress-meter", "--fail", "--http2", "--parallel",
                                  "--parallel-max", "100", "--cacert", proxy.certificate, "-K", config], proxy.port)
         started = time.monotonic()

@@ -80,21 +80,28 @@ extension Store {
     /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
     static func pressing(_ todos: [TodoRecord]) -> [TodoRecord] {
         guard todos.contains(where: { !$0.done && ($0.due != nil || $0.priority != nil) }) else { return todos }
-        let open = todos.filter { !$0.done }.enumerated().sorted { lhs, rhs in
-            let left = lhs.element, right = rhs.element
+        // Positions are sorted by small keys, not records: a record is large, and each is copied
+        // once, at the end.
+        let keys = todos.map { (due: $0.due, rank: $0.priority?.rank ?? 3) }
+        var order = todos.indices.filter { !todos[$0].done }
+        order.sort { lhs, rhs in
+            let left = keys[lhs], right = keys[rhs]
             if (left.due == nil) != (right.due == nil) { return left.due != nil }
             if let a = left.due, let b = right.due, a != b { return a < b }
-            let leftRank = left.priority?.rank ?? 3, rightRank = right.priority?.rank ?? 3
-            return leftRank != rightRank ? leftRank < rightRank : lhs.offset < rhs.offset
-        }.map(\.element)
-        return open + todos.filter(\.done)
+            return left.rank != right.rank ? left.rank < right.rank : lhs < rhs
+        }
+        order += todos.indices.filter { todos[$0].done }
+        return order.map { todos[$0] }
     }
 
-    /// Every todo's tags (live or removed), by UUID: one read for a whole listing.
-    func allTags() throws(StoreError) -> [String: [String]] {
-        var tags: [String: [String]] = [:]
-        _ = try database.query("SELECT todo_uuid, tag FROM todo_tags ORDER BY todo_uuid, tag") { row throws(StoreError) in
-            tags[try row.string("todo_uuid"), default: []].append(try row.string("tag"))
+    /// Every live todo's tags, sorted, by the todo's id: one read for a whole listing (ids hash
+    /// far faster than UUIDs).
+    func tagsByTodoID() throws(StoreError) -> [Int64: [String]] {
+        var tags: [Int64: [String]] = [:]
+        _ = try database.query("""
+            SELECT t.id, g.tag FROM todo_tags g JOIN todos t ON t.uuid = g.todo_uuid ORDER BY g.todo_uuid, g.tag
+            """) { row throws(StoreError) in
+            tags[try row.int64(0), default: []].append(try row.string(1))
         }
         return tags
     }

@@ -103,7 +103,7 @@ extension Store {
         var repositories: [Int64: RepositoryRecord] = [:]
         for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
-        let tags = try allTags()
+        let tags = try tagsByTodoID()
         // In list order, which the indexes give without sorting; `pressing` orders each section.
         _ = try database.query("""
             SELECT \(Self.listColumns)
@@ -111,7 +111,7 @@ extension Store {
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
             var todo = try Self.readTodo(row, tags: [])
-            if !tags.isEmpty { todo.tags = tags[todo.uuid] ?? [] }
+            if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
             // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
             if let needle, !todo.text.lowercased().contains(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {

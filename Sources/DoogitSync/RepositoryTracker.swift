@@ -114,13 +114,13 @@ public struct RepositoryTracker {
     /// signed-in user's login first; failing to learn it fails the whole command.
     private func fetchAll(_ wanted: [Wanted]) throws(AddError) -> [Result<Fetched, AddError>] {
         var login: String?
-        for case .reference(let reference) in wanted where reference.owner == nil {
+        let bare = wanted.first { if case .reference(let reference) = $0 { reference.owner == nil } else { false } }
+        if case .reference(let reference)? = bare {
             do throws(GitHubError) {
                 login = try github.currentUser().login
             } catch {
                 throw AddError(reference: reference.description, resolved: nil, underlying: error)
             }
-            break
         }
         var results = [Result<Fetched, AddError>?](repeating: nil, count: wanted.count)
         var named: [(index: Int, reference: RepositoryReference, owner: String)] = []
