@@ -2,7 +2,8 @@ internal import CCurl
 
 /// HTTPTransport over libcurl. Every request, one at a time or many at once, goes through one
 /// multi handle kept for the transport's life, so its connections serve the whole command: a
-/// sync opens a few connections, not one per batch or per kind of request.
+/// sync opens a few connections, not one per batch or per kind of request. (A request made
+/// from a callback of a parallel run, rare, goes on a handle of its own.)
 ///
 /// Over HTTP/2 the transfers share a connection as streams, up to `maximumStreams` at once;
 /// over HTTP/1.1 (a proxy, an older GitHub Enterprise, plain HTTP) each transfer needs a
@@ -38,7 +39,8 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Connections opened so far (libcurl's count: each transfer adds those it had to open).
-    public var connectionsOpened: Int { multi?.connectionsOpened ?? 0 }
+    public var connectionsOpened: Int { (multi?.connectionsOpened ?? 0) + spareConnections }
+    private var spareConnections = 0
 
     /// Whether the server multiplexes (HTTP/2); nil until a transfer has finished.
     public var multiplexes: Bool? { multi?.multiplexes }
@@ -46,7 +48,7 @@ public final class CurlTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) throws(TransportError) -> HTTPResponse {
         let transfer = try multiTransfer()
         guard transfer.isRunning else {
-            guard let result = try transfer.run([request], onAnswer: { _, _ in true }).first ?? nil else {
+            guard let result = transfer.run([request], onAnswer: { _, _ in true }).first ?? nil else {
                 throw .connection("the request was not sent")
             }
             return try result.get()
@@ -59,21 +61,28 @@ public final class CurlTransport: HTTPTransport {
             spare = handle
         }
         try handle.prepare(request, bodyLimit: bodyLimit, waitForMultiplexing: false)
+        defer { spareConnections += handle.connectionsOpened }
         return try handle.perform()
     }
 
     public func sendAll(_ requests: [HTTPRequest], onAnswer: (Int, Result<HTTPResponse, TransportError>) -> Bool)
         -> [Result<HTTPResponse, TransportError>?]
     {
+        let failure: TransportError
         do {
             let transfer = try multiTransfer()
-            guard !transfer.isRunning else {
-                return requests.map { _ in .failure(.connection("parallel transfers cannot be nested")) }
-            }
-            return try transfer.run(requests, onAnswer: onAnswer)
+            guard transfer.isRunning else { return transfer.run(requests, onAnswer: onAnswer) }
+            failure = .connection("parallel transfers cannot be nested")
         } catch {
-            return requests.map { _ in .failure(error) }
+            failure = error
         }
+        // Nothing could start: each request fails, reported as its answer would have been.
+        var results = [Result<HTTPResponse, TransportError>?](repeating: nil, count: requests.count)
+        for index in requests.indices {
+            results[index] = .failure(failure)
+            if !onAnswer(index, .failure(failure)) { break }
+        }
+        return results
     }
 
     private func multiTransfer() throws(TransportError) -> MultiTransfer {

@@ -105,6 +105,13 @@ final class EasyHandle {
         return HTTPResponse(status: responseCode != 0 ? responseCode : status, headers: headers, body: body)
     }
 
+    /// The connections the last transfer had to open (libcurl's count).
+    var connectionsOpened: Int {
+        var opened = 0
+        _ = ccurl_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &opened)
+        return opened
+    }
+
     func perform() throws(TransportError) -> HTTPResponse {
         try finish(ccurl_easy_perform(handle))
     }

@@ -87,15 +87,27 @@ extension GitHubClient {
         Self.collect(wanted.count) { each in repositories(wanted, each: each) }
     }
 
-    /// Fetches many repositories by OWNER/NAME at once (in parallel where the transport can), by
-    /// the rules of `getAll`; each with the ETag of its representation, in the order asked. A
-    /// renamed or transferred repository is followed to where it is now.
-    public func repositoriesWithETags(_ names: [(owner: String, name: String)])
+    /// How a repository is asked for: by OWNER/NAME, or by GitHub's numeric id.
+    public enum RepositoryKey: Equatable, Sendable {
+        case name(owner: String, name: String)
+        case id(Int64)
+    }
+
+    /// Fetches many repositories at once (in parallel where the transport can), by the rules of
+    /// `getAll`; each with the ETag of its representation, in the order asked. A renamed or
+    /// transferred repository is followed to where it is now.
+    public func repositoriesWithETags(_ keys: [RepositoryKey])
         -> [Result<(repository: GitHubRepository, etag: String?), GitHubError>]
     {
-        let requests = names.map { item in
-            (url: configuration.endpoint.url("/repos/\(item.owner)/\(item.name)"), etag: String?.none,
-             resource: GitHubResource.repository("\(item.owner)/\(item.name)"))
+        let requests = keys.map { key in
+            switch key {
+            case .name(let owner, let name):
+                (url: configuration.endpoint.url("/repos/\(owner)/\(name)"), etag: String?.none,
+                 resource: GitHubResource.repository("\(owner)/\(name)"))
+            case .id(let id):
+                (url: configuration.endpoint.url("/repositories/\(id)"), etag: String?.none,
+                 resource: GitHubResource.repository("id \(id)"))
+            }
         }
         return conditionalAll(requests) { response throws(GitHubError) in
             (repository: try self.decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))

@@ -50,10 +50,11 @@ final class MultiTransfer {
     /// Transfers at once, once the protocol is known.
     private var width: Int { multiplexes == true ? streams : connections }
 
-    /// Runs the requests; `onAnswer` gets each outcome as its transfer finishes and says whether
-    /// to start more. Requests not started because it said no are nil.
+    /// Runs the requests; `onAnswer` gets each outcome as its transfer finishes (or fails to
+    /// start) and says whether to start more; once it says no, no more start. Requests not
+    /// started are nil.
     func run(_ requests: [HTTPRequest], onAnswer: (Int, Result<HTTPResponse, TransportError>) -> Bool)
-        throws(TransportError) -> [Result<HTTPResponse, TransportError>?]
+        -> [Result<HTTPResponse, TransportError>?]
     {
         isRunning = true
         defer { isRunning = false }
@@ -64,26 +65,36 @@ final class MultiTransfer {
         var allowed = min(width, Self.initialWidth)
         func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
             results[index] = result
-            starting = onAnswer(index, result)
+            starting = onAnswer(index, result) && starting
             if starting { allowed = min(width, allowed + 2) }
         }
         while (starting && next < requests.count) || !inFlight.isEmpty {
             while starting && next < requests.count && inFlight.count < allowed {
+                let index = next
+                next += 1
                 let handle: EasyHandle
-                if let reused = idle.popLast() { handle = reused } else { handle = try EasyHandle(refusing: refusedOptions, trust: trust) }
+                if let reused = idle.popLast() {
+                    handle = reused
+                } else {
+                    do throws(TransportError) {
+                        handle = try EasyHandle(refusing: refusedOptions, trust: trust)
+                    } catch {
+                        finished(index, .failure(error))
+                        continue
+                    }
+                }
                 do {
-                    try handle.prepare(requests[next], bodyLimit: bodyLimit, waitForMultiplexing: multiplexes == true)
+                    try handle.prepare(requests[index], bodyLimit: bodyLimit, waitForMultiplexing: multiplexes == true)
                     if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
-                        inFlight.append((handle, next))
+                        inFlight.append((handle, index))
                     } else {
                         idle.append(handle)
-                        finished(next, .failure(.connection("could not start the transfer")))
+                        finished(index, .failure(.connection("could not start the transfer")))
                     }
                 } catch {
                     idle.append(handle)
-                    finished(next, .failure(error))
+                    finished(index, .failure(error))
                 }
-                next += 1
             }
             var running: Int32 = 0
             guard ccurl_multi_perform(multi, &running) == CURLM_OK else {
@@ -117,9 +128,7 @@ final class MultiTransfer {
     /// Counts the connections a finished transfer opened, and learns from its answer whether
     /// the server multiplexes.
     private func learn(from handle: EasyHandle, _ code: CURLcode) {
-        var opened = 0
-        _ = ccurl_easy_getinfo_long(handle.handle, CURLINFO_NUM_CONNECTS, &opened)
-        connectionsOpened += opened
+        connectionsOpened += handle.connectionsOpened
         guard code == CURLE_OK, multiplexes == nil else { return }
         var version = 0
         guard ccurl_easy_getinfo_long(handle.handle, CURLINFO_HTTP_VERSION, &version) == CURLE_OK, version != 0 else { return }

@@ -22,10 +22,11 @@ extension GitHubClient {
     /// no, the requests not yet sent are not, and get no result. Answers are retried and waited
     /// for by the same rules as single requests (`disposition`), as a group, within the deadline.
     ///
-    /// When the answers of a round say GitHub is failing (5xx, no connection or timeouts, and not
-    /// one answer besides), no further transfers are started and none is retried: one request
-    /// confirms the failure, which then stands for every request not answered. So a GitHub that
-    /// is down sees a handful of requests, not every request times the attempts.
+    /// When the answers say GitHub is failing (5xx, no connection or timeouts: the first answers
+    /// of a round, or the last few in a row), no further transfers are started and none is
+    /// retried: one request confirms the failure, which then stands for every request not
+    /// answered. So a GitHub that is down, or goes down part-way, sees a handful of requests
+    /// more, not every request times the attempts. Nothing starts once the deadline has passed.
     func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil,
                 each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
         var attempts = [Int](repeating: 0, count: wanted.count)
@@ -35,12 +36,12 @@ extension GitHubClient {
         func deliver(_ index: Int, _ result: Result<HTTPResponse, GitHubError>) {
             if !each(index, result) { wantsMore = false }
         }
-        func giveUp(_ indices: [Int]) {
-            for index in indices where wantsMore { deliver(index, .failure(lastFailure ?? .network(.timeout))) }
+        func giveUp(_ indices: [Int], _ error: GitHubError) {
+            for index in indices where wantsMore { deliver(index, .failure(error)) }
         }
         while !pending.isEmpty && wantsMore {
             guard let timeouts = attemptTimeouts() else {
-                giveUp(pending)
+                giveUp(pending, .network(.timeout))
                 break
             }
             let requests = pending.map { index in
@@ -73,7 +74,7 @@ extension GitHubClient {
                 case .answered(let response):
                     deliver(index, .success(response))
                 }
-                return healthy && wantsMore
+                return healthy && wantsMore && attemptTimeouts() != nil
             }
             requestCount += sent
             log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
@@ -81,6 +82,7 @@ extension GitHubClient {
             retry.sort()
             let unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
             if health.isFailing {
+                for index in unsent { log("GET \(wanted[index].url) not sent: GitHub is failing") }
                 // GitHub looks down: one request confirms it before any other is sent again.
                 if let confirming = retry.first, pause(wait), let timeouts = attemptTimeouts() {
                     attempts[confirming] += 1
@@ -101,11 +103,11 @@ extension GitHubClient {
                         lastFailure = Self.failure(of: outcome)
                     }
                 }
-                giveUp(retry + unsent)
+                giveUp(retry + unsent, lastFailure ?? .network(.timeout))
                 break
             }
             if !retry.isEmpty && !pause(wait) {
-                giveUp(retry)
+                giveUp(retry, lastFailure ?? .network(.timeout))
                 retry = []
             }
             pending = retry + unsent
@@ -120,17 +122,35 @@ extension GitHubClient {
     func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
                            read: (HTTPResponse) throws(GitHubError) -> T,
                            each: (Int, Result<T, GitHubError>) -> Bool) {
-        getAll(wanted.map { (url: $0.url, etag: $0.etag) }) { index, answer in
-            each(index, Result { () throws(GitHubError) in
-                var response = try answer.get()
-                let item = wanted[index]
-                if Self.redirectStatuses.contains(response.status) {
-                    response = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag,
-                                       about: item.resource)
-                }
-                if let error = error(for: response, about: item.resource) { throw error }
+        func result(_ index: Int, _ response: HTTPResponse) -> Result<T, GitHubError> {
+            Result { () throws(GitHubError) in
+                if let error = error(for: response, about: wanted[index].resource) { throw error }
                 return try read(response)
-            })
+            }
+        }
+        // Redirects (moved repositories, rare) are followed after the window, whose transfers
+        // would otherwise wait on them.
+        var redirected: [(index: Int, response: HTTPResponse)] = []
+        var wantsMore = true
+        getAll(wanted.map { (url: $0.url, etag: $0.etag) }) { index, answer in
+            switch answer {
+            case .success(let response) where Self.redirectStatuses.contains(response.status):
+                redirected.append((index, response))
+            case .success(let response):
+                wantsMore = each(index, result(index, response))
+            case .failure(let error):
+                wantsMore = each(index, .failure(error))
+            }
+            return wantsMore
+        }
+        for (index, response) in redirected where wantsMore {
+            let item = wanted[index]
+            do throws(GitHubError) {
+                let target = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag, about: item.resource)
+                wantsMore = each(index, result(index, target))
+            } catch {
+                wantsMore = each(index, .failure(error))
+            }
         }
     }
 
@@ -143,16 +163,25 @@ extension GitHubClient {
 }
 
 /// The answers of one round of parallel requests so far: GitHub is failing when there are
-/// transient failures and no other answer.
+/// transient failures and no other answer, or when the last `streak` answers in a row were
+/// transient failures (it went down part-way through).
 struct BatchHealth {
+    static let streak = 4
     private var answers = 0
     private var failures = 0
+    private var failuresInARow = 0
 
     /// Counts one outcome; whether more transfers should start.
     mutating func record(_ outcome: Result<HTTPResponse, TransportError>) -> Bool {
-        if GitHubClient.isTransientFailure(outcome) { failures += 1 } else { answers += 1 }
+        if GitHubClient.isTransientFailure(outcome) {
+            failures += 1
+            failuresInARow += 1
+        } else {
+            answers += 1
+            failuresInARow = 0
+        }
         return !isFailing
     }
 
-    var isFailing: Bool { failures > 0 && answers == 0 }
+    var isFailing: Bool { (failures > 0 && answers == 0) || failuresInARow >= Self.streak }
 }

@@ -7,7 +7,7 @@ extension Store {
     /// the present link (the state unknown otherwise).
     static let todoColumns = listColumns + ", (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) AS tags"
 
-    /// `todoColumns` without the tags, which a listing of many todos reads in one go (`allTags`).
+    /// `todoColumns` without the tags, which a listing of many todos reads in one go (`tagsByTodoID`).
     static let listColumns = """
         t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
         t.updated_at, t.done_at, t.issue_number,

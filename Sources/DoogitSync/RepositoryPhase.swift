@@ -68,7 +68,10 @@ struct RepositoryPhase: SyncPhase {
             var notFound: [RepositoryRecord] = []
             var stop: SyncStop?
             var storeError: Error?
+            var answered = 0
             session.github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }) { index, result in
+                guard storeError == nil else { return false }
+                answered += 1
                 let stored = batch[index]
                 if case .success = result { apiAnswered = true }
                 switch result {
@@ -90,6 +93,11 @@ struct RepositoryPhase: SyncPhase {
                 }
                 handled += 1
                 session.progress(handled, tracked.count)
+                // The window was sized to the budget, but a redirect or a retry costs more.
+                if stop == nil, answered < batch.count, let budget = session.github.rateLimit,
+                   budget.remaining <= session.rateLimitReserve {
+                    stop = .reserveReached(reserve: session.rateLimitReserve, resetAt: budget.resetAt)
+                }
                 return stop == nil && storeError == nil
             }
             if let storeError { throw storeError }

@@ -122,34 +122,30 @@ public struct RepositoryTracker {
                 throw AddError(reference: reference.description, resolved: nil, underlying: error)
             }
         }
-        var results = [Result<Fetched, AddError>?](repeating: nil, count: wanted.count)
-        var named: [(index: Int, reference: RepositoryReference, owner: String)] = []
-        var byID: [(index: Int, id: Int64)] = []
-        for (index, item) in wanted.enumerated() {
+        // The OWNER/NAME asked for (none for an id), and how GitHub is asked.
+        let asked: [(requested: String?, key: GitHubClient.RepositoryKey)] = wanted.map { item in
             switch item {
-            case .reference(let reference): named.append((index, reference, reference.owner ?? login ?? ""))
-            case .id(let id): byID.append((index, id))
+            case .reference(let reference):
+                let owner = reference.owner ?? login ?? ""
+                return ("\(owner)/\(reference.name)", .name(owner: owner, name: reference.name))
+            case .id(let id):
+                return (nil, .id(id))
             }
         }
-        let answers = github.repositoriesWithETags(named.map { (owner: $0.owner, name: $0.reference.name) })
-        for (item, answer) in zip(named, answers) {
-            let requested = "\(item.owner)/\(item.reference.name)"
-            results[item.index] = answer
+        let answers = github.repositoriesWithETags(asked.map(\.key))
+        return wanted.indices.map { index in
+            let requested = asked[index].requested
+            return answers[index]
                 .map { (repository: $0.repository, etag: $0.etag, requested: requested) }
-                .mapError { AddError(reference: item.reference.description, resolved: item.reference.owner == nil ? requested : nil,
-                                     underlying: $0) }
-        }
-        for (item, answer) in zip(byID, github.repositories(byID.map { (id: $0.id, etag: nil) })) {
-            results[item.index] = answer
-                .flatMap { outcome -> Result<Fetched, GitHubError> in
-                    guard case .modified(let remote, let etag) = outcome else {
-                        return .failure(.unexpectedResponse("304 without a conditional request"))
+                .mapError { error in
+                    switch wanted[index] {
+                    case .id(let id): AddError(reference: "id:\(id)", resolved: nil, underlying: error)
+                    case .reference(let reference):
+                        AddError(reference: reference.description, resolved: reference.owner == nil ? requested : nil,
+                                 underlying: error)
                     }
-                    return .success((repository: remote, etag: etag, requested: nil))
                 }
-                .mapError { AddError(reference: "id:\(item.id)", resolved: nil, underlying: $0) }
         }
-        return results.map { $0 ?? .failure(AddError(reference: "", resolved: nil, underlying: .network(.timeout))) }
     }
 
     /// The stored form of `remote`, keeping what only the store knows (when it was first added).

@@ -206,6 +206,27 @@ struct CurlTransportTests {
         #expect(results.compactMap { $0 }.count <= 4, "started before the first answer: \(results.compactMap { $0 }.count)")
     }
 
+    /// A callback of a parallel run may send one request (on a handle of its own), but not start
+    /// another parallel run: that one's requests each fail, and each is still reported.
+    @Test func requestsFromACallbackAreAnsweredOrReportedFailed() throws {
+        let server = try HTTPServer { request in .json(200, #"{"path":"\#(request.path)"}"#) }
+        let transport = CurlTransport()
+        var single: [Int] = []
+        var nested: [Int] = []
+        let outer = transport.sendAll((0..<2).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }) { _, _ in
+            if let answer = try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: fast)) { single.append(answer.status) }
+            let inner = transport.sendAll([HTTPRequest(url: server.baseURL + "/x", timeouts: fast)]) { index, result in
+                if case .failure(.connection) = result { nested.append(index) }
+                return true
+            }
+            #expect(inner.count == 1 && inner[0] != nil)
+            return true
+        }
+        #expect(outer.allSatisfy { (try? $0?.get().status) == 200 })
+        #expect(single == [200, 200])
+        #expect(nested == [0, 0], "each nested request reported as failed")
+    }
+
     @Test func parallelFailuresAreReportedPerRequest() throws {
         let server = try HTTPServer { request in
             request.path == "/bad" ? ServerResponse(status: 200, body: []).hangingUp() : .json(200, "{}")

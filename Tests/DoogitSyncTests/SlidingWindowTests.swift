@@ -45,4 +45,27 @@ struct SlidingWindowTests {
         #expect(world.github.requests.count <= SyncerTests.mostRequestsAFailingGitHubSees, "\(world.github.requests.count) requests")
         #expect(try world.store.repositorySummaries().allSatisfy { !$0.repository.gone })
     }
+
+    /// A GitHub that goes down part-way through the window sees a few requests more, not every
+    /// repository left; what was answered before is kept.
+    @Test func aGitHubThatGoesDownPartWayIsNotAskedForEveryRepositoryLeft() throws {
+        let world = try SyncerTests.World()
+        for id in 1...400 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: "v1") }
+        try world.track((1...400).map { "other/r\($0)" })
+        for id in 1...400 { world.github.update(Int64(id)) { $0.description = "v2" } }
+        world.github.resetCounters()
+        let arrivals = ConcurrencyGauge()  // repositories asked for (entered, never left)
+        world.github.script { request in
+            guard request.path.hasPrefix("/repositories/") else { return nil }
+            arrivals.enter()
+            return arrivals.peak > 100 ? .json(503, #"{"message":"Service Unavailable"}"#) : nil
+        }
+        #expect(throws: SyncError.self) { try world.syncer(listingThreshold: 1000).run() }
+        let asked = world.github.requests.filter { $0.path.hasPrefix("/repositories/") }.count
+        #expect(asked <= 100 + 16 + 4 + 2, "\(asked) requests: the window went on after GitHub went down")
+        let descriptions = try world.store.repositorySummaries().map(\.repository.description)
+        #expect(descriptions.filter { $0 == "v2" }.count == 100, "what was answered is kept")
+        #expect(try world.store.repositorySummaries().allSatisfy { !$0.repository.gone })
+    }
 }
+
