@@ -4,15 +4,16 @@ internal import CCurl
 /// finishes, never waiting for a whole group. Its easy handles and the multi handle's
 /// connections are kept between runs.
 ///
-/// Each run starts `initialWidth` wide and opens two more places for every transfer that
-/// finishes while the caller still wants more started (a slow start, as TCP's, tripling each
-/// round trip): a healthy server is asked the full width at once after a few round trips, while
-/// one that is failing sees only the first few before the caller says stop. The full width depends on the protocol the server speaks,
+/// Each run starts `initialWidth` wide and opens `growth` more places for every transfer that
+/// finishes while the caller still wants more started (a slow start, as TCP's, five times wider
+/// each round trip): a healthy server is asked the full 100 at once after two round trips,
+/// while one that is failing sees only the first few before the caller says stop. The full width depends on the protocol the server speaks,
 /// which the first finished transfer tells: over HTTP/2, `streams` transfers share at most
 /// `multiplexedConnections` connections (each new transfer waits for a connection able to take
 /// it rather than opening one); over HTTP/1.1, `connections` transfers, one per connection.
 final class MultiTransfer {
     static let initialWidth = 4
+    static let growth = 4
     static let multiplexedConnections = 4
 
     private let multi: UnsafeMutableRawPointer
@@ -66,7 +67,7 @@ final class MultiTransfer {
         func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
             results[index] = result
             starting = onAnswer(index, result) && starting
-            if starting { allowed = min(width, allowed + 2) }
+            if starting { allowed = min(width, allowed + Self.growth) }
         }
         while (starting && next < requests.count) || !inFlight.isEmpty {
             while starting && next < requests.count && inFlight.count < allowed {

@@ -202,8 +202,13 @@ struct CurlTransportTests {
     @Test func aFailingServerSeesOnlyTheFirstFewTransfers() throws {
         let server = try HTTPServer { _ in ServerResponse(status: 502) }
         let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
-        let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests, onAnswer: { _, _ in false })
+        let transport = CurlTransport(maximumParallelTransfers: 16)
+        let results = transport.sendAll(requests, onAnswer: { _, _ in false })
         #expect(results.compactMap { $0 }.count <= 4, "started before the first answer: \(results.compactMap { $0 }.count)")
+        // A later run starts slowly again.
+        #expect((try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: fast)).status) == 502)
+        let again = transport.sendAll(requests, onAnswer: { _, _ in false })
+        #expect(again.compactMap { $0 }.count <= 4, "started before the first answer: \(again.compactMap { $0 }.count)")
     }
 
     /// A callback of a parallel run may send one request (on a handle of its own), but not start
