@@ -7,8 +7,10 @@ internal import CCurl
 /// Each run starts `initialWidth` wide and opens `growth` more places for every transfer that
 /// finishes while the caller still wants more started (a slow start, as TCP's, five times wider
 /// each round trip): a healthy server is asked the full 100 at once after two round trips,
-/// while one that is failing sees only the first few before the caller says stop. The full width depends on the protocol the server speaks,
-/// which the first finished transfer tells: over HTTP/2, `streams` transfers share at most
+/// while one that is failing sees only the first few before the caller says stop.
+///
+/// The full width depends on the protocol the server speaks, which the first finished
+/// transfer tells: over HTTP/2, `streams` transfers share at most
 /// `multiplexedConnections` connections (each new transfer waits for a connection able to take
 /// it rather than opening one); over HTTP/1.1, `connections` transfers, one per connection.
 final class MultiTransfer {
