@@ -98,6 +98,23 @@ public final class RunningProcess: @unchecked Sendable {
         return Subprocess.waitForExit(pid)
     }
 
+    /// Reads standard error until it has said `marker` (true), or until it closes or the time is
+    /// up (false): for a server that says when it listens.
+    public func waitForStandardError(containing marker: String, timeoutSeconds: Double) -> Bool {
+        var said: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: said, as: UTF8.self).contains(marker) {
+            var descriptor = pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            guard left > 0, poll(&descriptor, 1, left) > 0 else { return false }
+            let count = read(stderr, &buffer, buffer.count)
+            guard count > 0 else { return false }
+            said += buffer[..<count]
+        }
+        return true
+    }
+
     public func finish(stdin text: String = "", timeoutSeconds: Double = 60) -> ProcessResult {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }

@@ -36,35 +36,17 @@ public final class TLSProxy {
         process = try ChildProcess.spawn(nghttpx, [
             "--conf=/dev/null", "--frontend=127.0.0.1,\(port)", "--backend=127.0.0.1,\(backendPort)",
             "--frontend-http2-max-concurrent-streams=100", "--backend-connections-per-host=200", "--workers=1",
-            "--no-ocsp", "--errorlog-file=" + folder.path + "/error.log", folder.path + "/key.pem", folder.path + "/cert.pem",
+            "--no-ocsp", "--errorlog-file=/dev/stderr", folder.path + "/key.pem", folder.path + "/cert.pem",
         ], environment: ["PATH": "/usr/bin:/bin"])
-        try waitUntilListening()
+        // It says so once its socket listens (its worker accepts what waits in the backlog).
+        guard process.waitForStandardError(containing: "Listening on", timeoutSeconds: 30) else {
+            throw Failure(description: "nghttpx did not start listening on \(port)")
+        }
     }
 
     deinit {
         process.kill(SIGTERM)
         _ = process.finish(timeoutSeconds: 10)
-    }
-
-    /// Connects until the proxy accepts (it listens once it has read its certificate).
-    private func waitUntilListening() throws {
-        for _ in 0..<600 {
-            if Self.accepts(port) { return }
-            var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-            nanosleep(&pause, nil)
-        }
-        let log = (try? String(contentsOfFile: folder.path + "/error.log", encoding: .utf8)) ?? ""
-        throw Failure(description: "nghttpx did not listen on \(port): \(log)")
-    }
-
-    private static func accepts(_ port: UInt16) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = loopback(port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 
     /// A port nothing listens on now: the kernel's pick for a socket bound and closed at once.
