@@ -14,18 +14,18 @@ extension GitHubClient {
         -> (repository: GitHubRepository, etag: String?)
     {
         let response = try get("/repos/\(owner)/\(name)", about: .repository("\(owner)/\(name)"))
-        return (try decode(response, as: GitHubRepository.init(json:)), response.header("etag"))
+        return (try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), response.header("etag"))
     }
 
     public func repository(id: Int64) throws(GitHubError) -> GitHubRepository {
-        try decode(try get("/repositories/\(id)", about: .repository("id \(id)")), as: GitHubRepository.init(json:))
+        try decode(try get("/repositories/\(id)", about: .repository("id \(id)")), keeping: GitHubRepository.fields, as: GitHubRepository.init(json:))
     }
 
     /// The repository by id, unless it is unchanged since `etag` (then 304, at no rate-limit cost).
     public func repository(id: Int64, ifNoneMatch etag: String?) throws(GitHubError) -> Conditional<GitHubRepository> {
         let response = try get("/repositories/\(id)", ifNoneMatch: etag, about: .repository("id \(id)"))
         if response.status == 304 { return .notModified }
-        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+        return .modified(try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
     }
 
     static let userRepositoriesPath = "/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name"
@@ -59,7 +59,9 @@ extension GitHubClient {
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
         let response = try get(url, ifNoneMatch: etag, about: .user)
         if response.status == 304 { return .notModified }
-        guard case .array(let elements) = try parse(response) else { throw .unexpectedResponse("expected a list") }
+        guard case .array(let elements) = try parse(response, keeping: GitHubRepository.fields) else {
+            throw .unexpectedResponse("expected a list")
+        }
         var repositories: [GitHubRepository] = []
         for element in elements {
             do { repositories.append(try GitHubRepository(json: element)) } catch { throw Self.decodingError(error) }
@@ -110,12 +112,12 @@ extension GitHubClient {
             }
         }
         return conditionalAll(requests) { response throws(GitHubError) in
-            (repository: try self.decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+            (repository: try self.decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
         }
     }
 
     private func conditionalRepository(_ response: HTTPResponse) throws(GitHubError) -> Conditional<GitHubRepository> {
         if response.status == 304 { return .notModified }
-        return .modified(try decode(response, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+        return .modified(try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
     }
 }

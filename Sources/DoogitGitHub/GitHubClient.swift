@@ -163,14 +163,15 @@ public final class GitHubClient {
 
     // MARK: Decoding
 
-    func parse(_ response: HTTPResponse) throws(GitHubError) -> JSONValue {
-        do { return try JSONParser.parse(response.body) } catch { throw Self.decodingError(error) }
+    /// The body as JSON; with `keeping`, only members of those names (see `JSONParser.parse`).
+    func parse(_ response: HTTPResponse, keeping: Set<String>? = nil) throws(GitHubError) -> JSONValue {
+        do { return try JSONParser.parse(response.body, keeping: keeping) } catch { throw Self.decodingError(error) }
     }
 
-    func decode<T>(_ response: HTTPResponse, as decodeValue: (JSONValue) throws(JSONError) -> T)
+    func decode<T>(_ response: HTTPResponse, keeping: Set<String>? = nil, as decodeValue: (JSONValue) throws(JSONError) -> T)
         throws(GitHubError) -> T
     {
-        let json = try parse(response)
+        let json = try parse(response, keeping: keeping)
         do { return try decodeValue(json) } catch { throw Self.decodingError(error) }
     }
 }

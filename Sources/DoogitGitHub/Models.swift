@@ -31,6 +31,13 @@ public struct GitHubRepository: Equatable, Sendable {
         self.defaultBranch = defaultBranch
     }
 
+    /// The members `init(json:)` reads, at any depth (`login` is the owner's): a repository
+    /// answer has about 90, so a parse keeping these alone is much cheaper.
+    public static let fields: Set<String> = [
+        "id", "owner", "login", "name", "full_name", "description", "html_url", "private", "archived", "pushed_at",
+        "updated_at", "default_branch",
+    ]
+
     public init(json: JSONValue) throws(JSONError) {
         let owner = try json.field("owner")
         self.init(

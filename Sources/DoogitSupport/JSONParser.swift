@@ -3,8 +3,11 @@
 public struct JSONParser {
     public static let maximumDepth = 256
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    /// With `keeping`, object members of other names (at any depth) are checked and skipped,
+    /// not built: a reader that needs 12 of a repository's 90 fields pays for those alone.
+    public static func parse(_ bytes: [UInt8], keeping: Set<String>? = nil) throws(JSONError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        parser.keeping = keeping
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -16,8 +19,11 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
+    private static let simpleEscapes = Array(#""\/bfnrt"#.utf8)
+
     private let bytes: [UInt8]
     private var index = 0
+    private var keeping: Set<String>?
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -73,7 +79,11 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append(JSONMember(key, try parseValue(depth: depth + 1)))
+            if let keeping, !keeping.contains(key) {
+                try skipValue(depth: depth + 1)
+            } else {
+                members.append(JSONMember(key, try parseValue(depth: depth + 1)))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ",")?: index += 1
@@ -101,6 +111,64 @@ public struct JSONParser {
             default: throw error("expected ',' or ']'")
             }
         }
+    }
+
+    /// Checks a value's syntax as `parseValue` does, without building it.
+    private mutating func skipValue(depth: Int) throws(JSONError) {
+        guard depth < Self.maximumDepth else { throw .tooDeep }
+        let (open, close): (UInt8, UInt8)
+        switch current {
+        case UInt8(ascii: "\"")?: return try skipString()
+        case UInt8(ascii: "{")?: (open, close) = (UInt8(ascii: "{"), UInt8(ascii: "}"))
+        case UInt8(ascii: "[")?: (open, close) = (UInt8(ascii: "["), UInt8(ascii: "]"))
+        default: _ = try parseValue(depth: depth); return  // a number or a literal: small
+        }
+        index += 1
+        skipWhitespace()
+        if current == close {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            if open == UInt8(ascii: "{") {
+                guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                try skipString()
+                skipWhitespace()
+                guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
+                index += 1
+                skipWhitespace()
+            }
+            try skipValue(depth: depth + 1)
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ",")?: index += 1
+            case close?: index += 1; return
+            default: throw error(open == UInt8(ascii: "{") ? "expected ',' or '}'" : "expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Checks a string's syntax (escapes, no raw control characters) without building it.
+    private mutating func skipString() throws(JSONError) {
+        index += 1
+        while let byte = current {
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return
+            case UInt8(ascii: "\\"):
+                switch current {
+                case UInt8(ascii: "u")?:
+                    index += 1
+                    _ = try hexQuad()
+                case let escaped? where Self.simpleEscapes.contains(escaped): index += 1
+                default: throw error("invalid escape")
+                }
+            case 0..<0x20: throw error("control character in string")
+            default: break
+            }
+        }
+        throw error("unterminated string")
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
