@@ -14,18 +14,18 @@ extension GitHubClient {
         -> (repository: GitHubRepository, etag: String?)
     {
         let response = try get("/repos/\(owner)/\(name)", about: .repository("\(owner)/\(name)"))
-        return (try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), response.header("etag"))
+        return (try decodeRepository(response), response.header("etag"))
     }
 
     public func repository(id: Int64) throws(GitHubError) -> GitHubRepository {
-        try decode(try get("/repositories/\(id)", about: .repository("id \(id)")), keeping: GitHubRepository.fields, as: GitHubRepository.init(json:))
+        try decodeRepository(try get("/repositories/\(id)", about: .repository("id \(id)")))
     }
 
     /// The repository by id, unless it is unchanged since `etag` (then 304, at no rate-limit cost).
     public func repository(id: Int64, ifNoneMatch etag: String?) throws(GitHubError) -> Conditional<GitHubRepository> {
         let response = try get("/repositories/\(id)", ifNoneMatch: etag, about: .repository("id \(id)"))
         if response.status == 304 { return .notModified }
-        return .modified(try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+        return .modified(try decodeRepository(response), etag: response.header("etag"))
     }
 
     static let userRepositoriesPath = "/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name"
@@ -77,10 +77,7 @@ extension GitHubClient {
     /// whether to ask for more.
     public func repositories(_ wanted: [(id: Int64, etag: String?)],
                              each: (Int, Result<Conditional<GitHubRepository>, GitHubError>) -> Bool) {
-        let requests = wanted.map { item in
-            (url: configuration.endpoint.url("/repositories/\(item.id)"), etag: item.etag,
-             resource: GitHubResource.repository("id \(item.id)"))
-        }
+        let requests = wanted.map { repositoryRequest(.id($0.id), etag: $0.etag) }
         conditionalAll(requests, read: { response throws(GitHubError) in try self.conditionalRepository(response) }, each: each)
     }
 
@@ -101,23 +98,28 @@ extension GitHubClient {
     public func repositoriesWithETags(_ keys: [RepositoryKey])
         -> [Result<(repository: GitHubRepository, etag: String?), GitHubError>]
     {
-        let requests = keys.map { key in
-            switch key {
-            case .name(let owner, let name):
-                (url: configuration.endpoint.url("/repos/\(owner)/\(name)"), etag: String?.none,
-                 resource: GitHubResource.repository("\(owner)/\(name)"))
-            case .id(let id):
-                (url: configuration.endpoint.url("/repositories/\(id)"), etag: String?.none,
-                 resource: GitHubResource.repository("id \(id)"))
-            }
+        return conditionalAll(keys.map { repositoryRequest($0, etag: nil) }) { response throws(GitHubError) in
+            (repository: try self.decodeRepository(response), etag: response.header("etag"))
         }
-        return conditionalAll(requests) { response throws(GitHubError) in
-            (repository: try self.decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+    }
+
+    /// The request for one repository of a parallel fetch.
+    private func repositoryRequest(_ key: RepositoryKey, etag: String?) -> (url: String, etag: String?, resource: GitHubResource) {
+        switch key {
+        case .name(let owner, let name):
+            (url: configuration.endpoint.url("/repos/\(owner)/\(name)"), etag: etag, resource: .repository("\(owner)/\(name)"))
+        case .id(let id):
+            (url: configuration.endpoint.url("/repositories/\(id)"), etag: etag, resource: .repository("id \(id)"))
         }
+    }
+
+    /// A repository answer, parsed keeping only the fields doogit reads.
+    private func decodeRepository(_ response: HTTPResponse) throws(GitHubError) -> GitHubRepository {
+        try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:))
     }
 
     private func conditionalRepository(_ response: HTTPResponse) throws(GitHubError) -> Conditional<GitHubRepository> {
         if response.status == 304 { return .notModified }
-        return .modified(try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:)), etag: response.header("etag"))
+        return .modified(try decodeRepository(response), etag: response.header("etag"))
     }
 }

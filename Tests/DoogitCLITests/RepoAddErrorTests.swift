@@ -8,17 +8,24 @@ import TestSupport
 /// `repo add` with many names says which one failed, with the exit code of what went wrong.
 @Suite(.serialized)
 struct RepoAddErrorTests {
+    /// doogit run in-process against `github`, with HOME in `home`: its status, stdout and stderr.
+    static func run(_ arguments: [String], github: FakeGitHub, home: TemporaryDirectory)
+        -> (status: Int32, out: CapturingSink, err: CapturingSink)
+    {
+        let environment = ["HOME": home.path, "DOOGIT_API_URL": github.apiURL, "GH_TOKEN": github.token]
+        let out = CapturingSink(), err = CapturingSink()
+        let console = Console(output: out, errors: err, outputIsTerminal: false, errorsIsTerminal: false)
+        let status = Doogit.run(arguments, context: Context(environment: environment, currentDirectory: home.path,
+                                                            console: console, runProgram: { _, _ in nil }))
+        return (status, out, err)
+    }
+
     @Test func theFailingReferenceIsNamed() throws {
         let github = try FakeGitHub()
         let home = TemporaryDirectory()
         github.addRepository(id: 1, name: "alpha")
         github.addRepository(id: 2, owner: "other", name: "beta")
-        let environment = ["HOME": home.path, "DOOGIT_API_URL": github.apiURL, "GH_TOKEN": github.token]
-        let out = CapturingSink(), err = CapturingSink()
-        let console = Console(output: out, errors: err, outputIsTerminal: false, errorsIsTerminal: false)
-        let status = Doogit.run(["repo", "add", "alpha", "other/beta", "x"],
-                                context: Context(environment: environment, currentDirectory: home.path,
-                                                 console: console, runProgram: { _, _ in nil }))
+        let (status, out, err) = Self.run(["repo", "add", "alpha", "other/beta", "x"], github: github, home: home)
         #expect(status == 1)
         #expect(out.text.isEmpty)
         #expect(err.text == "doogit: error: repository 'x' (octocat/x) not found on GitHub, or the token cannot see it; nothing was added. Check the name\n")
@@ -28,12 +35,7 @@ struct RepoAddErrorTests {
         let github = try FakeGitHub()
         let home = TemporaryDirectory()
         github.addRepository(id: 1, name: "alpha")
-        let environment = ["HOME": home.path, "DOOGIT_API_URL": github.apiURL, "GH_TOKEN": github.token]
-        let out = CapturingSink(), err = CapturingSink()
-        let console = Console(output: out, errors: err, outputIsTerminal: false, errorsIsTerminal: false)
-        let status = Doogit.run(["repo", "add", "x", "alpha", "other/y"],
-                                context: Context(environment: environment, currentDirectory: home.path,
-                                                 console: console, runProgram: { _, _ in nil }))
+        let (status, out, err) = Self.run(["repo", "add", "x", "alpha", "other/y"], github: github, home: home)
         #expect(status == 1)
         #expect(out.text.isEmpty)
         #expect(err.text == "doogit: error: 2 of 3 repositories cannot be added, so nothing was added: 'x' (octocat/x) not found; 'other/y' not found. Check the names (GitHub answers not found for a repository the token cannot see), or add the others without them\n")
