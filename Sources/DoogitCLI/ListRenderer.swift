@@ -96,32 +96,79 @@ struct ListRenderer {
     }
 
     /// One todo: indent, marker, ID (right-aligned to `idWidth`), the `--long` cells, and the
-    /// text wrapped under itself. Below about 20 columns there is no room for a hanging indent:
-    /// continuation lines then start near the left edge.
+    /// text wrapped under itself, one string per line. See `appendTodo`.
     func todoLines(_ todo: TodoRecord, idWidth: Int, cells: String = "") -> [String] {
-        let marker = todo.done ? style.doneMarker : style.openMarker
-        let id = String(todo.id)
-        let prefix = "  \(marker) " + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  " + cells
-        let (suffix, overdue) = details(todo)
-        let text = (todo.priority.map { "(\($0.rawValue)) " } ?? "") + (todo.issue.map { "#\($0.number) " } ?? "")
-            + TerminalText.sanitize(todo.text) + suffix
-        let lines = wrapped(todo, text: text, prefix: prefix)
-        // Overdue stands out (where colour is on, and the words were not wrapped apart).
-        guard let overdue, style.color, !todo.done else { return lines }
-        return lines.map { $0.replacing(overdue, with: style.red(overdue), maxReplacements: 1) }
+        var out = OutputText()
+        appendTodo(todo, idWidth: idWidth, cells: cells, to: &out)
+        return out.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    /// What follows a todo's text: its due date relative to today, and its tags; and the words
-    /// that say it is overdue, if it is.
-    func details(_ todo: TodoRecord) -> (suffix: String, overdue: String?) {
-        var parts: [String] = [], overdue: String?
-        if let due = todo.due {
-            let phrase = Self.duePhrase(due, today: today)
-            parts.append(phrase)
-            if let today, due < today { overdue = phrase }
+    /// Appends one todo's lines to `out`, each ending in a newline: indent, marker, ID
+    /// (right-aligned to `idWidth`), the `--long` cells, and the text wrapped under itself.
+    /// Below about 20 columns there is no room for a hanging indent: continuation lines then
+    /// start near the left edge. Off a terminal (no width, no highlight) the one line is written
+    /// straight into `out`, piece by piece, since a whole list is written this way.
+    func appendTodo(_ todo: TodoRecord, idWidth: Int, cells: String = "", to out: inout OutputText) {
+        let id = String(todo.id)
+        let due = todo.due.map { Self.duePhrase($0, today: today) }
+        // Overdue stands out, where colour is on.
+        let overdue = style.color && !todo.done && todo.due.map { due in today.map { due < $0 } ?? false } == true
+        if width == nil && !highlights {
+            let dimmed = style.color && todo.done
+            if dimmed { out += "\u{1B}[2m" as StaticString }
+            out += "  " as StaticString
+            out += todo.done ? style.doneMarker : style.openMarker
+            out += " " as StaticString
+            out.pad(idWidth - id.utf8.count)
+            out += id
+            out += "  " as StaticString
+            out += cells
+            appendText(of: todo, due: due, overdue: overdue, to: &out)
+            if dimmed { out += "\u{1B}[0m" as StaticString }
+            out += "\n" as StaticString
+            return
         }
-        parts += todo.tags.map { "+" + TerminalText.sanitize($0) }
-        return (parts.isEmpty ? "" : "  " + parts.joined(separator: " "), overdue)
+        let prefix = "  \(todo.done ? style.doneMarker : style.openMarker) "
+            + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  " + cells
+        var text = OutputText()
+        appendText(of: todo, due: due, overdue: false, to: &text)
+        for var line in wrapped(todo, text: text.text, prefix: prefix) {
+            // Only where the words were not wrapped apart.
+            if overdue, let due { line = line.replacing(due, with: style.red(due), maxReplacements: 1) }
+            out += line
+            out += "\n" as StaticString
+        }
+    }
+
+    /// Whether `--grep`'s text is marked in the lines (only with colour).
+    private var highlights: Bool { style.color && !(highlight ?? "").isEmpty }
+
+    /// A todo's text as the list shows it: the priority, the issue, the text, then its due date
+    /// relative to today (`due`, red when `overdue`) and its tags.
+    private func appendText(of todo: TodoRecord, due: String?, overdue: Bool, to out: inout OutputText) {
+        if let priority = todo.priority {
+            out += "(" as StaticString
+            out += priority.rawValue
+            out += ") " as StaticString
+        }
+        if let issue = todo.issue {
+            out += "#" as StaticString
+            out += String(issue.number)
+            out += " " as StaticString
+        }
+        out += TerminalText.sanitize(todo.text)
+        var separator: StaticString = "  "
+        if let due {
+            out += separator
+            out += overdue ? style.red(due) : due
+            separator = " "
+        }
+        for tag in todo.tags {
+            out += separator
+            out += "+" as StaticString
+            out += TerminalText.sanitize(tag)
+            separator = " "
+        }
     }
 
     /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
@@ -176,24 +223,35 @@ struct ListRenderer {
     }
 
     func todoList(_ sections: [TodoSection]) -> String {
+        var bytes: [UInt8] = []
+        writeTodoList(sections) { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The sectioned list (a header per section, then its todos; with `--long`, their notes),
+    /// handed to `write` in pieces of about 64 KB as it is made.
+    func writeTodoList(_ sections: [TodoSection], _ write: ([UInt8]) -> Void) {
         // IDs are positive, so the widest is the largest: no string per todo to find it.
         let idWidth = String(sections.lazy.flatMap(\.todos).map(\.id).max() ?? 1).count
         let cells = long.map { LongColumns.Layout($0, sections.flatMap(\.todos)) }
-        var out = ""
+        var out = OutputText()
         for (index, section) in sections.enumerated() {
-            if index > 0 { out += "\n" }
-            out += header(section.repository) + "\n"
+            if index > 0 { out += "\n" as StaticString }
+            out += header(section.repository)
+            out += "\n" as StaticString
             for todo in section.todos {
-                for line in todoLines(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "") { out += line + "\n" }
+                appendTodo(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "", to: &out)
                 if long != nil, let note = todo.note {
-                    let indent = String(repeating: " ", count: 6 + idWidth)
                     for line in note.split(separator: "\n", omittingEmptySubsequences: false) {
-                        out += indent + style.dim(TerminalText.sanitize(String(line))) + "\n"
+                        out.pad(6 + idWidth)
+                        out += style.dim(TerminalText.sanitize(String(line)))
+                        out += "\n" as StaticString
                     }
                 }
             }
+            if out.count >= 1 << 16 { write(out.drain()) }
         }
-        return out
+        if out.count > 0 { write(out.drain()) }
     }
 
     func repositoryList(_ summaries: [RepositorySummary]) -> String {

@@ -148,7 +148,7 @@ final class Runtime {
             json.beginArray()
             for item in items {
                 write(item, &json)
-                if json.bytes.count >= 1 << 16 { console.output.write(bytes: json.drain()) }
+                if json.byteCount >= 1 << 16 { console.output.write(bytes: json.drain()) }
             }
             json.endArray()
         }

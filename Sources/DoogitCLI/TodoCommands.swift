@@ -220,7 +220,7 @@ enum TodoCommands {
             var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
             renderer.highlight = grep
             if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
-            runtime.console.output.write(renderer.todoList(sections))
+            renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
             if runtime.console.outputIsTerminal {
                 runtime.note(sections.isEmpty ? "No removed todo to restore." : "Bring one back with 'doogit todo restore ID'.")
             }
@@ -238,7 +238,7 @@ enum TodoCommands {
         renderer.highlight = grep
         renderer.today = today
         if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
-        runtime.console.output.write(renderer.todoList(sections))
+        renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
         if runtime.console.outputIsTerminal && sections.allSatisfy({ $0.todos.isEmpty }) {
             runtime.note(try emptyListHint(store: store, repositories: repositories, filter: filter, grep: grep))
         }

@@ -15,9 +15,15 @@ public struct Row {
         sqlite3_column_name(statement.handle, column).map { String(cString: $0) } ?? "column \(column)"
     }
 
-    private func index(_ name: String) throws(StoreError) -> Int32 {
+    /// The position of a column, for rows read many times by position.
+    func index(_ name: String) throws(StoreError) -> Int32 {
         guard let index = statement.column(named: name) else { throw .unknownColumn(name) }
         return index
+    }
+
+    /// Whether the statement has a column of that name.
+    func hasColumn(_ name: String) -> Bool {
+        statement.columnNames.contains(name)
     }
 
     public func isNull(_ column: Int32) -> Bool {
@@ -59,10 +65,18 @@ public struct Row {
 
     /// An RFC 3339 timestamp column, read from its bytes; nil for NULL, an error when malformed.
     public func optionalTimestamp(_ column: String) throws(StoreError) -> Timestamp? {
-        let index = try index(column)
+        try optionalTimestamp(try index(column))
+    }
+
+    public func optionalTimestamp(_ index: Int32) throws(StoreError) -> Timestamp? {
         guard let text = sqlite3_column_text(statement.handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(statement.handle, index))
         guard let value = Timestamp(rfc3339UTF8: UnsafeBufferPointer(start: text, count: count)) else { throw .corrupt }
+        return value
+    }
+
+    public func timestamp(_ column: Int32) throws(StoreError) -> Timestamp {
+        guard let value = try optionalTimestamp(column) else { throw .unexpectedNull(column: name(column)) }
         return value
     }
 

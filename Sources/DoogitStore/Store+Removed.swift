@@ -9,6 +9,7 @@ extension Store {
         for repository in try self.repositories() { repositories[repository.id] = repository }
         let needle = text.map { $0.lowercased() }
         var sections: [TodoSection] = []
+        var reader = TodoReader()
         _ = try database.query("""
             SELECT b.todo_id AS todo_id, b.uuid, b.repository_id, r.full_name, b.text, coalesce(b.done, 0) AS done,
                    coalesce(b.position, 0) AS position, coalesce(b.created_at, b.removed_at) AS created_at,
@@ -21,7 +22,7 @@ extension Store {
             WHERE b.todo_id IS NOT NULL AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)
             ORDER BY r.full_name COLLATE NOCASE, r.id, b.removed_at DESC, b.todo_id
             """) { row throws(StoreError) in
-            let todo = try Self.readTodo(row)
+            let todo = try reader.read(row)
             if let repositoryIDs, !repositoryIDs.contains(todo.repositoryID) { return }
             if let needle, !todo.text.lowercased().contains(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {

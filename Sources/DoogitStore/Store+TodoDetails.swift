@@ -76,22 +76,34 @@ extension Store {
         CASE WHEN t.done = 0 THEN CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END END
         """
 
-    /// A section's todos (open ones first, each part in list order) in the order of
+    /// Puts a section's todos (open ones first, each part in list order) in the order of
     /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
-    static func pressing(_ todos: [TodoRecord]) -> [TodoRecord] {
-        guard todos.contains(where: { !$0.done && ($0.due != nil || $0.priority != nil) }) else { return todos }
-        // Positions are sorted by small keys, not records: a record is large, and each is copied
-        // once, at the end.
-        let keys = todos.map { (due: $0.due, rank: $0.priority?.rank ?? 3) }
-        var order = todos.indices.filter { !todos[$0].done }
+    /// Positions are sorted by small keys, then the records are swapped into place: a record is
+    /// large, and moving one costs less than copying it.
+    static func orderByPressing(_ todos: inout [TodoRecord]) {
+        let open = todos.firstIndex(where: \.done) ?? todos.endIndex
+        guard todos[..<open].contains(where: { $0.due != nil || $0.priority != nil }) else { return }
+        let keys = todos[..<open].map { (due: $0.due, rank: $0.priority?.rank ?? 3) }
+        var order = Array(0..<open)
         order.sort { lhs, rhs in
             let left = keys[lhs], right = keys[rhs]
             if (left.due == nil) != (right.due == nil) { return left.due != nil }
             if let a = left.due, let b = right.due, a != b { return a < b }
             return left.rank != right.rank ? left.rank < right.rank : lhs < rhs
         }
-        order += todos.indices.filter { todos[$0].done }
-        return order.map { todos[$0] }
+        // The record for place i is at order[i]: follow each cycle of the permutation, swapping.
+        todos.withUnsafeMutableBufferPointer { records in
+            for start in 0..<open where order[start] != start {
+                var place = start
+                while order[place] != start {
+                    let source = order[place]
+                    records.swapAt(place, source)
+                    order[place] = place
+                    place = source
+                }
+                order[place] = place
+            }
+        }
     }
 
     /// Every live todo's tags, sorted, by the todo's id: one read for a whole listing (ids hash
@@ -150,11 +162,12 @@ extension Store {
     /// The `limit` most pressing open todos across every repository (`next`).
     public func nextTodos(limit: Int, filter: DetailsFilter = DetailsFilter()) throws -> [TodoRecord] {
         let (conditions, values) = filter.conditions
+        var reader = TodoReader()
         return try database.query("""
             SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
             WHERE t.done = 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY \(Self.pressingOrder), r.full_name COLLATE NOCASE, r.id, t.position, t.id
             LIMIT ?
-            """, values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in try Self.readTodo(row) }
+            """, values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in try reader.read(row) }
     }
 }

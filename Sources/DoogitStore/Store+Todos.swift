@@ -16,31 +16,10 @@ extension Store {
         t.due, t.priority, t.note
         """
 
+    /// The todo of a row that has `todoColumns` (or `listColumns`, then with `tags`).
     static func readTodo(_ row: Row, tags: [String]? = nil) throws(StoreError) -> TodoRecord {
-        var names: [String] = []
-        if let tags { names = tags } else { names = try readTags(row) }
-        return TodoRecord(
-            id: try row.int64("todo_id"), uuid: try row.string("uuid"), repositoryID: try row.int64("repository_id"),
-            repositoryFullName: try row.string("full_name"), text: try row.string("text"),
-            done: try row.bool("done"), position: try row.int64("position"),
-            createdAt: try timestamp(row, "created_at"), updatedAt: try timestamp(row, "updated_at"),
-            doneAt: try optionalTimestamp(row, "done_at"), issue: try readIssueLink(row),
-            due: try row.optionalString("due").flatMap(CalendarDate.init(text:)),
-            priority: try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
-            tags: names,
-            note: try row.optionalString("note"))
-    }
-
-    /// The `tags` column of `todoColumns`, sorted.
-    static func readTags(_ row: Row) throws(StoreError) -> [String] {
-        try row.optionalString("tags").map { $0.split(separator: " ").map(String.init).sorted() } ?? []
-    }
-
-    /// The linked issue of a row that has `todoColumns`; a link with missing parts is no link.
-    static func readIssueLink(_ row: Row) throws(StoreError) -> IssueLink? {
-        guard !(try row.isNull("issue_number")), let url = try row.optionalString("issue_url") else { return nil }
-        return IssueLink(number: try row.int64("issue_number"), url: url,
-                         state: try row.optionalString("issue_state").flatMap(IssueState.init(rawValue:)))
+        var reader = TodoReader()
+        return try reader.read(row, tags: tags)
     }
 
     func todos(ids: [Int64]) throws(StoreError) -> [TodoRecord] {
@@ -104,13 +83,14 @@ extension Store {
         for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
         let tags = try tagsByTodoID()
+        var reader = TodoReader()
         // In list order, which the indexes give without sorting; `pressing` orders each section.
         _ = try database.query("""
             SELECT \(Self.listColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
-            var todo = try Self.readTodo(row, tags: [])
+            var todo = try reader.read(row, tags: [])
             if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
             // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
             if let needle, !todo.text.lowercased().contains(needle) { return }
@@ -120,7 +100,7 @@ extension Store {
                 sections.append(TodoSection(repository: repository, todos: [todo]))
             }
         }
-        for index in sections.indices { sections[index].todos = Self.pressing(sections[index].todos) }
+        for index in sections.indices { Self.orderByPressing(&sections[index].todos) }
         guard includeEmpty else { return sections }
         let shown = Set(sections.map(\.repository.id))
         for repository in repositories.values
@@ -179,11 +159,12 @@ extension Store {
     /// Removes every done todo (of one repository, or of all), restorably, and returns them.
     public func clearDone(repositoryID: Int64?, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            var reader = TodoReader()
             let done = try database.query("""
                 SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
                 WHERE t.done = 1 AND (? IS NULL OR t.repository_id = ?) ORDER BY r.full_name COLLATE NOCASE, t.position
                 """, [repositoryID.map(SQLValue.integer) ?? .null, repositoryID.map(SQLValue.integer) ?? .null]) {
-                row throws(StoreError) in try Self.readTodo(row)
+                row throws(StoreError) in try reader.read(row)
             }
             for todo in done { try entomb(where: "id = ?", [.integer(todo.id)], at: now) }
             return done

@@ -3,7 +3,11 @@
 /// text from GitHub can act on a terminal that displays the output. Large lists (10,000 todos)
 /// are written straight from their records, without building a JSONValue tree first.
 public struct JSONStream {
-    public private(set) var bytes: [UInt8] = []
+    private var buffer = ByteBuffer()
+    /// The document so far.
+    public var bytes: [UInt8] { buffer.bytes }
+    /// How many bytes the document has so far.
+    public var byteCount: Int { buffer.count }
     /// For each open array or object: whether it has an element yet.
     private var open: [Bool] = []
     /// Whether elements go on lines of their own, indented by depth.
@@ -11,33 +15,31 @@ public struct JSONStream {
 
     public init(indented: Bool = true) {
         self.indented = indented
-        bytes.reserveCapacity(4096)
     }
 
     /// Hands over the bytes written so far and starts an empty buffer (of the same capacity), so
     /// that a long document can be written out piece by piece; the nesting carries on.
     public mutating func drain() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+        buffer.drain()
     }
 
     /// The document so far as text, with a final newline.
     public var text: String { String(decoding: bytes, as: UTF8.self) + "\n" }
 
     private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        buffer.append(text)
     }
 
     private mutating func newline() {
         guard indented else { return }
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: open.count * 2))
+        buffer.append(0x0A)
+        buffer.append(0x20, count: open.count * 2)
     }
 
     /// Separates and indents an element of the innermost array (keys do this for objects).
     private mutating func beginElement() {
         guard let hasElements = open.last else { return }
-        if hasElements { bytes.append(UInt8(ascii: ",")) }
+        if hasElements { buffer.append(UInt8(ascii: ",")) }
         open[open.count - 1] = true
         newline()
     }
@@ -46,34 +48,34 @@ public struct JSONStream {
 
     public mutating func beginArray() {
         beginValue()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         open.append(false)
     }
 
     public mutating func endArray() {
         let hadElements = open.popLast() ?? false
         if hadElements { newline() }
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
     }
 
     public mutating func beginObject() {
         beginValue()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         open.append(false)
     }
 
     public mutating func endObject() {
         let hadElements = open.popLast() ?? false
         if hadElements { newline() }
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
     }
 
     /// A member name written in the code: plain ASCII that needs no escaping, copied whole.
     public mutating func key(_ name: StaticString) {
         beginElement()
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         append(name)
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         indented ? append(": ") : append(":")
         valueFollowsKey = true
     }
@@ -110,7 +112,7 @@ public struct JSONStream {
 
     public mutating func number(_ literal: String) {
         beginValue()
-        bytes.append(contentsOf: literal.utf8)
+        buffer.append(literal)
     }
 
     public mutating func int(_ value: Int64) {
@@ -129,12 +131,12 @@ public struct JSONStream {
     /// A timestamp as an RFC 3339 string (null for none), written without making a String.
     public mutating func timestamp(_ value: Timestamp?) {
         guard let value else { return null() }
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            guard value.writeRFC3339(into: buffer) else { return false }
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            guard value.writeRFC3339(into: digits) else { return false }
             beginValue()
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: buffer)
-            bytes.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(UnsafeBufferPointer(digits))
+            buffer.append(UInt8(ascii: "\""))
             return true
         }
         if !written { string(value.rfc3339) }
@@ -165,14 +167,14 @@ public struct JSONStream {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         // Plain ASCII without quotes, backslashes or controls, the usual case, is copied whole.
         var text = text
         let copied = text.withUTF8 { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
-            bytes.append(contentsOf: utf8)
+            buffer.append(utf8)
             return true
         }
         if !copied {
@@ -187,14 +189,14 @@ public struct JSONStream {
                     if TerminalText.isUnsafe(scalar) {
                         append("\\u")
                         for shift in stride(from: 12, through: 0, by: -4) {
-                            bytes.append(Self.hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
+                            buffer.append(Self.hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
                         }
                     } else {
-                        UTF8.encode(scalar) { bytes.append($0) }
+                        UTF8.encode(scalar) { buffer.append($0) }
                     }
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
     }
 }

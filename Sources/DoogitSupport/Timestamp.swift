@@ -81,6 +81,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        if let canonical = parseCanonical(bytes) { return canonical }
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -127,6 +128,29 @@ public struct Timestamp: Comparable, Hashable, Sendable {
         }
         let days = Self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Timestamp(millisecondsSinceEpoch: seconds * 1000 + millis)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.fffZ`, the form doogit writes (a list reads thousands), digit by
+    /// digit; nil for anything else, which `parse` then reads in full.
+    private static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        guard bytes.count == 24, let b = bytes.baseAddress, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
+              b[16] == 0x3A, b[19] == 0x2E, b[23] == 0x5A else { return nil }
+        var bad = false
+        func number(_ offset: Int, _ count: Int) -> Int64 {
+            var value: Int64 = 0
+            for index in offset..<offset + count {
+                let digit = b[index] &- 0x30
+                bad = bad || digit > 9
+                value = value &* 10 &+ Int64(digit)
+            }
+            return value
+        }
+        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
+        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2), millis = number(20, 3)
+        guard !bad, (1...12).contains(month), (1...daysInMonth(year, month)).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
         return Timestamp(millisecondsSinceEpoch: seconds * 1000 + millis)
     }
 

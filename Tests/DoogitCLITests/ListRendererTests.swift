@@ -187,6 +187,54 @@ import Testing
         #expect(renderer.todoLines(Fixture.todo(id: 1, text: "x"), idWidth: 1) == ["  ○ 1  x"])
     }
 
+    @Test("off a terminal a line is written straight, as the wrapping path writes it where it fits",
+          arguments: [false, true])
+    func straightLinesMatchWrappedOnes(color: Bool) throws {
+        var todos: [TodoRecord] = []
+        for (index, done) in [false, true].enumerated() {
+            var todo = Fixture.todo(id: Int64(10 + index), text: "ship the \u{1B}[31mrelease", done: done)
+            todo.due = CalendarDate(year: 2026, month: 11, day: 28)
+            todo.priority = .high
+            todo.tags = ["ci", "docs"]
+            todo.issue = IssueLink(number: 12, url: "https://github.com/o/n/issues/12", state: .open)
+            todos.append(todo)
+            var plainTodo = Fixture.todo(id: Int64(3 + index), text: "plain", done: done)
+            plainTodo.due = CalendarDate(year: 2026, month: 12, day: 3)
+            todos.append(plainTodo)
+        }
+        var straight = ListRenderer(style: Style(color: color, unicode: true), width: nil)
+        var wrapping = ListRenderer(style: Style(color: color, unicode: true), width: 200)
+        straight.today = CalendarDate(year: 2026, month: 12, day: 1)
+        wrapping.today = straight.today
+        // Wrapping joins words with one space, so runs of spaces are compared as one.
+        func words(_ lines: [String]) -> [String] { lines.map { $0.split(separator: " ").joined(separator: " ") } }
+        for todo in todos {
+            #expect(words(straight.todoLines(todo, idWidth: 3, cells: "5d  ")) == words(wrapping.todoLines(todo, idWidth: 3, cells: "5d  ")))
+        }
+        let overdue = straight.todoLines(todos[0], idWidth: 2)
+        #expect(overdue == [color ? "  ○ 10  (H) #12 ship the release  \u{1B}[31m3 days overdue\u{1B}[0m +ci +docs"
+                                  : "  ○ 10  (H) #12 ship the release  3 days overdue +ci +docs"])
+    }
+
+    @Test("a list far longer than one piece of output comes out whole")
+    func longListInPieces() {
+        let todos = (1...3000).map { Fixture.todo(id: Int64($0), text: "todo number \($0) with a few more words") }
+        let renderer = ListRenderer(style: plain, width: nil)
+        var pieces = 0
+        var bytes: [UInt8] = []
+        renderer.writeTodoList([TodoSection(repository: Fixture.helloWorld, todos: Array(todos[..<1500])),
+                                TodoSection(repository: Fixture.helloWorld, todos: Array(todos[1500...]))]) {
+            pieces += 1
+            bytes += $0
+        }
+        let expected = "octocat/Hello-World  My first repository on GitHub!\n"
+            + todos[..<1500].map { "  ○ \(String(repeating: " ", count: 4 - String($0.id).count))\($0.id)  \($0.text)\n" }.joined()
+            + "\noctocat/Hello-World  My first repository on GitHub!\n"
+            + todos[1500...].map { "  ○ \(String(repeating: " ", count: 4 - String($0.id).count))\($0.id)  \($0.text)\n" }.joined()
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(pieces == 2)
+    }
+
     @Test func todoListSectionsAreSeparatedByABlankLine() {
         let widgets = Fixture.repository(id: 42, owner: "acme", name: "widgets", description: nil, archived: true, gone: true)
         let sections = [

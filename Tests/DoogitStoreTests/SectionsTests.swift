@@ -1,5 +1,7 @@
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
+import TestSupport
 import Testing
 
 /// Five repositories whose case-insensitive order differs from both id order and byte order,
@@ -129,5 +131,47 @@ struct SectionsTests {
             "aardvark/app: z2,z3,z1", "alpha/tools: a1", "beta/another: n1", "Beta/lib: b1,b2",
         ])
         #expect(try listing.store.sections()[0].todos.allSatisfy { $0.repositoryFullName == "aardvark/app" })
+    }
+}
+
+/// The order within a section on many random lists, against the rule written out plainly: open
+/// todos by due date (none last), then priority (H, M, L, none), then the order they were added;
+/// done ones after, in the order they were added.
+@Suite("Store.sections: the order of what is pressing")
+struct PressingOrderTests {
+    @Test("random lists come out in the order the rule gives", arguments: 0..<12)
+    func randomLists(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let store = try memoryStore()
+        try store.saveRepositories([repository(1, "one/a"), repository(2, "two/b")])
+        var added: [Int64: [TodoRecord]] = [1: [], 2: []]
+        for index in 0..<Int.random(in: 1...120, using: &random) {
+            let repositoryID = Int64.random(in: 1...2, using: &random)
+            let due: CalendarDate?? = Bool.random(using: &random) ? .some(CalendarDate(dayNumber: 20_000 + Int.random(in: 0..<6, using: &random))) : nil
+            let priority: Priority?? = Bool.random(using: &random) ? .some([Priority.high, .medium, .low].randomElement(using: &random)) : nil
+            var todo = try store.addTodo(repositoryID: repositoryID, text: "t\(index)",
+                                         details: DetailsEdit(due: due, priority: priority), at: moment(Int64(index)))
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                todo = try store.setDone([todo.id], done: true, at: moment(Int64(index)))[0]
+            }
+            added[repositoryID, default: []].append(todo)
+        }
+        func pressing(_ lhs: TodoRecord, _ rhs: TodoRecord) -> Bool {
+            switch (lhs.due, rhs.due) {
+            case let (a?, b?) where a != b: return a < b
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            let left = lhs.priority?.rank ?? 3, right = rhs.priority?.rank ?? 3
+            return left != right ? left < right : lhs.id < rhs.id
+        }
+        let expected = [Int64(1), 2].compactMap { id -> [String]? in
+            let todos = added[id] ?? []
+            guard !todos.isEmpty else { return nil }
+            let open = todos.filter { !$0.done }.sorted(by: pressing)
+            return (open + todos.filter(\.done)).map(\.text)
+        }
+        #expect(try store.sections().map { $0.todos.map(\.text) } == expected)
     }
 }

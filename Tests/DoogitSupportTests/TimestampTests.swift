@@ -183,6 +183,31 @@ struct TimestampTests {
         #expect(Timestamp(rfc3339: text) == nil, "\(text.debugDescription) should be refused")
     }
 
+    @Test("the form doogit writes is checked as strictly as any other", arguments: [
+        "2026-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-00-01T00:00:00.000Z", "2026-11-31T00:00:00.000Z",
+        "2026-11-00T00:00:00.000Z", "2026-11-29T24:00:00.000Z", "2026-11-29T23:60:00.000Z", "2026-11-29T23:59:61.000Z",
+        "2026-11-29T23:59:59.000z ", "2026-11-29T23:59:59.0a0Z", "2026-11-29 23:59:59.000X",
+    ])
+    func canonicalFormChecked(text: String) {
+        #expect(Timestamp(rfc3339: text) == nil, "\(text) should be refused")
+    }
+
+    @Test("a non-digit anywhere in a date of the written form is refused")
+    func everyDigitChecked() {
+        let text = Array("2026-11-29T21:23:15.123Z".utf8)
+        for index in text.indices where (0x30...0x39).contains(text[index]) {
+            for replacement in [UInt8(ascii: "a"), UInt8(ascii: "/"), UInt8(ascii: ":"), 0x00, 0xFF] {
+                var bad = text
+                bad[index] = replacement
+                let string = String(decoding: bad, as: UTF8.self)
+                #expect(Timestamp(rfc3339: string) == nil, "\(string.debugDescription)")
+            }
+        }
+        // The written form and the same instant written another way are read alike.
+        #expect(Timestamp(rfc3339: "2026-11-29T21:23:15.123Z") == Timestamp(rfc3339: "2026-11-29T21:23:15.123+00:00"))
+        #expect(Timestamp(rfc3339: "2024-02-29T00:00:00.000Z") == Timestamp(rfc3339: "2024-02-29t00:00:00.000z"))
+    }
+
     @Test("dates that do not exist on the calendar are nil", arguments: [
         "2026-02-29T00:00:00Z", "2026-02-30T00:00:00Z", "2024-02-30T00:00:00Z", "1900-02-29T00:00:00Z",
         "2026-04-31T00:00:00Z", "2026-06-31T00:00:00Z", "2026-09-31T00:00:00Z", "2026-11-31T00:00:00Z",

@@ -1,0 +1,72 @@
+import DoogitMerge
+import DoogitSupport
+
+/// Reads todos from rows that have `Store.todoColumns` (or `listColumns`): the columns are found
+/// by name at the first row and read by position after it, since a listing reads thousands of
+/// rows of one statement.
+struct TodoReader {
+    private struct Columns {
+        let id, uuid, repositoryID, fullName, text, done, position, createdAt, updatedAt, doneAt: Int32
+        let issueNumber, issueURL, issueState, due, priority, note: Int32
+        /// nil where the tags are read apart (`listColumns`).
+        let tags: Int32?
+
+        init(_ row: Row) throws(StoreError) {
+            id = try row.index("todo_id")
+            uuid = try row.index("uuid")
+            repositoryID = try row.index("repository_id")
+            fullName = try row.index("full_name")
+            text = try row.index("text")
+            done = try row.index("done")
+            position = try row.index("position")
+            createdAt = try row.index("created_at")
+            updatedAt = try row.index("updated_at")
+            doneAt = try row.index("done_at")
+            issueNumber = try row.index("issue_number")
+            issueURL = try row.index("issue_url")
+            issueState = try row.index("issue_state")
+            due = try row.index("due")
+            priority = try row.index("priority")
+            note = try row.index("note")
+            tags = row.hasColumn("tags") ? try row.index("tags") : nil
+        }
+    }
+
+    private var columns: Columns?
+
+    private mutating func columns(of row: Row) throws(StoreError) -> Columns {
+        if let columns { return columns }
+        let found = try Columns(row)
+        columns = found
+        return found
+    }
+
+    /// The todo of `row`; `tags` (sorted) stand for the row's `tags` column when given.
+    mutating func read(_ row: Row, tags: [String]? = nil) throws(StoreError) -> TodoRecord {
+        let c = try columns(of: row)
+        var names: [String] = []
+        if let tags {
+            names = tags
+        } else if let column = c.tags, let text = row.optionalString(column) {
+            names = text.split(separator: " ").map(String.init).sorted()
+        }
+        var due: CalendarDate?
+        if let text = row.optionalString(c.due) { due = CalendarDate(text: text) }
+        return TodoRecord(
+            id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),
+            repositoryFullName: try row.string(c.fullName), text: try row.string(c.text),
+            done: try row.bool(c.done), position: try row.int64(c.position),
+            createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
+            doneAt: try row.optionalTimestamp(c.doneAt), issue: try issueLink(row),
+            due: due, priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
+            tags: names, note: row.optionalString(c.note))
+    }
+
+    /// The linked issue of `row`; a link with missing parts is no link.
+    mutating func issueLink(_ row: Row) throws(StoreError) -> IssueLink? {
+        let c = try columns(of: row)
+        guard !row.isNull(c.issueNumber), let url = row.optionalString(c.issueURL) else { return nil }
+        return IssueLink(number: try row.int64(c.issueNumber), url: url,
+                         state: row.optionalString(c.issueState).flatMap(IssueState.init(rawValue:)))
+    }
+}
