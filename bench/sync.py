@@ -10,6 +10,8 @@ fetching the same URLs over HTTP/2 is measured in the same run, as the limit.
 
 Run through bench/run-sync (which builds the binaries), or:
     bench/sync.py --doogit .build/release/doogit --fake .build/release/fake-github [--https]
+Given --doogit more than once (an older build, then this one), every binary is measured in the
+same run, their runs taking turns.
 """
 import argparse
 import json
@@ -45,49 +47,59 @@ def scenario(args, label, own, others, runs, proxy_wanted=False):
     proxy = None
     try:
         base = fake.stdout.readline().strip()
-        home = tempfile.mkdtemp(prefix="doogit-bench-")
-        env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base, "GH_TOKEN": TOKEN, "LANG": "C.UTF-8"}
         if proxy_wanted:
             proxy = https.Proxy(base)
-            env["DOOGIT_API_URL"] = proxy.url
-            env["SSL_CERT_FILE"] = proxy.certificate
+        names = [f"octocat/own-{i:04d}" for i in range(own)] + \
+                [f"other{i % 10}/lib-{i:04d}" for i in range(others)]
+        call(base, f"/_delay?ms={args.delay}")
+        # Each binary in a HOME of its own; the phases of all of them take turns, so that they
+        # are measured on the machine as it is at the same moments.
+        homes = []
+        for doogit in args.doogit:
+            home = tempfile.mkdtemp(prefix="doogit-bench-")
+            env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base, "GH_TOKEN": TOKEN, "LANG": "C.UTF-8"}
+            if proxy:
+                env["DOOGIT_API_URL"] = proxy.url
+                env["SSL_CERT_FILE"] = proxy.certificate
+            homes.append((doogit, home, env))
 
-        def measured(*doogit_args):
+        def measured(doogit, env, *doogit_args):
             """One command: (ms, requests, units, connections)."""
             call(base, "/_reset")
             opened = call(base, "/_stats")["connections"]
             if proxy:
                 wrap, count = https.traced([], proxy.port)
-                elapsed, _ = run(args.doogit, env, *doogit_args, wrap=lambda command: wrap + command)
+                elapsed, _ = run(doogit, env, *doogit_args, wrap=lambda command: wrap + command)
                 connections = count()
             else:
-                elapsed, _ = run(args.doogit, env, *doogit_args)
+                elapsed, _ = run(doogit, env, *doogit_args)
             stats = call(base, "/_stats")
             if not proxy:
                 connections = stats["connections"] - opened
             return elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections
 
-        names = [f"octocat/own-{i:04d}" for i in range(own)] + \
-                [f"other{i % 10}/lib-{i:04d}" for i in range(others)]
-        call(base, f"/_delay?ms={args.delay}")
-        rows = [(label, "repo add", *measured("repo", "add", *names))]
+        rows = []
+        samples = {}
+        for doogit, home, env in homes:
+            rows.append((label, "repo add", doogit, *measured(doogit, env, "repo", "add", *names)))
         for phase in ("first sync", "no-op sync", "10 changed"):
-            samples = []
             for attempt in range(runs):
-                if phase == "first sync":
-                    # Forget the ETags and cached listing that `repo add` left, as after an upgrade.
-                    subprocess.run(["sqlite3", os.path.join(home, ".local/share/doogit/doogit.sqlite3"),
-                                    "UPDATE repositories SET etag = NULL; DELETE FROM listing_pages;"], check=True)
-                if phase == "10 changed":
-                    call(base, "/_touch?count=10")
-                samples.append(measured("sync", "--quiet"))
-            rows.append((label, phase, *(statistics.median(column) for column in zip(*samples))))
+                for doogit, home, env in homes:
+                    if phase == "first sync":
+                        # Forget the ETags and cached listing that `repo add` left, as after an upgrade.
+                        subprocess.run(["sqlite3", os.path.join(home, ".local/share/doogit/doogit.sqlite3"),
+                                        "UPDATE repositories SET etag = NULL; DELETE FROM listing_pages;"], check=True)
+                    if phase == "10 changed":
+                        call(base, "/_touch?count=10")
+                    samples.setdefault((phase, doogit), []).append(measured(doogit, env, "sync", "--quiet"))
+            for doogit, home, env in homes:
+                rows.append((label, phase, doogit, *(statistics.median(column) for column in zip(*samples[(phase, doogit)]))))
         if proxy:
             ids = [2_000_000 + i for i in range(others)] + [1_000_000 + i for i in range(own)]
             # The rate limit is reset before each run, as before each of doogit's.
             ms, connections = https.curl_limit(proxy, [f"{proxy.url}/repositories/{i}" for i in ids], TOKEN, runs,
                                                before_each=lambda: call(base, "/_reset"))
-            rows.append((label, "curl --parallel", ms, len(ids), len(ids), connections))
+            rows.append((label, "curl --parallel", "curl", ms, len(ids), len(ids), connections))
         return rows
     finally:
         if proxy:
@@ -98,7 +110,8 @@ def scenario(args, label, own, others, runs, proxy_wanted=False):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--doogit", required=True)
+    parser.add_argument("--doogit", required=True, action="append",
+                        help="the doogit to measure; given again, each is measured in the same run (before and after)")
     parser.add_argument("--fake", required=True)
     parser.add_argument("--repositories", type=int, default=1000)
     parser.add_argument("--delay", type=int, default=50, help="ms added to every answer")
@@ -116,9 +129,14 @@ def main():
     transport = "HTTPS through nghttpx (HTTP/2)" if args.https else "plain HTTP"
     print(f"\ndoogit, {n} tracked repositories, {transport}, +{args.delay} ms per answer "
           f"(median of {args.runs} runs; repo add once)\n")
-    print(f"{'repositories':<24}{'phase':<17}{'wall ms':>10}{'requests':>10}{'rate units':>12}{'connections':>13}")
-    for label, phase, ms, requests, units, connections in rows:
-        print(f"{label:<24}{phase:<17}{ms:>10.0f}{requests:>10.0f}{units:>12.0f}{connections:>13.0f}")
+    limit = {label: ms for label, phase, _, ms, *_ in rows if phase == "curl --parallel"}
+    several = len(args.doogit) > 1
+    print(f"{'repositories':<24}{'phase':<17}" + (f"{'binary':<28}" if several else "")
+          + f"{'wall ms':>10}{'vs curl':>9}{'requests':>10}{'rate units':>12}{'connections':>13}")
+    for label, phase, binary, ms, requests, units, connections in rows:
+        ratio = f"{ms / limit[label]:8.2f}x" if label in limit else f"{'-':>9}"
+        print(f"{label:<24}{phase:<17}" + (f"{binary[-27:]:<28}" if several else "")
+              + f"{ms:>10.0f}{ratio}{requests:>10.0f}{units:>12.0f}{connections:>13.0f}")
     sequential = n * args.delay
     print(f"\n(one request at a time would need at least {sequential} ms for {n} repositories)")
 

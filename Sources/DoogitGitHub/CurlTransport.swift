@@ -42,6 +42,9 @@ public final class CurlTransport: HTTPTransport {
     public var connectionsOpened: Int { (multi?.connectionsOpened ?? 0) + spareConnections }
     private var spareConnections = 0
 
+    /// The most transfers in flight at once during the last parallel run.
+    public var mostAtOnce: Int { multi?.mostAtOnce ?? 0 }
+
     /// Whether the server multiplexes (HTTP/2); nil until a transfer has finished.
     public var multiplexes: Bool? { multi?.multiplexes }
 

@@ -138,18 +138,26 @@ final class EasyHandle {
         }
     }
 
-    fileprivate func appendHeaderLine(_ line: String) {
-        if line.hasPrefix("HTTP/") {
+    /// One header line as libcurl hands it over (with its line break), read as bytes: a sync
+    /// reads some 20 headers for each of a thousand answers.
+    fileprivate func appendHeaderLine(_ line: UnsafeBufferPointer<UInt8>) {
+        let line = HeaderLine.trimmed(line)
+        if line.starts(with: HeaderLine.statusPrefix) {
             // A new response (after 100 Continue or a proxy's answer): start over.
             headers = []
-            let parts = line.split(separator: " ")
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            let parts = line.split(separator: 0x20)
+            status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingSpaces
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: line[..<colon].map(HeaderLine.lowercased), as: UTF8.self)
+        let value = String(decoding: HeaderLine.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
         headers.append((name: name, value: value))
+        // Room for the body at once, rather than growing it piece by piece (at most 1 MB on a
+        // server's word).
+        if name == "content-length", let length = Int(value), length > 0 {
+            body.reserveCapacity(min(length, 1 << 20))
+        }
     }
 }
 
@@ -173,9 +181,27 @@ private let writeHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int,
     guard let data, let context else { return 0 }
     let handle = Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-        String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+    data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+        handle.appendHeaderLine(UnsafeBufferPointer(start: bytes, count: length))
     }
-    handle.appendHeaderLine(line.trimmingSpaces)
     return length
+}
+
+/// The bytes of a header line.
+private enum HeaderLine {
+    static let statusPrefix = Array("HTTP/".utf8)
+
+    /// Without the spaces, tabs and line breaks around it.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Header names are ASCII tokens, compared without case.
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
 }

@@ -4,10 +4,11 @@ internal import CCurl
 /// finishes, never waiting for a whole group. Its easy handles and the multi handle's
 /// connections are kept between runs.
 ///
-/// Each run starts `initialWidth` wide and opens `growth` more places for every transfer that
-/// finishes while the caller still wants more started (a slow start, as TCP's, five times wider
-/// each round trip): a healthy server is asked the full 100 at once after two round trips,
-/// while one that is failing sees only the first few before the caller says stop.
+/// Each run starts `initialWidth` wide and opens `growth` more places for every answer that
+/// says the server is well (not a server error, a refusal for the rate limit, or a failed
+/// connection) while the caller still wants more started: a healthy server is asked the full
+/// 100 at once after one round trip, while one that is failing sees only the first few before
+/// the caller says stop. A place that comes free is filled at once.
 ///
 /// The full width depends on the protocol the server speaks, which the first finished
 /// transfer tells: over HTTP/2, `streams` transfers share at most
@@ -15,7 +16,7 @@ internal import CCurl
 /// it rather than opening one); over HTTP/1.1, `connections` transfers, one per connection.
 final class MultiTransfer {
     static let initialWidth = 4
-    static let growth = 4
+    static let growth = 24
     static let multiplexedConnections = 4
 
     private let multi: UnsafeMutableRawPointer
@@ -30,6 +31,8 @@ final class MultiTransfer {
     /// Whether the server multiplexes (HTTP/2); nil until a transfer has finished.
     private(set) var multiplexes: Bool?
     private(set) var isRunning = false
+    /// The most transfers in flight at once during the last run.
+    private(set) var mostAtOnce = 0
 
     init(bodyLimit: Int, connections: Int, streams: Int, refusing refusedOptions: Set<String>,
          trust: TrustedCertificates) throws(TransportError) {
@@ -66,10 +69,11 @@ final class MultiTransfer {
         var next = 0
         var starting = true
         var allowed = min(width, Self.initialWidth)
+        mostAtOnce = 0
         func finished(_ index: Int, _ result: Result<HTTPResponse, TransportError>) {
             results[index] = result
             starting = onAnswer(index, result) && starting
-            if starting { allowed = min(width, allowed + Self.growth) }
+            if starting && Self.saysWell(result) { allowed = min(width, allowed + Self.growth) }
         }
         while (starting && next < requests.count) || !inFlight.isEmpty {
             while starting && next < requests.count && inFlight.count < allowed {
@@ -90,6 +94,7 @@ final class MultiTransfer {
                     try handle.prepare(requests[index], bodyLimit: bodyLimit, waitForMultiplexing: multiplexes == true)
                     if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
                         inFlight.append((handle, index))
+                        mostAtOnce = max(mostAtOnce, inFlight.count)
                     } else {
                         idle.append(handle)
                         finished(index, .failure(.connection("could not start the transfer")))
@@ -112,6 +117,7 @@ final class MultiTransfer {
             }
             var done: UnsafeMutableRawPointer?
             var code = CURLE_OK
+            var freed = false
             while ccurl_multi_next_done(multi, &done, &code) != 0 {
                 guard let position = inFlight.firstIndex(where: { $0.handle.handle == done }) else { continue }
                 let (handle, index) = inFlight.remove(at: position)
@@ -119,13 +125,22 @@ final class MultiTransfer {
                 learn(from: handle, code)
                 idle.append(handle)
                 finished(index, Result { () throws(TransportError) in try handle.finish(code) })
+                freed = true
             }
+            // A place that just came free is filled at once, not after the next answer arrives.
+            if freed && starting && next < requests.count { continue }
             if running > 0 {
                 var descriptors: Int32 = 0
                 ccurl_multi_poll(multi, 1000, &descriptors)
             }
         }
         return results
+    }
+
+    /// Whether an outcome says the server is well enough to be asked more at once.
+    static func saysWell(_ result: Result<HTTPResponse, TransportError>) -> Bool {
+        guard case .success(let response) = result else { return false }
+        return response.status < 500 && response.status != 403 && response.status != 429
     }
 
     /// Counts the connections a finished transfer opened, and learns from its answer whether

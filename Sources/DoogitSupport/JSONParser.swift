@@ -7,7 +7,7 @@ public struct JSONParser {
     /// not built: a reader that needs 12 of a repository's 90 fields pays for those alone.
     public static func parse(_ bytes: [UInt8], keeping: Set<String>? = nil) throws(JSONError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
-        parser.keeping = keeping
+        parser.keeping = keeping.map { $0.map { Array($0.utf8) } }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -23,7 +23,8 @@ public struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
-    private var keeping: Set<String>?
+    /// The names of the members to build (as UTF-8), or nil for all.
+    private var keeping: [[UInt8]]?
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -36,8 +37,15 @@ public struct JSONParser {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-            index += 1
+        // Indented documents have long runs of it: a loop over the buffer, not `current`.
+        index = bytes.withUnsafeBufferPointer { buffer in
+            var index = self.index
+            while index < buffer.count {
+                let byte = buffer[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
+                index &+= 1
+            }
+            return index
         }
     }
 
@@ -74,15 +82,15 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try parseString()
+            let key = try memberName()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            if let keeping, !keeping.contains(key) {
-                try skipValue(depth: depth + 1)
-            } else {
+            if let key {
                 members.append(JSONMember(key, try parseValue(depth: depth + 1)))
+            } else {
+                try skipValue(depth: depth + 1)
             }
             skipWhitespace()
             switch current {
@@ -91,6 +99,24 @@ public struct JSONParser {
             default: throw error("expected ',' or '}'")
             }
         }
+    }
+
+    /// An object member's name, or nil when `keeping` leaves the member out. A name without
+    /// escapes is compared as it is written, and made into a String only for a member kept.
+    private mutating func memberName() throws(JSONError) -> String? {
+        guard let keeping else { return try parseString() }
+        let start = index + 1
+        let end = Self.plainRun(in: bytes, from: start)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            let name = try parseString()
+            return Self.contains(keeping, Array(name.utf8)[...]) ? name : nil
+        }
+        index = end + 1
+        return Self.contains(keeping, bytes[start..<end]) ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
+    }
+
+    private static func contains(_ names: [[UInt8]], _ name: ArraySlice<UInt8>) -> Bool {
+        names.contains { $0.count == name.count && $0.elementsEqual(name) }
     }
 
     private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
@@ -152,7 +178,9 @@ public struct JSONParser {
     /// Checks a string's syntax (escapes, no raw control characters) without building it.
     private mutating func skipString() throws(JSONError) {
         index += 1
-        while let byte = current {
+        while true {
+            index = Self.plainRun(in: bytes, from: index)
+            guard let byte = current else { throw error("unterminated string") }
             index += 1
             switch byte {
             case UInt8(ascii: "\""): return
@@ -164,11 +192,34 @@ public struct JSONParser {
                 case let escaped? where Self.simpleEscapes.contains(escaped): index += 1
                 default: throw error("invalid escape")
                 }
-            case 0..<0x20: throw error("control character in string")
-            default: break
+            default:
+                index -= 1
+                throw error("control character in string")
             }
         }
-        throw error("unterminated string")
+    }
+
+    /// Where the run of plain string bytes starting at `start` ends: at the first quote,
+    /// backslash or control character, or the end. Most of a document is such runs, so they
+    /// are passed over eight bytes at a time, and a word is looked at byte by byte only when it
+    /// holds one of those (a byte equal to 0x22 or 0x5C, or below 0x20: the classic tests for a
+    /// zero byte and a byte less than n, on the word's bytes as a little-endian UInt64).
+    static func plainRun(in bytes: [UInt8], from start: Int) -> Int {
+        func isSpecial(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 }
+        return bytes.withUnsafeBytes { buffer in
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            func hasByteBelow(_ limit: UInt64, _ word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
+            var index = start
+            while index &+ 8 <= buffer.count {
+                let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if hasByteBelow(1, word ^ (ones &* 0x22)) || hasByteBelow(1, word ^ (ones &* 0x5C)) || hasByteBelow(0x20, word) {
+                    for offset in 0..<8 where isSpecial(buffer[index &+ offset]) { return index &+ offset }
+                }
+                index &+= 8
+            }
+            while index < buffer.count, !isSpecial(buffer[index]) { index &+= 1 }
+            return index
+        }
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -227,6 +278,7 @@ public struct JSONParser {
             }
         }
         while true {
+            index = Self.plainRun(in: bytes, from: index)
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
@@ -257,10 +309,8 @@ public struct JSONParser {
                 default: throw error("invalid escape")
                 }
                 runStart = index
-            case 0x00..<0x20:
-                throw error("control character in string")
             default:
-                index += 1
+                throw error("control character in string")
             }
         }
     }

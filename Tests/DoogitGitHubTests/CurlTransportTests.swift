@@ -199,6 +199,37 @@ struct CurlTransportTests {
         #expect(concurrency.peak <= 16, "more transfers at once than allowed")
     }
 
+    /// Answers that say the server is failing do not widen the window, even when the caller
+    /// keeps asking for more: it stays at its start.
+    @Test func failingAnswersDoNotWidenTheWindow() throws {
+        let server = try HTTPServer { request in ServerResponse(status: request.path == "/well" ? 200 : 503) }
+        let requests = (0..<60).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let transport = CurlTransport(maximumParallelTransfers: 16)
+        let results = transport.sendAll(requests, onAnswer: { _, _ in true })
+        #expect(results.allSatisfy { (try? $0?.get().status) == 503 })
+        #expect(transport.mostAtOnce == MultiTransfer.initialWidth, "\(transport.mostAtOnce) at once for a server answering 503")
+        // One answer that says the server is well opens the full width.
+        let healthy = transport.sendAll([HTTPRequest(url: server.baseURL + "/well", timeouts: fast)] + requests, onAnswer: { _, _ in true })
+        #expect(healthy.allSatisfy { $0 != nil })
+        #expect(transport.mostAtOnce == 16, "\(transport.mostAtOnce) at once after a healthy answer")
+    }
+
+    @Test func headerLinesAreReadWhateverTheirSpacingAndCase() throws {
+        let server = try HTTPServer { _ in
+            var response = ServerResponse(status: 200)
+            response.raw = Array(("HTTP/1.1 100 Continue\r\nX-Early: 1\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nETag:\t  \"x\" \t\r\nX-Odd-CASE: a: b\r\nEmpty:\r\nContent-Length: 2\r\n\r\n{}").utf8)
+            return response
+        }
+        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast))
+        #expect(response.status == 200)
+        #expect(response.header("etag") == "\"x\"")
+        #expect(response.header("x-odd-case") == "a: b")
+        #expect(response.header("empty") == "")
+        #expect(response.header("x-early") == nil, "the headers of the 100 Continue were dropped")
+        #expect(response.body == Array("{}".utf8))
+    }
+
     @Test func aFailingServerSeesOnlyTheFirstFewTransfers() throws {
         let server = try HTTPServer { _ in ServerResponse(status: 502) }
         let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
