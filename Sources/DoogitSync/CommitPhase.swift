@@ -10,7 +10,7 @@ import DoogitSupport
 /// pushed since the last read: the repository's `pushed_at`, which the repository phase has just
 /// brought up to date, has moved (GitHub's times have whole seconds, so a read in the same second
 /// as the last push is not trusted to have seen every push of that second). Then the default
-/// branch is one conditional request (several in parallel batches): unchanged, it is a 304 at no
+/// branch is one conditional request (all of them in one sliding window): unchanged, it is a 304 at no
 /// rate-limit cost. A branch that moved is read from the last commit seen (`compare`, every
 /// page), so no commit is read twice. The first time, the head is only remembered: commits from
 /// before are not read back; but a repository with no commit yet (GitHub: "Branch not found")
@@ -22,7 +22,6 @@ import DoogitSupport
 /// it finishes the todo once on every machine, whatever rescans or force-pushes follow, and the
 /// change is dated by the commit, so a todo reopened after it stays open.
 struct CommitPhase: SyncPhase {
-    let batchSize: Int
     static let recentCommitsBound = 100
 
     func run(_ session: inout SyncSession) throws {
@@ -36,20 +35,22 @@ struct CommitPhase: SyncPhase {
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)
         }
-        try SyncSession.forEachBatch(of: repositories, size: batchSize, in: &session) { batch, session in
-            let states = try batch.map { try session.store.commitScanState(repositoryID: $0.id) }
-            let results = session.github.branchHeads(zip(batch, states).map { repository, state in
+        // Every branch in one sliding window; then, one by one, the commits of those that moved.
+        try SyncSession.forEachWindow(of: repositories, in: &session) { part, session in
+            let states = try part.map { try session.store.commitScanState(repositoryID: $0.id) }
+            let results = session.github.branchHeads(zip(part, states).map { repository, state in
                 (url: session.github.branchURL(owner: repository.owner, name: repository.name,
                                                branch: repository.defaultBranch ?? ""),
                  etag: state.branchETag, resource: GitHubResource.repository(repository.fullName))
             })
-            for (index, repository) in batch.enumerated() {
+            for (index, repository) in part.enumerated() {
                 let now = session.clock()
                 let pushedAt = { (date: Timestamp?) in Self.trustedPushedAt(repository.pushedAt, readAt: date ?? now) }
                 do {
                     let read = try results[index].get()
                     switch read.head {
                     case .modified(let head, let etag):
+                        try session.checkBudget()
                         try scan(repository, from: states[index].lastCommitSHA, to: head,
                                  state: CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: pushedAt(read.date)),
                                  readAt: read.date, &session, &changes)

@@ -9,7 +9,7 @@ import DoogitSupport
 /// - Cheap: only repositories with linked todos (or import on) are read, with one conditional
 ///   request each for the issues updated since the last change seen (`since`, most recently
 ///   updated first, so an unchanged first page, a 304 at no rate-limit cost, means nothing
-///   changed). First pages go out in parallel batches; further pages follow one by one.
+///   changed). First pages go out in one sliding window; further pages follow one by one.
 /// - Pull, always: an issue closed on GitHub marks its todo done, reopened makes it open, a new
 ///   title becomes its text, each dated by GitHub's time of it, so a change the user made to the
 ///   todo later (on any machine) wins, and the sync says so (`IssueReconciler`).
@@ -22,7 +22,6 @@ import DoogitSupport
 ///   as that very todo (same UUID), never as a second one; two such issues for one todo (two
 ///   machines promoted it at once) leave the first linked and the other closed as a duplicate.
 struct IssuePhase: SyncPhase {
-    let batchSize: Int
     /// A read of more issues than this moves `since` forward (the next read costs one request).
     static let sinceAdvanceThreshold = 50
     static let maximumPages = 100
@@ -42,19 +41,22 @@ struct IssuePhase: SyncPhase {
 
         let linked = try session.store.linkedTodoCounts()
         let wanted = repositories.filter { linked[$0.id, default: 0] > 0 || $0.settings.importIssues != .off }
-        try SyncSession.forEachBatch(of: wanted, size: batchSize, in: &session) { batch, session in
-            let states = try batch.map { try session.store.issueListingState(repositoryID: $0.id) }
-            let requests = zip(batch, states).map { repository, state in
+        // Every first page in one sliding window; then, one by one, the further pages of those
+        // that changed and the pushes.
+        try SyncSession.forEachWindow(of: wanted, in: &session) { part, session in
+            let states = try part.map { try session.store.issueListingState(repositoryID: $0.id) }
+            let requests = zip(part, states).map { repository, state in
                 (url: session.github.issueListingURL(owner: repository.owner, name: repository.name, since: state.since),
                  etag: state.etag, resource: GitHubResource.repository(repository.fullName))
             }
             let results = session.github.issuePages(requests)
-            for (index, repository) in batch.enumerated() {
+            for (index, repository) in part.enumerated() {
                 do {
                     switch try results[index].get() {
                     case .notModified:
                         break
                     case .modified(let page, let etag):
+                        if page.nextURL != nil { try session.checkBudget() }
                         let issues = try readRemainingPages(page, repository, session)
                         try learnLoginIfImportNeedsIt(repository, issues, session, context)
                         // What a listing brought is kept whole or not at all, in a transaction that

@@ -63,16 +63,16 @@ struct RepositoryPhase: SyncPhase {
 
         // 2. Everything else by id, in one sliding window over them all (split only where the
         // rate-limit budget leaves room for fewer), each saved as its answer arrives.
-        try SyncSession.forEachBatch(of: remaining, size: remaining.count, in: &session) { batch, session in
+        try SyncSession.forEachWindow(of: remaining, in: &session) { part, session in
             var unchanged: [Int64] = []
             var notFound: [RepositoryRecord] = []
             var stop: SyncStop?
             var storeError: Error?
             var answered = 0
-            session.github.repositories(batch.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }) { index, result in
+            session.github.repositories(part.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }) { index, result in
                 guard storeError == nil else { return false }
                 answered += 1
-                let stored = batch[index]
+                let stored = part[index]
                 if case .success = result { apiAnswered = true }
                 switch result {
                 case .success(.notModified):
@@ -94,7 +94,7 @@ struct RepositoryPhase: SyncPhase {
                 handled += 1
                 session.progress(handled, tracked.count)
                 // The window was sized to the budget, but a redirect or a retry costs more.
-                if stop == nil, answered < batch.count, let budget = session.github.rateLimit,
+                if stop == nil, answered < part.count, let budget = session.github.rateLimit,
                    budget.remaining <= session.rateLimitReserve {
                     stop = .reserveReached(reserve: session.rateLimitReserve, resetAt: budget.resetAt)
                 }

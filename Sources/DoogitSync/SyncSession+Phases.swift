@@ -1,16 +1,16 @@
 import DoogitGitHub
 
 extension SyncSession {
-    /// Runs `body` on the items a batch at a time: the rate-limit budget is checked before each
-    /// batch, and a batch holds no more items (requests) than the budget leaves room for.
-    static func forEachBatch<Item>(of items: [Item], size: Int, in session: inout SyncSession,
-                                   _ body: ([Item], inout SyncSession) throws -> Void) throws {
+    /// Runs `body` on the items, one request each, in one sliding window over them all: split
+    /// only where the rate-limit budget leaves room for fewer, checked before each part.
+    static func forEachWindow<Item>(of items: [Item], in session: inout SyncSession,
+                                    _ body: ([Item], inout SyncSession) throws -> Void) throws {
         var start = 0
         while start < items.count {
             try session.checkBudget()
-            let batch = Array(items[start..<min(items.count, start + session.requestRoom(upTo: size))])
-            start += batch.count
-            try body(batch, &session)
+            let part = Array(items[start..<min(items.count, start + session.requestRoom(upTo: items.count - start))])
+            start += part.count
+            try body(part, &session)
         }
     }
 }

@@ -16,8 +16,6 @@ public final class Syncer {
     private let clock: () -> Timestamp
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     public var rateLimitReserve = 50
-    /// Repositories whose commits or issues are read in one parallel batch.
-    public var batchSize = 50
     /// From this many tracked repositories on, the user's listing is read first.
     public var listingThreshold = 10
 
@@ -33,8 +31,8 @@ public final class Syncer {
         [RemotePhase(closing: false),
          RepositoryPhase(listingThreshold: listingThreshold),
          // Trailers before issues: a todo a commit finished closes its issue in the same sync.
-         CommitPhase(batchSize: batchSize),
-         IssuePhase(batchSize: batchSize),
+         CommitPhase(),
+         IssuePhase(),
          RemotePhase(closing: true)]
     }
 

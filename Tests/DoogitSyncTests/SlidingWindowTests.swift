@@ -34,6 +34,62 @@ struct SlidingWindowTests {
         #expect(try world.store.repositorySummaries().allSatisfy { $0.repository.description == "v2" })
     }
 
+    /// 120 repositories of others, tracked with an open todo each and synced once.
+    static func trackedAndSynced(_ world: SyncerTests.World, linking: Bool = false) throws {
+        for id in 1...120 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        world.github.activity.setClock(2_000_000_000)
+        try world.track((1...120).map { "other/r\($0)" })
+        if linking {
+            let linker = IssueLinker(store: world.store, github: try world.client())
+            for todo in try world.store.sections().flatMap(\.todos) {
+                let number = world.github.activity.addIssue(repository: todo.repositoryID, title: todo.text)
+                _ = try linker.link(todoID: todo.id, owner: nil, name: nil, number: number)
+            }
+        }
+        _ = try world.syncer(listingThreshold: 1000).run()
+    }
+
+    /// The request of repository 1 that `matches` is held until the same request of every other
+    /// repository has arrived; then the sync runs. Whether it was released, and how many arrived.
+    static func holdingTheFirst(_ world: SyncerTests.World, _ matches: @escaping @Sendable (String) -> Bool) throws
+        -> (released: Bool, others: Int) {
+        let others = ConcurrencyGauge()  // the same request of the other repositories (entered, never left)
+        let released = ConcurrencyGauge()
+        world.github.script { request in
+            guard matches(request.path) else { return nil }
+            if request.path.hasPrefix("/repos/other/r1/") {
+                if others.wait(untilAtOnce: 119, seconds: 4) { released.enter() }
+            } else {
+                others.enter()
+            }
+            return nil
+        }
+        _ = try world.syncer(listingThreshold: 1000).run()
+        return (released.peak == 1, others.peak)
+    }
+
+    /// Every branch that moved is asked for in one window: in batches of 50, the batch holding
+    /// repository 1 would wait for it, and the other branches would never be asked for meanwhile.
+    @Test func everyBranchThatMovedIsAskedForInOneWindow() throws {
+        let world = try SyncerTests.World()
+        try Self.trackedAndSynced(world)
+        world.github.activity.setClock(2_000_000_010)
+        for id in 1...120 { world.github.pushCommits(repository: Int64(id), messages: ["more work"]) }
+        world.github.activity.setClock(2_000_000_020)
+        let (released, others) = try Self.holdingTheFirst(world) { $0.contains("/branches/") }
+        #expect(released, "repository 1's branch was answered before the other branches were asked for (\(others))")
+        #expect(others == 119)
+    }
+
+    /// Every linked repository's issue listing is asked for in one window, as every branch is.
+    @Test func everyIssueListingIsAskedForInOneWindow() throws {
+        let world = try SyncerTests.World()
+        try Self.trackedAndSynced(world, linking: true)
+        let (released, others) = try Self.holdingTheFirst(world) { $0.hasSuffix("/issues") }
+        #expect(released, "repository 1's issues were answered before the others were asked for (\(others))")
+        #expect(others == 119)
+    }
+
     /// A GitHub that is down sees a handful of requests, whatever the number of repositories.
     @Test func aFailingGitHubStillSeesAHandfulOfRequests() throws {
         let world = try SyncerTests.World()
