@@ -57,7 +57,23 @@ extension GitHubClient {
         -> Conditional<RepositoryPage>
     {
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
-        let response = try get(url, ifNoneMatch: etag, about: .user)
+        return try conditionalRepositoryPage(try get(url, ifNoneMatch: etag, about: .user))
+    }
+
+    /// Several pages of a repository listing at once (in parallel where the transport can), each
+    /// unless unchanged since its ETag, by the rules of `getAll`; in the order asked.
+    public func repositoryPages(_ wanted: [(url: String, etag: String?)]) -> [Result<Conditional<RepositoryPage>, GitHubError>] {
+        let inside = wanted.filter { configuration.endpoint.isSameOrigin($0.url) }
+        var answers = conditionalAll(inside.map { (url: $0.url, etag: $0.etag, resource: GitHubResource.user) }) {
+            response throws(GitHubError) in try self.conditionalRepositoryPage(response)
+        }.makeIterator()
+        return wanted.map { page in
+            configuration.endpoint.isSameOrigin(page.url) ? answers.next() ?? .failure(.network(.timeout))
+                : .failure(.unexpectedResponse("a page outside the API"))
+        }
+    }
+
+    private func conditionalRepositoryPage(_ response: HTTPResponse) throws(GitHubError) -> Conditional<RepositoryPage> {
         if response.status == 304 { return .notModified }
         guard case .array(let elements) = try parse(response, keeping: GitHubRepository.fields) else {
             throw .unexpectedResponse("expected a list")

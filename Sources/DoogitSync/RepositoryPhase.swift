@@ -129,22 +129,48 @@ struct RepositoryPhase: SyncPhase {
     /// Reads up to `maximumPages` pages of the user's listing, each conditional on its cached
     /// ETag (a 304 page comes from the cache). Returns the repositories by id and the pages to cache.
     /// `complete` is true when the chain was read to its last page.
+    ///
+    /// The pages are read in order, each next page as the one before links to it; but the pages
+    /// the cache holds, along their cached links, are all asked for at once first, so a settled
+    /// listing of ten pages costs one round trip, not ten. A page whose link is no longer the one
+    /// cached (repositories came or went) is followed one by one from there.
     private func readListing(_ session: SyncSession, maximumPages: Int) throws(GitHubError)
         -> (byID: [Int64: GitHubRepository], pages: [CachedPage], complete: Bool)
     {
+        /// A page as last read, when its repositories can be read back.
+        func cachedPage(_ url: String) -> (page: CachedPage, repositories: [GitHubRepository])? {
+            guard let cached = (try? session.store.cachedPage(url: url)) ?? nil,
+                  let repositories = ListingCodec.decode(cached.content) else { return nil }
+            return (cached, repositories)
+        }
+        var known: [(url: String, etag: String?)] = []
+        var link: String? = session.github.userRepositoriesURL
+        while let url = link, known.count < maximumPages, !known.contains(where: { $0.url == url }) {
+            let cached = cachedPage(url)
+            known.append((url, cached?.page.etag))
+            link = cached?.page.nextURL
+        }
+        let answers = session.github.repositoryPages(known)
+        let prefetched = Dictionary(zip(known.map(\.url), answers), uniquingKeysWith: { first, _ in first })
+
         var byID: [Int64: GitHubRepository] = [:]
         var pages: [CachedPage] = []
         var next: String? = session.github.userRepositoriesURL
         var visited: Set<String> = []
         while let url = next, pages.count < maximumPages, visited.insert(url).inserted {
-            let cached = (try? session.store.cachedPage(url: url)) ?? nil
-            let cachedRepositories = cached.flatMap { ListingCodec.decode($0.content) }
-            switch try session.github.repositoryPage(url, ifNoneMatch: cachedRepositories == nil ? nil : cached?.etag) {
+            let cached = cachedPage(url)
+            let answer: Conditional<RepositoryPage>
+            if let early = prefetched[url] {
+                answer = try early.get()
+            } else {
+                answer = try session.github.repositoryPage(url, ifNoneMatch: cached?.page.etag)
+            }
+            switch answer {
             case .notModified:
-                guard let cached, let repositories = cachedRepositories else { return (byID, pages, false) }
+                guard let (page, repositories) = cached else { return (byID, pages, false) }
                 for repository in repositories { byID[repository.id] = repository }
-                pages.append(cached)
-                next = cached.nextURL
+                pages.append(page)
+                next = page.nextURL
             case .modified(let page, let etag):
                 for repository in page.repositories { byID[repository.id] = repository }
                 if let etag {

@@ -90,6 +90,51 @@ struct SlidingWindowTests {
         #expect(others == 119)
     }
 
+    /// 250 repositories of the user's own (three pages of the listing), tracked and synced once.
+    static func ownListed(_ world: SyncerTests.World) throws {
+        for id in 1...250 { world.github.addRepository(id: Int64(id), name: String(format: "own-%03d", id), description: nil) }
+        try world.track((1...250).map { String(format: "octocat/own-%03d", $0) })
+        _ = try world.syncer().run()
+        world.github.resetCounters()
+    }
+
+    /// The pages of a listing read before are asked for at once: page 1 is held until page 3
+    /// has been asked for, which reading one page after another never does.
+    @Test func theKnownPagesOfTheListingAreAskedForAtOnce() throws {
+        let world = try SyncerTests.World()
+        try Self.ownListed(world)
+        let third = ConcurrencyGauge(), released = ConcurrencyGauge()
+        world.github.script { request in
+            guard request.path == "/user/repos" else { return nil }
+            switch request.query["page"] {
+            case nil: if third.wait(untilAtOnce: 1, seconds: 4) { released.enter() }
+            case "3": third.enter()
+            default: break
+            }
+            return nil
+        }
+        world.github.update(7) { $0.description = "changed" }
+        let summary = try world.syncer().run()
+        #expect(released.peak == 1, "page 1 was answered before page 3 was asked for")
+        #expect(world.github.requests.map(\.path) == Array(repeating: "/user/repos", count: 3))
+        #expect(summary.changes == [.descriptionChanged(fullName: "octocat/own-007", description: "changed")])
+        #expect(world.github.rateLimitUsed == 1, "the unchanged pages are 304s")
+    }
+
+    /// When the listing grew a page since it was read, the known pages are asked for at once and
+    /// the new one after the page that now links to it; every tracked repository is still seen.
+    @Test func aListingThatGrewIsReadToItsNewEnd() throws {
+        let world = try SyncerTests.World()
+        try Self.ownListed(world)
+        for id in 251...320 { world.github.addRepository(id: Int64(id), name: String(format: "own-%03d", id), description: nil) }
+        world.github.update(249) { $0.description = "changed" }
+        let summary = try world.syncer().run()
+        #expect(world.github.requests.map { $0.query["page"] ?? "1" } .sorted() == ["1", "2", "3", "4"])
+        #expect(world.github.requests.allSatisfy { $0.path == "/user/repos" }, "no tracked repository was fetched by id")
+        #expect(summary.changes == [.descriptionChanged(fullName: "octocat/own-249", description: "changed")])
+        #expect(try world.store.cachedPage(url: world.client().userRepositoriesURL + "&page=4") != nil)
+    }
+
     /// A GitHub that is down sees a handful of requests, whatever the number of repositories.
     @Test func aFailingGitHubStillSeesAHandfulOfRequests() throws {
         let world = try SyncerTests.World()
