@@ -142,9 +142,11 @@ def quote(*words):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--doogit", required=True)
+    parser.add_argument("--doogit", required=True, action="append",
+                        help="the doogit to measure; given again (an older build), it is measured beside in the same run")
     args = parser.parse_args()
-    doogit = os.path.abspath(args.doogit)
+    doogit = os.path.abspath(args.doogit[0])
+    others = [os.path.abspath(other) for other in args.doogit[1:]]
     root = tempfile.mkdtemp(prefix="doogit-bench-")
     try:
         d_env, d_db = build_doogit(doogit, root)
@@ -182,10 +184,13 @@ def main():
             prep = prepares.get(name, (None, None, None))
             slow = (3, 15) if name.startswith("list") else (5, 40)
             d = hyperfine("doogit", d_cmd, d_env, prep[0], slow)
+            # The same command by each other build, on the same store.
+            o = [hyperfine("doogit", d_cmd.replace(quote(doogit), quote(other)), d_env,
+                           prep[0].replace(quote(doogit), quote(other)) if prep[0] else None, slow) for other in others]
             t = hyperfine("task", t_cmd, t_env, prep[1], slow) if t_cmd else None
             x = hyperfine("todo.txt", x_cmd, x_env, prep[2], slow) if x_cmd else None
             s = hyperfine("sqlite3", sql_cmd, d_env, None, slow) if sql_cmd else None
-            table.append((name, d, t, x, s))
+            table.append((name, d, t, x, s, o))
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -198,11 +203,14 @@ def main():
     print(f"\nmedian ms, {REPOSITORIES * PER_REPOSITORY:,} todos over {REPOSITORIES} repositories "
           "(ratios: peer time / doogit time, higher is better for doogit)\n")
     print(f"{'operation':<22}{'doogit':>9}{'task':>9}{'todo.txt':>9}{'sqlite3':>9}"
-          f"{'vs task':>10}{'vs todo':>10}{'vs sqlite':>10}")
-    for name, d, t, x, s in table:
-        vs_sqlite = f"{d / s:9.1f}x" if s else f"{'-':>10}"
-        print(f"{name:<22}{cell(d)}{cell(t)}{cell(x)}{cell(s)} {ratio(t, d)} {ratio(x, d)} {vs_sqlite}")
+          f"{'vs task':>10}{'vs todo':>10}{'vs sqlite':>10}" + "".join(f"{'other ' + str(i + 1):>10}{'vs sqlite':>10}" for i in range(len(others))))
+    for name, d, t, x, s, o in table:
+        vs_sqlite = f"{d / s:9.2f}x" if s else f"{'-':>10}"
+        extra = "".join(f"{cell(m)} " + (f"{m / s:9.2f}x" if s else f"{'-':>9}") for m in o)
+        print(f"{name:<22}{cell(d)}{cell(t)}{cell(x)}{cell(s)} {ratio(t, d)} {ratio(x, d)} {vs_sqlite}" + extra)
     print("\n'vs sqlite' is doogit's time over the sqlite3 shell reading the same rows (lower is better).")
+    for i, other in enumerate(others):
+        print(f"other {i + 1}: {other}")
 
 
 if __name__ == "__main__":
