@@ -75,8 +75,9 @@ final class EasyHandle {
         // reused connection closes before any answer, and a creation must never be sent twice.
         let creates = request.method == "POST" ? 1 : 0
         try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, creates))
-        // On a server known to speak HTTP/2, a stream on a connection being opened beats a new
-        // connection; set only then, since over HTTP/1.1 it holds transfers back to one connection.
+        // A stream on a connection being opened beats a new connection; asked for only where the
+        // server multiplexes or its TLS handshake will soon say so (see MultiTransfer), since
+        // over plain HTTP/1.1 it holds transfers back to one connection.
         _ = ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, waitForMultiplexing && creates == 0 ? 1 : 0)
         if request.method != "GET" && request.method != "POST" {
             try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))

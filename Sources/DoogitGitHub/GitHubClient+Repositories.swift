@@ -60,19 +60,6 @@ extension GitHubClient {
         return try conditionalRepositoryPage(try get(url, ifNoneMatch: etag, about: .user))
     }
 
-    /// Several pages of a repository listing at once (in parallel where the transport can), each
-    /// unless unchanged since its ETag, by the rules of `getAll`; in the order asked.
-    public func repositoryPages(_ wanted: [(url: String, etag: String?)]) -> [Result<Conditional<RepositoryPage>, GitHubError>] {
-        let inside = wanted.filter { configuration.endpoint.isSameOrigin($0.url) }
-        var answers = conditionalAll(inside.map { (url: $0.url, etag: $0.etag, resource: GitHubResource.user) }) {
-            response throws(GitHubError) in try self.conditionalRepositoryPage(response)
-        }.makeIterator()
-        return wanted.map { page in
-            configuration.endpoint.isSameOrigin(page.url) ? answers.next() ?? .failure(.network(.timeout))
-                : .failure(.unexpectedResponse("a page outside the API"))
-        }
-    }
-
     private func conditionalRepositoryPage(_ response: HTTPResponse) throws(GitHubError) -> Conditional<RepositoryPage> {
         if response.status == 304 { return .notModified }
         guard case .array(let elements) = try parse(response, keeping: GitHubRepository.fields) else {
@@ -91,10 +78,33 @@ extension GitHubClient {
     /// conditional on its ETag, by the rules of `getAll` (a failing GitHub is not asked again
     /// for each). `each` gets each result, by its index, as soon as it is known, and says
     /// whether to ask for more.
-    public func repositories(_ wanted: [(id: Int64, etag: String?)],
+    ///
+    /// Pages of the user's listing (`withPages`, each unless unchanged since its ETag) may go in
+    /// the same window, asked for first: `page` gets each one's result, by its index.
+    public func repositories(_ wanted: [(id: Int64, etag: String?)], withPages pages: [(url: String, etag: String?)] = [],
+                             page: (Int, Result<Conditional<RepositoryPage>, GitHubError>) -> Void = { _, _ in },
                              each: (Int, Result<Conditional<GitHubRepository>, GitHubError>) -> Bool) {
-        let requests = wanted.map { repositoryRequest(.id($0.id), etag: $0.etag) }
-        conditionalAll(requests, read: { response throws(GitHubError) in try self.conditionalRepository(response) }, each: each)
+        var inside: [Int] = []  // the pages asked for: those on the API's host
+        for (index, listed) in pages.enumerated() {
+            if configuration.endpoint.isSameOrigin(listed.url) {
+                inside.append(index)
+            } else {
+                page(index, .failure(.unexpectedResponse("a page outside the API")))
+            }
+        }
+        let requests = inside.map { (url: pages[$0].url, etag: pages[$0].etag, resource: GitHubResource.user) }
+            + wanted.map { repositoryRequest(.id($0.id), etag: $0.etag) }
+        conditionalAll(requests, read: { response throws(GitHubError) in response }) { index, answer in
+            guard index >= inside.count else {
+                page(inside[index], answer.flatMap { response in
+                    Result { () throws(GitHubError) in try self.conditionalRepositoryPage(response) }
+                })
+                return true
+            }
+            return each(index - inside.count, answer.flatMap { response in
+                Result { () throws(GitHubError) in try self.conditionalRepository(response) }
+            })
+        }
     }
 
     /// The same, every result at once, in the order asked.

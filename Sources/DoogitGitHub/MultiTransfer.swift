@@ -91,7 +91,7 @@ final class MultiTransfer {
                     }
                 }
                 do {
-                    try handle.prepare(requests[index], bodyLimit: bodyLimit, waitForMultiplexing: multiplexes == true)
+                    try handle.prepare(requests[index], bodyLimit: bodyLimit, waitForMultiplexing: waitsForMultiplexing(requests[index]))
                     if ccurl_multi_add_handle(multi, handle.handle) == CURLM_OK {
                         inFlight.append((handle, index))
                         mostAtOnce = max(mostAtOnce, inFlight.count)
@@ -135,6 +135,14 @@ final class MultiTransfer {
             }
         }
         return results
+    }
+
+    /// Whether a transfer waits for a connection that may carry it as a stream rather than open
+    /// one: on a server known to multiplex; and, until the protocol is known, over HTTPS, where
+    /// the TLS handshake says it (ALPN) before any answer, so a command's first transfers share
+    /// the first connection. Over plain HTTP nothing would say it before an answer.
+    private func waitsForMultiplexing(_ request: HTTPRequest) -> Bool {
+        multiplexes ?? request.url.lowercased().hasPrefix("https://")
     }
 
     /// Whether an outcome says the server is well enough to be asked more at once.

@@ -7,7 +7,8 @@ import DoogitSupport
 ///
 /// - Cheap: with `listingThreshold` or more tracked, the signed-in user's listing
 ///   (`GET /user/repos`, 100 a page) covers their own repositories in a few requests; the rest
-///   are fetched by id in parallel, in one sliding window. Every request is conditional on a
+///   are fetched by id in parallel, in one sliding window, which also asks for the listing's
+///   pages as last read (`ListingRead`). Every request is conditional on a
 ///   stored ETag, so an unchanged repository or page costs no rate limit.
 /// - Safe: each changed repository is saved in its own transaction; only a definite 404/410/451
 ///   for the id flags a repository gone, and a failed request changes nothing. Answers that say
@@ -15,100 +16,138 @@ import DoogitSupport
 struct RepositoryPhase: SyncPhase {
     let listingThreshold: Int
 
+    /// What the phase counts across its windows.
+    private final class Tally {
+        var handled = 0
+        /// Whether GitHub's API has answered this sync with anything but "not found": until it
+        /// has, a 404 may mean a wrong API URL rather than a missing repository.
+        var apiAnswered = false
+    }
+
     func run(_ session: inout SyncSession) throws {
         let tracked = try session.store.repositories()
         session.summary.repositories = tracked.count
-        var handled = 0
         session.progress(0, tracked.count)
-        // Whether GitHub's API has answered this sync with anything but "not found": until it
-        // has, a 404 may mean a wrong API URL rather than a missing repository.
-        var apiAnswered = false
+        let tally = Tally()
+        guard tracked.count >= listingThreshold else {
+            try fetch(tracked, tracked.count, &session, tally)
+            return
+        }
 
-        // 1. The user's own listing, for the repositories it covers.
-        var remaining = tracked
-        if tracked.count >= listingThreshold {
-            var listing: [Int64: GitHubRepository] = [:]
-            var pages: [CachedPage] = []
-            var complete = false
-            do {
-                (listing, pages, complete) = try readListing(session, maximumPages: max(1, tracked.count / 10))
-                apiAnswered = true
-            } catch {
-                // A token that may not list (some fine-grained ones): every repository is fetched by id.
-                if let stop = SyncSession.stop(for: error) { throw stop }
+        // 1. The repositories the user's listing did not hold when last read (when the whole of it
+        //    is known), by id, in one window with the listing's pages as last read.
+        let listing = ListingRead(session, maximumPages: max(1, tracked.count / 10))
+        let early = listing.cachedWhole ? tracked.filter { !listing.listedBefore.contains($0.id) } : []
+        let pageAnswers = try fetch(early, withPages: listing.known, tracked.count, &session, tally)
+
+        // 2. The listing, for the repositories it holds now.
+        var listed: [Int64: GitHubRepository] = [:]
+        var pages: [CachedPage] = []
+        var complete = false
+        do {
+            (listed, pages, complete) = try listing.read(session, answers: pageAnswers)
+            tally.apiAnswered = true
+        } catch {
+            // A token that may not list (some fine-grained ones): every repository is fetched by id.
+            if let stop = SyncSession.stop(for: error) { throw stop }
+        }
+        let fetched = Set(early.map(\.id))
+        var unchanged: [Int64] = []
+        var remaining: [RepositoryRecord] = []
+        for stored in tracked where !fetched.contains(stored.id) {
+            guard let remote = listed[stored.id] else {
+                remaining.append(stored)
+                continue
             }
-            var unchanged: [Int64] = []
-            remaining = []
-            for stored in tracked {
-                guard let remote = listing[stored.id] else {
-                    remaining.append(stored)
-                    continue
-                }
-                let record = RepositoryTracker.record(for: remote, etag: stored.etag, existing: stored, at: session.clock())
-                if Self.sameMetadata(record, stored) && !stored.gone {
-                    unchanged.append(stored.id)
-                    session.summary.unchanged += 1
+            let record = RepositoryTracker.record(for: remote, etag: stored.etag, existing: stored, at: session.clock())
+            if Self.sameMetadata(record, stored) && !stored.gone {
+                unchanged.append(stored.id)
+                session.summary.unchanged += 1
+            } else {
+                // The listing's representation is not the single repository's: its ETag is unknown.
+                try apply(.modified(remote, etag: nil), to: stored, &session)
+            }
+            tally.handled += 1
+        }
+        if !session.dryRun {
+            try session.store.markSynced(ids: unchanged, at: session.clock())
+            try session.store.saveCachedPages(pages, replacingAll: complete, at: session.clock())
+        }
+        session.progress(tally.handled, tracked.count)
+
+        // 3. Those it held before and holds no more, by id.
+        try fetch(remaining, tracked.count, &session, tally)
+    }
+
+    /// Fetches the repositories by id, in one sliding window over them all (split only where the
+    /// rate-limit budget leaves room for fewer), each saved as its answer arrives; the listing's
+    /// `pages` go with the first part (alone when there is nothing to fetch). Returns the pages'
+    /// answers, by index.
+    @discardableResult
+    private func fetch(_ repositories: [RepositoryRecord], withPages pages: [(url: String, etag: String?)] = [], _ total: Int,
+                       _ session: inout SyncSession, _ tally: Tally) throws
+        -> [Int: Result<Conditional<RepositoryPage>, GitHubError>]
+    {
+        var answers: [Int: Result<Conditional<RepositoryPage>, GitHubError>] = [:]
+        var firstPages = pages
+        try SyncSession.forEachWindow(of: repositories, in: &session) { part, session in
+            try fetchWindow(part, withPages: firstPages, total, &session, tally) { answers[$0] = $1 }
+            firstPages = []
+        }
+        if !firstPages.isEmpty { try fetchWindow([], withPages: firstPages, total, &session, tally) { answers[$0] = $1 } }
+        return answers
+    }
+
+    private func fetchWindow(_ part: [RepositoryRecord], withPages pages: [(url: String, etag: String?)], _ total: Int,
+                             _ session: inout SyncSession, _ tally: Tally,
+                             page: (Int, Result<Conditional<RepositoryPage>, GitHubError>) -> Void) throws {
+        var unchanged: [Int64] = []
+        var notFound: [RepositoryRecord] = []
+        var stop: SyncStop?
+        var storeError: Error?
+        var answered = 0
+        session.github.repositories(part.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }, withPages: pages, page: { index, result in
+            if case .success = result { tally.apiAnswered = true }
+            page(index, result)
+        }) { index, result in
+            guard storeError == nil else { return false }
+            answered += 1
+            let stored = part[index]
+            if case .success = result { tally.apiAnswered = true }
+            switch result {
+            case .success(.notModified):
+                session.summary.unchanged += 1
+                unchanged.append(stored.id)
+            case .success(let outcome):
+                do { try apply(outcome, to: stored, &session) } catch { storeError = error }
+            case .failure(.notFound), .failure(.unavailable):
+                // Flagged gone after the window, once GitHub's API is known to answer.
+                notFound.append(stored)
+            case .failure(let error):
+                if let reason = SyncSession.stop(for: error) {
+                    // The first reason to stop wins, except that a refused token trumps all.
+                    if stop == nil || reason.isAuthentication { stop = reason }
                 } else {
-                    // The listing's representation is not the single repository's: its ETag is unknown.
-                    try apply(.modified(remote, etag: nil), to: stored, &session)
+                    session.summary.failures.append(SyncFailure(fullName: stored.fullName, error: Self.describe(error)))
                 }
-                handled += 1
             }
-            if !session.dryRun {
-                try session.store.markSynced(ids: unchanged, at: session.clock())
-                try session.store.saveCachedPages(pages, replacingAll: complete, at: session.clock())
+            tally.handled += 1
+            session.progress(tally.handled, total)
+            // The window was sized to the budget, but a redirect or a retry costs more.
+            if stop == nil, answered < part.count, let budget = session.github.rateLimit,
+               budget.remaining <= session.rateLimitReserve {
+                stop = .reserveReached(reserve: session.rateLimitReserve, resetAt: budget.resetAt)
             }
-            session.progress(handled, tracked.count)
+            return stop == nil && storeError == nil
         }
-
-        // 2. Everything else by id, in one sliding window over them all (split only where the
-        // rate-limit budget leaves room for fewer), each saved as its answer arrives.
-        try SyncSession.forEachWindow(of: remaining, in: &session) { part, session in
-            var unchanged: [Int64] = []
-            var notFound: [RepositoryRecord] = []
-            var stop: SyncStop?
-            var storeError: Error?
-            var answered = 0
-            session.github.repositories(part.map { (id: $0.id, etag: $0.gone ? nil : $0.etag) }) { index, result in
-                guard storeError == nil else { return false }
-                answered += 1
-                let stored = part[index]
-                if case .success = result { apiAnswered = true }
-                switch result {
-                case .success(.notModified):
-                    session.summary.unchanged += 1
-                    unchanged.append(stored.id)
-                case .success(let outcome):
-                    do { try apply(outcome, to: stored, &session) } catch { storeError = error }
-                case .failure(.notFound), .failure(.unavailable):
-                    // Flagged gone after the window, once GitHub's API is known to answer.
-                    notFound.append(stored)
-                case .failure(let error):
-                    if let reason = SyncSession.stop(for: error) {
-                        // The first reason to stop wins, except that a refused token trumps all.
-                        if stop == nil || reason.isAuthentication { stop = reason }
-                    } else {
-                        session.summary.failures.append(SyncFailure(fullName: stored.fullName, error: Self.describe(error)))
-                    }
-                }
-                handled += 1
-                session.progress(handled, tracked.count)
-                // The window was sized to the budget, but a redirect or a retry costs more.
-                if stop == nil, answered < part.count, let budget = session.github.rateLimit,
-                   budget.remaining <= session.rateLimitReserve {
-                    stop = .reserveReached(reserve: session.rateLimitReserve, resetAt: budget.resetAt)
-                }
-                return stop == nil && storeError == nil
-            }
-            if let storeError { throw storeError }
-            if !session.dryRun { try session.store.markSynced(ids: unchanged, at: session.clock()) }
-            if !notFound.isEmpty && !apiAnswered {
-                try confirmTheAPIAnswers(session)
-                apiAnswered = true
-            }
-            for stored in notFound { try apply(nil, to: stored, &session) }
-            if let stop { throw stop }
+        if let storeError { throw storeError }
+        if !session.dryRun { try session.store.markSynced(ids: unchanged, at: session.clock()) }
+        if !notFound.isEmpty && !tally.apiAnswered {
+            try confirmTheAPIAnswers(session)
+            tally.apiAnswered = true
         }
+        for stored in notFound { try apply(nil, to: stored, &session) }
+        if let stop { throw stop }
     }
 
     /// Before a repository is flagged gone on "not found" alone, one `GET /user` tells a missing
@@ -124,63 +163,6 @@ struct RepositoryPhase: SyncPhase {
                 if let stop = SyncSession.stop(for: error) { throw stop }
             }
         }
-    }
-
-    /// Reads up to `maximumPages` pages of the user's listing, each conditional on its cached
-    /// ETag (a 304 page comes from the cache). Returns the repositories by id and the pages to cache.
-    /// `complete` is true when the chain was read to its last page.
-    ///
-    /// The pages are read in order, each next page as the one before links to it; but the pages
-    /// the cache holds, along their cached links, are all asked for at once first, so a settled
-    /// listing of ten pages costs one round trip, not ten. A page whose link is no longer the one
-    /// cached (repositories came or went) is followed one by one from there.
-    private func readListing(_ session: SyncSession, maximumPages: Int) throws(GitHubError)
-        -> (byID: [Int64: GitHubRepository], pages: [CachedPage], complete: Bool)
-    {
-        /// A page as last read, when its repositories can be read back.
-        func cachedPage(_ url: String) -> (page: CachedPage, repositories: [GitHubRepository])? {
-            guard let cached = (try? session.store.cachedPage(url: url)) ?? nil,
-                  let repositories = ListingCodec.decode(cached.content) else { return nil }
-            return (cached, repositories)
-        }
-        var known: [(url: String, etag: String?)] = []
-        var link: String? = session.github.userRepositoriesURL
-        while let url = link, known.count < maximumPages, !known.contains(where: { $0.url == url }) {
-            let cached = cachedPage(url)
-            known.append((url, cached?.page.etag))
-            link = cached?.page.nextURL
-        }
-        let answers = session.github.repositoryPages(known)
-        let prefetched = Dictionary(zip(known.map(\.url), answers), uniquingKeysWith: { first, _ in first })
-
-        var byID: [Int64: GitHubRepository] = [:]
-        var pages: [CachedPage] = []
-        var next: String? = session.github.userRepositoriesURL
-        var visited: Set<String> = []
-        while let url = next, pages.count < maximumPages, visited.insert(url).inserted {
-            let cached = cachedPage(url)
-            let answer: Conditional<RepositoryPage>
-            if let early = prefetched[url] {
-                answer = try early.get()
-            } else {
-                answer = try session.github.repositoryPage(url, ifNoneMatch: cached?.page.etag)
-            }
-            switch answer {
-            case .notModified:
-                guard let (page, repositories) = cached else { return (byID, pages, false) }
-                for repository in repositories { byID[repository.id] = repository }
-                pages.append(page)
-                next = page.nextURL
-            case .modified(let page, let etag):
-                for repository in page.repositories { byID[repository.id] = repository }
-                if let etag {
-                    pages.append(CachedPage(url: url, etag: etag, nextURL: page.nextURL,
-                                            content: ListingCodec.encode(page.repositories)))
-                }
-                next = page.nextURL
-            }
-        }
-        return (byID, pages, next == nil)
     }
 
     /// Why a repository could not be read, in words (never the error's debug form).

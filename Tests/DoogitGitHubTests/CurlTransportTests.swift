@@ -180,6 +180,33 @@ struct CurlTransportTests {
         #expect((1...4).contains(transport.connectionsOpened), "\(transport.connectionsOpened) connections")
     }
 
+    /// Over HTTPS the first transfers of a command wait for the first connection's handshake to
+    /// say whether it multiplexes (ALPN): on HTTP/2 they all share it.
+    @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))
+    func theFirstRunOverHTTPSSharesOneConnection() throws {
+        let server = try HTTPServer { _ in .json(200, "{}") }
+        let proxy = try TLSProxy(backendPort: server.port)
+        let transport = CurlTransport(trust: TrustedCertificates(file: proxy.certificate))
+        let results = transport.sendAll((0..<40).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: fast) })
+        #expect(results.allSatisfy { (try? $0.get().status) == 200 })
+        #expect(transport.multiplexes == true)
+        #expect(transport.connectionsOpened == 1, "\(transport.connectionsOpened) connections")
+    }
+
+    /// HTTPS that offers only HTTP/1.1 (a proxy, an older GitHub Enterprise): the first transfers
+    /// that waited for the handshake go on, each on a connection of its own, reused.
+    @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))
+    func overHTTPSWithoutHTTP2AFewConnectionsCarryEverything() throws {
+        let server = try HTTPServer { _ in .json(200, "{}") }
+        let proxy = try TLSProxy(backendPort: server.port, protocols: "http/1.1")
+        let transport = CurlTransport(maximumParallelTransfers: 6, trust: TrustedCertificates(file: proxy.certificate))
+        let results = transport.sendAll((0..<120).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: fast) })
+        #expect(results.allSatisfy { (try? $0.get().status) == 200 }, "\(results.first { (try? $0.get().status) != 200 } as Any)")
+        #expect(transport.multiplexes == false)
+        #expect((1...6).contains(transport.connectionsOpened), "\(transport.connectionsOpened) connections")
+        #expect(transport.mostAtOnce == 6)
+    }
+
     @Test func aHealthyServerIsSoonAskedTheFullWidthAtOnce() throws {
         // The first 8 answers come at once; every later request waits until 12 are in the server
         // together, which only a width that grew from its start of 4 can bring about.

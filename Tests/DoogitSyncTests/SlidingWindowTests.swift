@@ -121,6 +121,26 @@ struct SlidingWindowTests {
         #expect(world.github.rateLimitUsed == 1, "the unchanged pages are 304s")
     }
 
+    /// A repository the listing did not hold when last read is fetched by id in the same window
+    /// as the listing's pages: the first page is held until it has been asked for.
+    @Test func theOthersAreFetchedWhileTheListingIsRead() throws {
+        let world = try SyncerTests.World()
+        world.github.addRepository(id: 900, owner: "elsewhere", name: "lib", description: "v1")
+        try world.track(["elsewhere/lib"])
+        try Self.ownListed(world)
+        world.github.update(900) { $0.description = "v2" }
+        let other = ConcurrencyGauge(), released = ConcurrencyGauge()
+        world.github.script { request in
+            if request.path == "/repositories/900" { other.enter() }
+            if request.path == "/user/repos", request.query["page"] == nil, other.wait(untilAtOnce: 1, seconds: 4) { released.enter() }
+            return nil
+        }
+        let summary = try world.syncer().run()
+        #expect(released.peak == 1, "the listing was answered before the other repository was asked for")
+        #expect(summary.changes == [.descriptionChanged(fullName: "elsewhere/lib", description: "v2")])
+        #expect(world.github.requests.filter { $0.path.hasPrefix("/repositories/") }.map(\.path) == ["/repositories/900"])
+    }
+
     /// When the listing grew a page since it was read, the known pages are asked for at once and
     /// the new one after the page that now links to it; every tracked repository is still seen.
     @Test func aListingThatGrewIsReadToItsNewEnd() throws {

@@ -128,15 +128,18 @@ struct SyncerTests {
         for id in 1...150 { world.github.addRepository(id: Int64(id), name: String(format: "own-%03d", id), description: nil) }
         world.github.addRepository(id: 500, owner: "elsewhere", name: "lib", description: nil)
         try world.track((1...150).map { String(format: "octocat/own-%03d", $0) } + ["elsewhere/lib"])
-        // The first sync also notes where each default branch is (the todos are open).
+        // The first sync also notes where each default branch is (the todos are open). With no
+        // listing read before, it reads the listing first: no repository it holds is fetched by id.
+        world.github.resetCounters()
         _ = try world.syncer().run()
+        #expect(world.github.requests.filter { $0.path.hasPrefix("/repositories/") }.map(\.path) == ["/repositories/500"])
         world.github.resetCounters()
         world.github.update(7) { $0.description = "changed" }
         let summary = try world.syncer().run()
         #expect(summary.changes == [.descriptionChanged(fullName: "octocat/own-007", description: "changed")])
-        // Two pages of the listing, then the one repository it does not cover (and no branch:
-        // nothing was pushed).
-        #expect(world.github.requests.map(\.path) == ["/user/repos", "/user/repos", "/repositories/500"])
+        // Two pages of the listing and the one repository it does not cover, at once (and no
+        // branch: nothing was pushed).
+        #expect(world.github.requests.map(\.path).sorted() == ["/repositories/500", "/user/repos", "/user/repos"])
         #expect(summary.requests == 3)
     }
 

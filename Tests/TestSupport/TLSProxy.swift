@@ -25,7 +25,9 @@ public final class TLSProxy {
     /// The certificate to trust (a PEM file, for SSL_CERT_FILE).
     public var certificate: String { folder.path + "/cert.pem" }
 
-    public init(backendPort: UInt16) throws {
+    /// `protocols`: what it offers in the TLS handshake (ALPN), most wanted first; `http/1.1`
+    /// alone stands for a proxy or an older GitHub Enterprise that has no HTTP/2.
+    public init(backendPort: UInt16, protocols: String = "h2,http/1.1") throws {
         guard let nghttpx = Self.nghttpx, let openssl = Self.openssl else { throw Failure(description: "nghttpx or openssl missing") }
         let made = ChildProcess.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.path + "/key.pem",
                                               "-out", folder.path + "/cert.pem", "-subj", "/CN=127.0.0.1",
@@ -36,7 +38,7 @@ public final class TLSProxy {
         process = try ChildProcess.spawn(nghttpx, [
             "--conf=/dev/null", "--frontend=127.0.0.1,\(port)", "--backend=127.0.0.1,\(backendPort)",
             "--frontend-http2-max-concurrent-streams=100", "--backend-connections-per-host=200", "--workers=1",
-            "--no-ocsp", "--errorlog-file=/dev/stderr", folder.path + "/key.pem", folder.path + "/cert.pem",
+            "--no-ocsp", "--npn-list=\(protocols)", "--errorlog-file=/dev/stderr", folder.path + "/key.pem", folder.path + "/cert.pem",
         ], environment: ["PATH": "/usr/bin:/bin"])
         // It says so once its socket listens (its worker accepts what waits in the backlog).
         guard process.waitForStandardError(containing: "Listening on", timeoutSeconds: 30) else {
