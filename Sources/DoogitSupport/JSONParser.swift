@@ -201,23 +201,26 @@ public struct JSONParser {
 
     /// Where the run of plain string bytes starting at `start` ends: at the first quote,
     /// backslash or control character, or the end. Most of a document is such runs, so they
-    /// are passed over eight bytes at a time, and a word is looked at byte by byte only when it
-    /// holds one of those (a byte equal to 0x22 or 0x5C, or below 0x20: the classic tests for a
-    /// zero byte and a byte less than n, on the word's bytes as a little-endian UInt64).
+    /// are passed over eight bytes at a time, the word's bytes read as a little-endian UInt64:
+    /// the classic tests for a zero byte (of the word XOR a repeated 0x22 or 0x5C) and for a byte
+    /// below 0x20 mark such bytes with their high bit, and the lowest mark is always a true one
+    /// (a false mark can only follow a true one), so it is the first such byte.
     static func plainRun(in bytes: [UInt8], from start: Int) -> Int {
-        func isSpecial(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 }
-        return bytes.withUnsafeBytes { buffer in
+        bytes.withUnsafeBytes { buffer in
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            func hasByteBelow(_ limit: UInt64, _ word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
+            func below(_ limit: UInt64, _ word: UInt64) -> UInt64 { (word &- ones &* limit) & ~word & highs }
             var index = start
             while index &+ 8 <= buffer.count {
                 let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if hasByteBelow(1, word ^ (ones &* 0x22)) || hasByteBelow(1, word ^ (ones &* 0x5C)) || hasByteBelow(0x20, word) {
-                    for offset in 0..<8 where isSpecial(buffer[index &+ offset]) { return index &+ offset }
-                }
+                let marks = below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word)
+                if marks != 0 { return index &+ marks.trailingZeroBitCount >> 3 }
                 index &+= 8
             }
-            while index < buffer.count, !isSpecial(buffer[index]) { index &+= 1 }
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                index &+= 1
+            }
             return index
         }
     }
