@@ -84,6 +84,14 @@ public struct Row {
         optionalString(try index(column))
     }
 
+    /// Whether the column holds exactly the bytes of `text` (false for NULL), without making a String.
+    func textEquals(_ column: Int32, _ text: String) -> Bool {
+        guard let bytes = sqlite3_column_text(statement.handle, column) else { return false }
+        let count = Int(sqlite3_column_bytes(statement.handle, column))
+        var text = text
+        return text.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+    }
+
     public func string(_ column: Int32) throws(StoreError) -> String {
         guard let value = optionalString(column) else { throw .unexpectedNull(column: name(column)) }
         return value

@@ -33,6 +33,9 @@ struct TodoReader {
     }
 
     private var columns: Columns?
+    /// The repository name of the row before: rows come grouped by repository, and one string
+    /// shared by all of them costs no allocation per row.
+    private var lastFullName = ""
 
     private mutating func columns(of row: Row) throws(StoreError) -> Columns {
         if let columns { return columns }
@@ -54,12 +57,18 @@ struct TodoReader {
         if let text = row.optionalString(c.due) { due = CalendarDate(text: text) }
         return TodoRecord(
             id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),
-            repositoryFullName: try row.string(c.fullName), text: try row.string(c.text),
+            repositoryFullName: try fullName(row, c.fullName), text: try row.string(c.text),
             done: try row.bool(c.done), position: try row.int64(c.position),
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try issueLink(row),
             due: due, priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
             tags: names, note: row.optionalString(c.note))
+    }
+
+    private mutating func fullName(_ row: Row, _ column: Int32) throws(StoreError) -> String {
+        if row.textEquals(column, lastFullName) { return lastFullName }
+        lastFullName = try row.string(column)
+        return lastFullName
     }
 
     /// The linked issue of `row`; a link with missing parts is no link.
