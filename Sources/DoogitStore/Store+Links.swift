@@ -56,8 +56,11 @@ extension Store {
     /// Links the todo to an issue of its repository, as the user asked (neither text changes);
     /// the issue as read now is recorded as seen under the new link. Refuses a todo that is
     /// linked already and an issue linked to another todo. The issue is remembered, so import
-    /// never makes a todo of it.
-    public func linkIssue(todoID: Int64, to issue: IssueSnapshot, at now: Timestamp) throws -> TodoRecord {
+    /// never makes a todo of it. `listingSince`, when given, is where the repository's listing
+    /// starts if it has none yet, instead of the issue's `updated_at` (an issue just made for the
+    /// todo: another machine's duplicate of it may be older).
+    public func linkIssue(todoID: Int64, to issue: IssueSnapshot, at now: Timestamp,
+                          listingSince: String? = nil) throws -> TodoRecord {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             let todo = try requireTodos([todoID])[0]
             if let linked = todo.issue { throw .todoAlreadyLinked(todo: todoID, issue: linked.number) }
@@ -70,10 +73,10 @@ extension Store {
             try writeLink(todoID: todoID, issue: issue, stamp: stamp)
             try replica.rememberIssue(repositoryID: todo.repositoryID, number: issue.number, at: now)
             // A repository read in full (import on, never read) stays so; otherwise its listing
-            // needs to go back no further than this issue as it is now.
+            // needs to go back no further than this issue as it is now (or `listingSince`).
             try database.run("""
                 UPDATE repositories SET issues_since = coalesce(issues_since, ?) WHERE id = ? AND import_issues = 'off'
-                """, .text(issue.updatedAt), .integer(todo.repositoryID))
+                """, .text(listingSince ?? issue.updatedAt), .integer(todo.repositoryID))
             return try requireTodos([todoID])[0]
         }
     }

@@ -79,6 +79,7 @@ public struct IssueLinker {
             let earlier = try store.pendingIssues(todoUUID: todo.uuid).first
             // An earlier attempt's issue may be closed by now; another machine's is looked for open.
             let since = min(earlier?.createdAt ?? todo.createdAt, todo.createdAt)
+            let searching = Stopwatch()
             if let found = try findIssue(madeFor: todo.uuid, in: repository, since: since, openOnly: earlier == nil, login: nil) {
                 return try link(found, to: todo, in: repository, foundEarlier: true)
             }
@@ -87,7 +88,7 @@ public struct IssueLinker {
                                        body: Self.body(body, uuid: todo.uuid), labels: Array(Set(labels + todo.tags)).sorted(),
                                        marker: Self.marker(for: todo.uuid), createdAt: clock())
             let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
-            return try link(issue, to: todo, in: repository, foundEarlier: false)
+            return try link(issue, to: todo, in: repository, foundEarlier: false, madeAfterSearching: searching)
         }
     }
 
@@ -164,15 +165,34 @@ public struct IssueLinker {
     }
 
     /// Links a created or found issue to the todo and forgets its creation, in one transaction.
+    /// An issue created after a search for the todo's issues found none (`madeAfterSearching`,
+    /// started before that search) may have a duplicate that another machine made meanwhile: the
+    /// repository's listing starts early enough to show it (`listingSince`).
     private func link(_ issue: GitHubIssue, to todo: TodoRecord, in repository: RepositoryRecord,
-                      foundEarlier: Bool) throws -> Linked {
+                      foundEarlier: Bool, madeAfterSearching searching: Stopwatch? = nil) throws -> Linked {
+        let listingSince = searching.flatMap { Self.listingSince(issue, madeWithin: $0.elapsed()) }
         let linked = try store.transaction {
-            let linked = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock())
+            let linked = try store.linkIssue(todoID: todo.id, to: IssueSnapshot(issue), at: clock(), listingSince: listingSince)
             try store.removePendingIssue(todoUUID: todo.uuid)
             return linked
         }
         return Linked(todo: linked, repository: repository.fullName, number: issue.number, url: issue.htmlURL,
                       foundEarlier: foundEarlier, closed: issue.state == .closed)
+    }
+
+    /// Seconds an issue may take to show in GitHub's listings after it was made.
+    static let searchLag: Int64 = 60
+
+    /// Where the listing starts for an issue made `milliseconds` after the search that found no
+    /// other for its todo began: a duplicate made elsewhere since is one the search did not see,
+    /// made after it began, so at most that long before this one (by GitHub's clock; measured
+    /// here as a duration, so neither machine's clock matters). Whole seconds, as `updated_at`
+    /// has them, and `searchLag` more: GitHub's `since` may or may not include its own second,
+    /// and an issue made just before the search may not be listed yet.
+    static func listingSince(_ issue: GitHubIssue, madeWithin milliseconds: Double) -> String? {
+        guard let updated = Timestamp(rfc3339: issue.updatedAt) else { return nil }
+        let seconds = Int64(max(0, milliseconds / 1000).rounded(.up)) + Self.searchLag
+        return GitHubTime.string(Timestamp(millisecondsSinceEpoch: updated.millisecondsSinceEpoch - seconds * 1000))
     }
 
     /// The issue made for the todo `uuid` (its body carries the marker), among the issues the
@@ -203,6 +223,7 @@ public struct IssueLinker {
             try store.removePendingIssue(todoUUID: pending.todoUUID)
             return nil
         }
+        let searching = Stopwatch()
         if let found = try findIssue(madeFor: pending.todoUUID, in: repository, since: pending.createdAt, openOnly: false,
                                      login: login) {
             // The issue is another todo's here already (an older doogit imported it apart): left so.
@@ -221,7 +242,7 @@ public struct IssueLinker {
         var again = pending
         again.state = .sending
         let issue = try create(again, in: repository, todoID: todo.id)
-        return try link(issue, to: todo, in: repository, foundEarlier: false)
+        return try link(issue, to: todo, in: repository, foundEarlier: false, madeAfterSearching: searching)
     }
 
     private func requireRepository(_ id: Int64) throws -> RepositoryRecord {

@@ -119,6 +119,9 @@ struct Stopwatch {
         return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
     }
 
+    /// Milliseconds since the last lap (or the start), leaving the lap running.
+    func elapsed() -> Double { Self.now() - last }
+
     /// Milliseconds since the last lap (or the start).
     mutating func lap() -> Double {
         let now = Self.now()

@@ -81,9 +81,11 @@ struct CreationsTogetherTests {
 
     /// Promoted on two machines at the very same moment (each POST made before either could see
     /// the other's issue): the next syncs keep the first issue linked on both, and close the other
-    /// as a duplicate with pushing on, or say it is one with pushing off.
-    @Test(arguments: [true, false])
-    func twoIssuesMadeAtOnceForOneTodoSettleOnTheFirst(push: Bool) throws {
+    /// as a duplicate with pushing on, or say it is one with pushing off. Also when the two issues
+    /// are made in two seconds of GitHub's (`apart`): the machine whose issue came second still
+    /// lists the first (its listing starts before its own issue, by as long as it took to make).
+    @Test(arguments: [true, false], [false, true])
+    func twoIssuesMadeAtOnceForOneTodoSettleOnTheFirst(push: Bool, apart: Bool) throws {
         let machines = try Machines(2)
         let (a, b) = (machines[0], machines[1])
         #expect(a.run("todo", "add", "-R", "app", "ship it").status == 0)
@@ -92,11 +94,15 @@ struct CreationsTogetherTests {
         // a's POST waits until b has promoted too: each made its own issue.
         let (arrived, release) = machines.holdFirstPost { $0.hasSuffix("/issues") }
         defer { release.signal() }
+        let second = Int64(Date().timeIntervalSince1970)
+        if apart { machines.github.activity.setClock(second) }
         let promote = try ChildProcess.spawn(DoogitBinary.path, ["todo", "promote", "1"], environment: a.environment)
         try #require(arrived.wait(seconds: 60))
         #expect(b.run("todo", "promote", try machines.id("ship it", on: b)).stdout.hasPrefix("Created octocat/app#1"))
+        if apart { machines.github.activity.setClock(second + 1) }
         release.signal()
         #expect(promote.finish().stdout.hasPrefix("Created octocat/app#2"))
+        machines.github.activity.setClock(nil)
 
         let settled = a.run("sync")
         #expect(settled.status == 0, "\(settled.stderr)")
