@@ -113,9 +113,8 @@ struct ListRenderer {
         let due = todo.due.map { Self.duePhrase($0, today: today) }
         // Overdue stands out, where colour is on.
         let overdue = style.color && !todo.done && todo.due.map { due in today.map { due < $0 } ?? false } == true
-        if width == nil && !highlights {
-            let dimmed = style.color && todo.done
-            if dimmed { out += "\u{1B}[2m" as StaticString }
+        // What comes before the text: indent, marker, the ID right-aligned, the cells.
+        func appendLead(to out: inout OutputText) {
             out += "  " as StaticString
             out += todo.done ? style.doneMarker : style.openMarker
             out += " " as StaticString
@@ -123,16 +122,20 @@ struct ListRenderer {
             out += id
             out += "  " as StaticString
             out += cells
+        }
+        if width == nil && !highlights {
+            let dimmed = style.color && todo.done
+            if dimmed { out += "\u{1B}[2m" as StaticString }
+            appendLead(to: &out)
             appendText(of: todo, due: due, overdue: overdue, to: &out)
             if dimmed { out += "\u{1B}[0m" as StaticString }
             out += "\n" as StaticString
             return
         }
-        let prefix = "  \(todo.done ? style.doneMarker : style.openMarker) "
-            + String(repeating: " ", count: max(0, idWidth - id.utf8.count)) + id + "  " + cells
-        var text = OutputText()
+        var lead = OutputText(), text = OutputText()
+        appendLead(to: &lead)
         appendText(of: todo, due: due, overdue: false, to: &text)
-        for var line in wrapped(todo, text: text.text, prefix: prefix) {
+        for var line in wrapped(todo, text: text.text, prefix: lead.text) {
             // Only where the words were not wrapped apart.
             if overdue, let due { line = line.replacing(due, with: style.red(due), maxReplacements: 1) }
             out += line

@@ -17,13 +17,13 @@ public struct Row {
 
     /// The position of a column, for rows read many times by position.
     func index(_ name: String) throws(StoreError) -> Int32 {
-        guard let index = statement.column(named: name) else { throw .unknownColumn(name) }
+        guard let index = position(of: name) else { throw .unknownColumn(name) }
         return index
     }
 
-    /// Whether the statement has a column of that name.
-    func hasColumn(_ name: String) -> Bool {
-        statement.columnNames.contains(name)
+    /// The position of a column, or nil when the statement has none of that name.
+    func position(of name: String) -> Int32? {
+        statement.column(named: name)
     }
 
     public func isNull(_ column: Int32) -> Bool {

@@ -28,7 +28,7 @@ struct TodoReader {
             due = try row.index("due")
             priority = try row.index("priority")
             note = try row.index("note")
-            tags = row.hasColumn("tags") ? try row.index("tags") : nil
+            tags = row.position(of: "tags")
         }
     }
 
@@ -53,15 +53,13 @@ struct TodoReader {
         } else if let column = c.tags, let text = row.optionalString(column) {
             names = text.split(separator: " ").map(String.init).sorted()
         }
-        var due: CalendarDate?
-        if let text = row.optionalString(c.due) { due = CalendarDate(text: text) }
         return TodoRecord(
             id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),
             repositoryFullName: try fullName(row, c.fullName), text: try row.string(c.text),
             done: try row.bool(c.done), position: try row.int64(c.position),
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
-            doneAt: try row.optionalTimestamp(c.doneAt), issue: try issueLink(row),
-            due: due, priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
+            doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
+            due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
             tags: names, note: row.optionalString(c.note))
     }
 
@@ -72,8 +70,7 @@ struct TodoReader {
     }
 
     /// The linked issue of `row`; a link with missing parts is no link.
-    mutating func issueLink(_ row: Row) throws(StoreError) -> IssueLink? {
-        let c = try columns(of: row)
+    private static func issueLink(_ row: Row, _ c: Columns) throws(StoreError) -> IssueLink? {
         guard !row.isNull(c.issueNumber), let url = row.optionalString(c.issueURL) else { return nil }
         return IssueLink(number: try row.int64(c.issueNumber), url: url,
                          state: row.optionalString(c.issueState).flatMap(IssueState.init(rawValue:)))

@@ -13,8 +13,6 @@ public struct ByteBuffer {
     /// The bytes written.
     public var bytes: [UInt8] { Array(storage[..<count]) }
 
-    public var isEmpty: Bool { count == 0 }
-
     private mutating func reserve(_ more: Int) {
         let needed = count + more
         guard needed > storage.count else { return }
@@ -44,10 +42,6 @@ public struct ByteBuffer {
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
-    }
-
-    public mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// `count` copies of `byte`.
