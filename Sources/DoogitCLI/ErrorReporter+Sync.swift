@@ -68,6 +68,11 @@ extension ErrorReporter {
             return Report(code: .failure, message: "the branch \(branch) of \(repository) is gone; \(waiting). Run 'doogit remote init \(repository)' to keep the todos on its default branch (\(defaultBranch))")
         case .madePublic(let repository):
             return Report(code: .failure, message: "\(repository) is public now, and anyone could read your todos there, so nothing was written; \(waiting). Make it private on GitHub, or choose another with 'doogit remote init OWNER/NAME --create'")
+        case .lagging(let repository):
+            return Report(code: .temporaryFailure, message: "GitHub cannot show the latest commit of \(repository) yet (its copies lag for a moment right after a write); \(waiting). Try again in a minute (the next sync will)")
+        case .wouldDropFiles(let repository, let paths):
+            let named = paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
+            return Report(code: .failure, message: "doogit did not write to \(repository): the commit it made would have removed or changed files it did not mean to touch (\(named)); \(waiting). Run 'doogit sync' again, which reads the remote anew first; if this repeats, please report it with the output of 'doogit sync -v'")
         case .refused(let repository, let message):
             return Report(code: .failure, message: "GitHub refused the exchange with \(repository): \(message); \(waiting). Check that the token may read and write its contents, and that it is not archived")
         case .keptChanging(let repository, let attempts):

@@ -200,6 +200,8 @@ enum ErrorReporter {
             return "issue #\(number) not found in \(repository) on GitHub (or the token cannot see it); check the number"
         case .file(let repository, let path):
             return "file \(path) not found in \(repository) on GitHub; check the path"
+        case .gitObject(let repository, let sha):
+            return "GitHub does not have the git object \(sha.prefix(12)) of \(repository) (yet: right after a write, GitHub's replicas can lag); try again in a minute"
         case .user:
             return "GitHub does not know the signed-in user; check the token and DOOGIT_API_URL or GH_HOST"
         case .other(let what):

@@ -16,21 +16,28 @@ enum RemoteCommands {
         subcommands: [initialize, RemoteStatus.status, RemoteStatus.forget, RemoteStatus.set, remove])
 
     static let defaultName = "doogit-data"
+    /// The description of a repository that `--create` makes: its README is doogit's too.
+    static let createdDescription = "doogit's todos, kept in sync by doogit"
 
     static let initialize = CommandSpec(
         name: "init", abstract: "Keep the todos in a private repository of yours",
         arguments: ArgumentSpec(display: "[REPO]", minimum: 0, maximum: 1),
-        options: [OptionSpec("create", help: "create the repository (private) when it does not exist")],
+        options: [OptionSpec("create", help: "create the repository (private) when it does not exist"),
+                  OptionSpec("shared", help: "write beside the files the repository already holds")],
         discussion: """
             The todos go in files on the default branch of REPO (OWNER/NAME, or NAME for one of yours; \
-            default LOGIN/\(defaultName)): todos/<bucket>/<repository id>.jsonl, repositories.jsonl and \
-            remote.jsonl. It must be private: a public one is refused. With --create, a missing \
-            repository is created, private. Run 'doogit remote init' with the same repository on each \
-            machine, then 'doogit sync' exchanges the todos, their links to issues and the repositories' \
-            settings. A remote written by an older doogit (the single file todos.jsonl) is taken over \
-            at the first sync.
+            default LOGIN/\(defaultName)): todos/<bucket>/<repository id>.jsonl, repositories.jsonl, \
+            remote.jsonl and todos.jsonl. It must be private: a public one is refused. With --create, a \
+            missing repository is created, private. A repository that already holds other files (notes, \
+            scripts) is refused unless --shared: doogit then writes its files beside them and never \
+            changes the others. Run 'doogit remote init' with the same repository on each machine (a \
+            machine that joins needs no --shared), then 'doogit sync' exchanges the todos, their links \
+            to issues and the repositories' settings. The files stay on the branch they were first \
+            written to, which remote.jsonl names: a machine that joins after the repository's default \
+            branch moved finds them there. A remote written by an older doogit (the single file \
+            todos.jsonl) is taken over at the first sync.
             """,
-        examples: ["doogit remote init --create", "doogit remote init octocat/todos"],
+        examples: ["doogit remote init --create", "doogit remote init octocat/todos", "doogit remote init octocat/notes --shared"],
         run: runInit)
 
 
@@ -50,6 +57,7 @@ enum RemoteCommands {
         let owner = reference?.owner ?? login ?? ""
         let fullName = "\(owner)/\(reference?.name ?? defaultName)"
         var access: RepositoryAccess
+        var created = false
         if let found = try existingRepository(fullName, github) {
             access = found
         } else {
@@ -61,8 +69,9 @@ enum RemoteCommands {
             do {
                 access = try github.createPrivateRepository(owner: owner.lowercased() == user.lowercased() ? nil : owner,
                                                             name: reference?.name ?? defaultName,
-                                                            description: "doogit's todos, kept in sync by doogit")
+                                                            description: createdDescription)
                 runtime.say("Created \(TerminalText.sanitize(access.fullName)) (private)")
+                created = true
             } catch GitHubError.validationFailed(let message) {
                 // Another machine created it meanwhile (GitHub: "name already exists"): that one is used.
                 guard let found = try existingRepository(fullName, github) else { throw GitHubError.validationFailed(message: message) }
@@ -75,12 +84,22 @@ enum RemoteCommands {
             throw CommandFailure(message: "\(TerminalText.sanitize(access.fullName)) is public, and anyone could read your todos there; nothing was changed",
                                  hint: "make it private on GitHub, or choose another with 'doogit remote init OWNER/NAME --create'")
         }
-        try store.setRemote(repositoryID: access.id, fullName: access.fullName, branch: access.defaultBranch, at: runtime.now())
+        let found = try RemoteBranch.find(repository: access.fullName, defaultBranch: access.defaultBranch,
+                                          madeByDoogit: created || access.description == createdDescription, github: github)
+        let name = TerminalText.sanitize(access.fullName)
+        if !found.holdsDoogitFiles && !found.otherFiles.isEmpty && !invocation.flag("shared") {
+            let named = found.otherFiles.prefix(4).map(TerminalText.sanitize).joined(separator: ", ")
+                + (found.otherFiles.count > 4 ? " and \(found.otherFiles.count - 4) more" : "")
+            throw CommandFailure(message: "\(name) already holds files of its own (\(named)), and doogit would write its files beside them; nothing was changed",
+                                 hint: "to keep the todos there anyway (doogit never changes the other files), run 'doogit remote init \(name) --shared'; or give them a repository of their own with 'doogit remote init OWNER/NAME --create'")
+        }
+        try store.setRemote(repositoryID: access.id, fullName: access.fullName, branch: found.branch, at: runtime.now())
         if runtime.global.json {
             try RemoteStatus.print(runtime)
             return
         }
-        runtime.say("Todos will be kept in \(TerminalText.sanitize(access.fullName)) (on \(TerminalText.sanitize(access.defaultBranch))); run 'doogit sync' to exchange them")
+        let beside = found.holdsDoogitFiles || found.otherFiles.isEmpty ? "" : ", beside its other files"
+        runtime.say("Todos will be kept in \(name) (on \(TerminalText.sanitize(found.branch))\(beside)); run 'doogit sync' to exchange them")
     }
 
     /// The repository, or nil when GitHub says there is none (or the token cannot see it).

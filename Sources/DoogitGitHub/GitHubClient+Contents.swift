@@ -32,12 +32,14 @@ public struct RepositoryAccess: Equatable, Sendable {
     public var fullName: String
     public var isPrivate: Bool
     public var defaultBranch: String
+    public var description: String?
 
     public init(json: JSONValue) throws(JSONError) {
         id = try json.int64("id")
         fullName = try json.string("full_name")
         isPrivate = try json.bool("private")
         defaultBranch = try json.optionalString("default_branch") ?? "main"
+        description = try json.optionalString("description")
     }
 }
 
@@ -78,6 +80,22 @@ extension GitHubClient {
             bytes = try get("/repos/\(repository)/git/blobs/\(sha)", about: resource, accept: Self.rawMediaType).body
         }
         return FileRead(answer: .file(RepositoryFile(content: bytes, sha: sha), etag: response.header("etag")), date: date)
+    }
+
+    /// The same file on several branches at once (in parallel where the transport can), raw, in
+    /// the order asked: nil where a branch has no such file.
+    public func file(repository: String, path: String, onBranches branches: [String]) -> [Result<[UInt8]?, GitHubError>] {
+        let target = "/repos/\(repository)/contents/\(Self.encodePath(path))?ref="
+        let urls = branches.map { configuration.endpoint.url(target + Self.encodeComponent($0)) }
+        return getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType).map { answer in
+            answer.flatMap { response in
+                switch error(for: response, about: .file(repository: repository, path: path)) {
+                case nil: return .success(response.body)
+                case .notFound?: return .success(nil)
+                case let error?: return .failure(error)
+                }
+            }
+        }
     }
 
     /// Writes a file on `branch` in one commit: over the blob `sha` that was read, or creating

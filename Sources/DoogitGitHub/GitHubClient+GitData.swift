@@ -1,29 +1,49 @@
 import DoogitSupport
 
-/// A blob or subtree of a git tree, as GitHub lists it (one level, not recursive).
+/// An entry of a git tree, as GitHub lists it (one level, not recursive): a file (executable or
+/// not), a symlink, a submodule (a commit of another repository) or a folder, with its mode, which
+/// is part of its tree's name.
 public struct GitTreeEntry: Equatable, Sendable {
     public var name: String
     public var sha: String
-    public var isTree: Bool
-    /// A blob's size in bytes (GitHub gives none for a tree).
+    public var mode: GitMode
+    /// A blob's size in bytes (GitHub gives none for a tree or a submodule).
     public var size: Int?
 
-    public init(name: String, sha: String, isTree: Bool, size: Int? = nil) {
+    public var isTree: Bool { mode.isTree }
+
+    public init(name: String, sha: String, mode: GitMode, size: Int? = nil) {
         self.name = name
         self.sha = sha
-        self.isTree = isTree
+        self.mode = mode
         self.size = size
     }
 }
 
-/// A file to write in a new tree: its path from the root, and its content (nil removes the path).
+/// A tree's entries one level down, and its name: GitHub's `sha` of the listing, which is the
+/// tree's own only when the tree was asked for by its own name (asked by a commit, it is the
+/// commit's).
+public struct GitTreeListing: Equatable, Sendable {
+    public var sha: String
+    public var entries: [GitTreeEntry]
+
+    public init(sha: String, entries: [GitTreeEntry]) {
+        self.sha = sha
+        self.entries = entries
+    }
+}
+
+/// A file to write in a new tree: its path from the root, its content (nil removes the path), and
+/// its mode (a file that is there keeps its own).
 public struct GitTreeWrite: Equatable, Sendable {
     public var path: String
     public var content: [UInt8]?
+    public var mode: GitMode
 
-    public init(path: String, content: [UInt8]?) {
+    public init(path: String, content: [UInt8]?, mode: GitMode = .file) {
         self.path = path
         self.content = content
+        self.mode = mode
     }
 }
 
@@ -44,8 +64,62 @@ public enum RefRead: Equatable, Sendable {
 extension GitHubClient {
     /// GET /repos/{repo}/git/ref/heads/{branch}, conditional on `etag`.
     public func branchRef(repository: String, branch: String, ifNoneMatch etag: String?) throws(GitHubError) -> RefRead {
-        let (response, failure) = try answer(.get, "/repos/\(repository)/git/ref/heads/\(Self.encodePath(branch))", body: nil,
-                                             ifNoneMatch: etag, about: .other("the branch \(branch) of \(repository)"))
+        let (response, failure) = try answer(.get, refPath(repository, branch), body: nil, ifNoneMatch: etag,
+                                             about: .other("the branch \(branch) of \(repository)"))
+        return try refRead(response, failure, branch: branch)
+    }
+
+    /// The branch's ref and the repository (by id, for its visibility), each conditional on its
+    /// ETag, asked for together: a remote that nobody changed is two free 304s in one round trip.
+    public func branchRefAndRepository(repository: String, branch: String, refETag: String?, id: Int64,
+                                       repositoryETag: String?) throws(GitHubError)
+        -> (ref: RefRead, repository: Result<Conditional<GitHubRepository>, GitHubError>)
+    {
+        let answers = getAll([(configuration.endpoint.url(refPath(repository, branch)), refETag),
+                              (configuration.endpoint.url("/repositories/\(id)"), repositoryETag)])
+        guard answers.count == 2 else { throw .unexpectedResponse("no answer about the branch \(branch) of \(repository)") }
+        let ref: RefRead
+        let refResponse = try answers[0].get()
+        if Self.redirectStatuses.contains(refResponse.status) {
+            // A repository renamed since: asked alone, which follows GitHub's redirect.
+            ref = try branchRef(repository: repository, branch: branch, ifNoneMatch: refETag)
+        } else {
+            ref = try refRead(refResponse, error(for: refResponse, about: .other("the branch \(branch) of \(repository)")),
+                              branch: branch)
+        }
+        let visibility = answers[1].flatMap { response in
+            Result { () throws(GitHubError) -> Conditional<GitHubRepository> in
+                if let error = error(for: response, about: .repository("id \(id)")) { throw error }
+                if response.status == 304 { return .notModified }
+                return .modified(try decodeRepository(response), etag: response.header("etag"))
+            }
+        }
+        return (ref, visibility)
+    }
+
+    /// GET /repos/{repo}/git/matching-refs/heads/: the names of the repository's branches (none
+    /// for a repository with no commit).
+    public func branchNames(repository: String) throws(GitHubError) -> [String] {
+        let (response, failure) = try answer(.get, "/repos/\(repository)/git/matching-refs/heads/", body: nil,
+                                             about: .repository(repository))
+        if let failure {
+            if Self.isEmptyRepository(failure) { return [] }
+            throw failure
+        }
+        guard case .array(let refs) = try parse(response) else { throw .unexpectedResponse("expected a list of refs") }
+        var names: [String] = []
+        for ref in refs {
+            let name = try decodeValue(ref) { json throws(JSONError) in try json.string("ref") }
+            if name.hasPrefix("refs/heads/") { names.append(String(name.dropFirst("refs/heads/".count))) }
+        }
+        return names
+    }
+
+    private func refPath(_ repository: String, _ branch: String) -> String {
+        "/repos/\(repository)/git/ref/heads/\(Self.encodePath(branch))"
+    }
+
+    private func refRead(_ response: HTTPResponse, _ failure: GitHubError?, branch: String) throws(GitHubError) -> RefRead {
         let date = response.header("date").flatMap(HTTPDate.parse)
         switch failure {
         case nil: break
@@ -62,50 +136,75 @@ extension GitHubClient {
         return .head(commit: try Self.checkedSHA(sha, "object.sha"), etag: response.header("etag"), date: date)
     }
 
-    /// GET /repos/{repo}/git/trees/{sha} (not recursive): the entries of the tree of a commit or tree `sha`.
-    /// Submodules (entries of type "commit") are left out.
-    public func treeEntries(repository: String, sha: String) throws(GitHubError) -> (sha: String, entries: [GitTreeEntry]) {
-        try treeListing(try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))", about: .repository(repository)))
+    /// GET /repos/{repo}/git/trees/{sha} (not recursive): the entries of a tree, asked for by a
+    /// tree-ish (a tree's or a commit's sha). A 404 is about that object (see `gitObject`).
+    public func treeEntries(repository: String, sha: String) throws(GitHubError) -> GitTreeListing {
+        try treeListing(try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))",
+                                about: .gitObject(repository: repository, sha: sha)))
     }
 
     /// Several trees at once (in parallel where the transport can), in the order asked.
-    public func treeEntries(repository: String, shas: [String]) -> [Result<(sha: String, entries: [GitTreeEntry]), GitHubError>] {
+    public func treeEntries(repository: String, shas: [String]) -> [Result<GitTreeListing, GitHubError>] {
         let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/trees/\(Self.encodeComponent($0))") }
         return zip(shas, getAll(urls.map { (url: $0, etag: nil) })).map { sha, answer in
             answer.flatMap { response in
-                if let error = error(for: response, about: .other("the tree \(sha) of \(repository)")) { return .failure(error) }
+                if let error = error(for: response, about: .gitObject(repository: repository, sha: sha)) { return .failure(error) }
                 return Result { () throws(GitHubError) in try treeListing(response) }
             }
         }
     }
 
-    private func treeListing(_ response: HTTPResponse) throws(GitHubError) -> (sha: String, entries: [GitTreeEntry]) {
-        let (treeSHA, truncated, items) = try decode(response) { json throws(JSONError) in
+    /// The root tree of `commit`, named as git names it: the commit (GET git/commits, for its
+    /// tree's name) and the tree listed by the commit (GET git/trees), asked for together.
+    public func rootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing {
+        let base = "/repos/\(repository)/git"
+        let urls = ["\(base)/commits/\(Self.encodeComponent(commit))", "\(base)/trees/\(Self.encodeComponent(commit))"]
+        let answers = getAll(urls.map { (url: configuration.endpoint.url($0), etag: nil) })
+        guard answers.count == 2 else { throw .unexpectedResponse("no answer for the commit \(commit)") }
+        let resource = GitHubResource.gitObject(repository: repository, sha: commit)
+        let commitAnswer = try answers[0].get(), treeAnswer = try answers[1].get()
+        for response in [commitAnswer, treeAnswer] {
+            if let error = error(for: response, about: resource) { throw error }
+        }
+        let tree = try decode(commitAnswer) { json throws(JSONError) in try json.field("tree").string("sha") }
+        var listing = try treeListing(treeAnswer)
+        listing.sha = try Self.checkedSHA(tree, "tree.sha")
+        return listing
+    }
+
+    private func treeListing(_ response: HTTPResponse, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
+        try treeListing(try parse(response), nested: nested)
+    }
+
+    /// A listing's entries; `nested`: named by their paths from the tree (a recursive listing).
+    private func treeListing(_ json: JSONValue, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
+        let (treeSHA, truncated, items) = try decodeValue(json) { json throws(JSONError) in
             (try json.string("sha"), try json.optionalBool("truncated") ?? false, try json.array("tree"))
         }
         guard !truncated else { throw .unexpectedResponse("GitHub cut the listing of the tree \(treeSHA) short") }
         var entries: [GitTreeEntry] = []
         entries.reserveCapacity(items.count)
         for item in items {
-            let (path, type, entrySHA, size) = try decodeValue(item) { json throws(JSONError) in
+            let (path, type, modeText, entrySHA, size) = try decodeValue(item) { json throws(JSONError) in
                 var size: Int?
                 if case .number(let text)? = json["size"] {
                     guard let value = Int(text) else { throw .wrongType(field: "size", expected: "integer") }
                     size = value
                 }
-                return (try json.string("path"), try json.string("type"), try json.string("sha"), size)
+                return (try json.string("path"), try json.string("type"), try json.string("mode"), try json.string("sha"), size)
             }
-            guard type == "blob" || type == "tree" else { continue }
-            guard !path.isEmpty, !path.contains("/") else { throw .unexpectedResponse("a tree entry named '\(path)'") }
-            entries.append(GitTreeEntry(name: path, sha: try Self.checkedSHA(entrySHA, "tree.sha"), isTree: type == "tree",
-                                        size: size))
+            guard let mode = GitMode(modeText), mode.objectType == type else {
+                throw .unexpectedResponse("a tree entry of type '\(type)' with mode '\(modeText)'")
+            }
+            guard !path.isEmpty, nested || !path.contains("/") else { throw .unexpectedResponse("a tree entry named '\(path)'") }
+            entries.append(GitTreeEntry(name: path, sha: try Self.checkedSHA(entrySHA, "tree.sha"), mode: mode, size: size))
         }
-        return (try Self.checkedSHA(treeSHA, "sha"), entries)
+        return GitTreeListing(sha: try Self.checkedSHA(treeSHA, "sha"), entries: entries)
     }
 
     /// GET /repos/{repo}/git/blobs/{sha} raw (Accept: application/vnd.github.raw+json).
     public func blob(repository: String, sha: String) throws(GitHubError) -> [UInt8] {
-        try get("/repos/\(repository)/git/blobs/\(Self.encodeComponent(sha))", about: .repository(repository),
+        try get("/repos/\(repository)/git/blobs/\(Self.encodeComponent(sha))", about: .gitObject(repository: repository, sha: sha),
                 accept: Self.rawMediaType).body
     }
 
@@ -114,21 +213,23 @@ extension GitHubClient {
         let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/blobs/\(Self.encodeComponent($0))") }
         return zip(shas, getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType)).map { sha, answer in
             answer.flatMap { response in
-                if let error = error(for: response, about: .other("the blob \(sha) of \(repository)")) { return .failure(error) }
+                if let error = error(for: response, about: .gitObject(repository: repository, sha: sha)) { return .failure(error) }
                 return .success(response.body)
             }
         }
     }
 
-    /// POST /repos/{repo}/git/trees with base_tree (nil: none) and entries {"path","mode":"100644","type":"blob","content"} (inline text; content is UTF-8 JSONL) or "sha": null to remove a path. Returns the new root tree's sha.
+    /// POST /repos/{repo}/git/trees on `base` (a tree's sha; nil only for a branch with no
+    /// commit) with entries {"path","mode","type":"blob","content"} (inline text; content is UTF-8
+    /// JSONL) or "sha": null to remove a path. Returns the new root tree, one level listed.
     /// Content that is not UTF-8 (which inline content cannot carry) is sent first as a blob of
     /// its own (POST git/blobs, base64) and named by its sha.
-    public func createTree(repository: String, base: String?, files: [GitTreeWrite]) throws(GitHubError) -> String {
+    public func createTree(repository: String, base: String?, files: [GitTreeWrite]) throws(GitHubError) -> GitTreeListing {
         var entries: [JSONValue] = []
         entries.reserveCapacity(files.count)
         for file in files {
-            var members = [JSONMember("path", .string(file.path)), JSONMember("mode", .string("100644")),
-                           JSONMember("type", .string("blob"))]
+            var members = [JSONMember("path", .string(file.path)), JSONMember("mode", .string(file.mode.text)),
+                           JSONMember("type", .string(file.mode.objectType))]
             if let content = file.content {
                 if let text = String(validating: content, as: UTF8.self) {
                     members.append(JSONMember("content", .string(text)))
@@ -143,8 +244,17 @@ extension GitHubClient {
         var body: [JSONMember] = []
         if let base { body.append(JSONMember("base_tree", .string(base))) }
         body.append(JSONMember("tree", .array(entries)))
-        let answer = try post("/repos/\(repository)/git/trees", .object(body), about: .repository(repository))
-        return try Self.createdSHA(answer, of: "tree")
+        return try treeListing(try post("/repos/\(repository)/git/trees", .object(body), about: .repository(repository)))
+    }
+
+    /// GET /repos/{repo}/git/trees/{sha}?recursive=1: every entry under a tree, by its path from
+    /// the tree (a listing GitHub cut short is an error).
+    public func treeEntriesRecursively(repository: String, sha: String) throws(GitHubError) -> [String: GitTreeEntry] {
+        let response = try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))?recursive=1",
+                               about: .gitObject(repository: repository, sha: sha))
+        var entries: [String: GitTreeEntry] = [:]
+        for entry in try treeListing(response, nested: true).entries { entries[entry.name] = entry }
+        return entries
     }
 
     /// POST /repos/{repo}/git/blobs with base64 content: returns the blob's sha.

@@ -140,7 +140,7 @@ extension GitHubClient {
     }
 
     /// A repository answer, parsed keeping only the fields doogit reads.
-    private func decodeRepository(_ response: HTTPResponse) throws(GitHubError) -> GitHubRepository {
+    func decodeRepository(_ response: HTTPResponse) throws(GitHubError) -> GitHubRepository {
         try decode(response, keeping: GitHubRepository.fields, as: GitHubRepository.init(json:))
     }
 

@@ -147,6 +147,16 @@ extension GitHubClient {
         }
     }
 
+    /// Waits as long as a retry after `attempt` failed attempts would (the policy's backoff, with
+    /// jitter), unless that would pass the command's deadline; false then. For a caller that
+    /// tries again on an answer that is no failure to GitHub (a replica that lags).
+    public func waitBeforeRetry(after attempt: Int) -> Bool {
+        pause(configuration.retry.delay(afterAttempt: attempt, using: &random))
+    }
+
+    /// Waits this long unless that would pass the command's deadline; false then.
+    public func wait(milliseconds: Int) -> Bool { pause(milliseconds) }
+
     /// Sleeps unless that would pass the deadline; false when there is no time left for it.
     func pause(_ milliseconds: Int) -> Bool {
         guard milliseconds < remainingMilliseconds - 100 else { return false }

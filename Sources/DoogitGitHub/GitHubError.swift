@@ -46,6 +46,8 @@ public enum GitHubResource: Equatable, Sendable {
     case issue(repository: String, number: Int)
     /// A file of a repository (the Contents API).
     case file(repository: String, path: String)
+    /// A git object (a tree, blob or commit) of a repository, by its name.
+    case gitObject(repository: String, sha: String)
     /// The signed-in user.
     case user
     /// Anything else, described in a few words.

@@ -3,14 +3,16 @@ import DoogitSupport
 /// `remote.jsonl`: what the machines that share the remote know of each other.
 ///
 ///     {"format":"doogit","version":"3.0"}
-///     {"type":"remote","generation":12,"compacted":"…","horizonDays":90,"clock":{"horizonDays":"…"}}
+///     {"type":"remote","generation":12,"compacted":"…","horizonDays":90,"branch":"main","clock":{"horizonDays":"…"}}
 ///     {"type":"machine","id":"3f2a9c1b7d4e","name":"laptop","generation":12,"exchangedAt":"2026-…Z","forgotten":false,"clock":{"forgotten":"…"}}
 ///
 /// Every commit an exchange makes counts one `generation` more. A machine records the
 /// generation it last merged whole and when; a removal leaves the remote once every machine that
 /// exchanged within the horizon has merged it (or once it is older than the horizon), and the
 /// remote's `compacted` point grows past it, so that a machine back from longer away removes what
-/// it still holds of it instead of bringing it back.
+/// it still holds of it instead of bringing it back. `branch` names the branch the files are on, so
+/// that a machine that joins finds them there even after the repository's default branch moved
+/// (an older doogit's file names none: the branch it is on).
 public struct RemoteMeta: Equatable, Sendable {
     public static let defaultHorizonDays: Int64 = 90
     public static let dayMilliseconds: Int64 = 86_400_000
@@ -19,6 +21,8 @@ public struct RemoteMeta: Equatable, Sendable {
     /// Every removal (and untracked repository) that left the remote was stamped up to here.
     public var compacted: HybridTimestamp
     public var horizonDays: Register<Int64>
+    /// The branch every machine writes (nil: not recorded).
+    public var branch: String?
     public var machines: [String: MachineRecord]
     /// What a newer minor version adds, kept as it was.
     public var formatMinor: Int
@@ -95,6 +99,7 @@ extension RemoteMeta {
         remote.key("generation"); remote.int(generation)
         remote.key("compacted"); remote.string(compacted.text)
         remote.key("horizonDays"); remote.int(horizonDays.value)
+        if let branch { remote.key("branch"); remote.string(branch) }
         remote.key("clock"); remote.beginObject(); remote.key("horizonDays"); remote.string(horizonDays.stamp.text); remote.endObject()
         remote.endObject()
         out += remote.bytes + [0x0A]
@@ -151,6 +156,7 @@ extension RemoteMeta {
                     let days = try json.int64("horizonDays")
                     guard days > 0 else { throw JSONError.wrongType(field: "horizonDays", expected: "a number of days above 0") }
                     meta.horizonDays = Register(days, at: try stamp("horizonDays"))
+                    meta.branch = try json.optionalString("branch")
                 case .string("machine")?:
                     let id = try json.string("id")
                     guard HybridTimestamp.isMachineID(id) else { throw JSONError.wrongType(field: "id", expected: "a machine id") }

@@ -55,7 +55,9 @@ public struct ReplicaChanges: Equatable, Sendable {
 
     /// The changes that turn this machine's list `local` into `merged` (a merge of it with
     /// another copy): only what differs, with what `local` held, so that a change made here
-    /// meanwhile is kept. Todos come in the order they arrived in their repositories.
+    /// meanwhile is kept. Todos come in the order they arrived in their repositories (todos that
+    /// arrived at one stamp, as a clock clamped to GitHub's time gives them, in the order they
+    /// were made).
     public init(from local: Replica, to merged: Replica, annotations: ReplicaAnnotations = ReplicaAnnotations()) {
         self.init()
         let localLive = local.liveRepositoryIDs, mergedLive = merged.liveRepositoryIDs
@@ -75,8 +77,26 @@ public struct ReplicaChanges: Equatable, Sendable {
         }
         // Sorted by keys made once (a first pull sorts thousands).
         todos = arriving.map { (arrival: $0.entry.arrival, change: $0) }
-            .sorted { $0.arrival != $1.arrival ? $0.arrival < $1.arrival : $0.change.entry.uuid < $1.change.entry.uuid }
+            .sorted { lhs, rhs in
+                if lhs.arrival != rhs.arrival { return lhs.arrival < rhs.arrival }
+                return (lhs.change.entry.createdAt.millisecondsSinceEpoch, lhs.change.entry.uuid)
+                    < (rhs.change.entry.createdAt.millisecondsSinceEpoch, rhs.change.entry.uuid)
+            }
             .map(\.change)
+    }
+
+    /// How many of these changes bring what `reference` (this machine's list, its stamps brought
+    /// back to GitHub's time where its clock ran ahead) does not hold: a change that only brings
+    /// this machine's own stamps back counts nothing, since nothing was received.
+    public func count(beyond reference: Replica) -> Int {
+        let todoCount = todos.count { change in
+            reference.todos[change.entry.uuid].map { !Self.sameRegisters($0, change.entry) } ?? true
+        }
+        let repositoryCount = repositories.count { change in
+            guard let held = reference.repositories[change.entry.id] else { return true }
+            return held.name != change.entry.name || held.tracked != change.entry.tracked || held.settings != change.entry.settings
+        }
+        return todoCount + repositoryCount + purgedTodos.count + purgedRepositories.count
     }
 
     /// Whether two copies of a todo agree on everything this machine stores (unknown fields are

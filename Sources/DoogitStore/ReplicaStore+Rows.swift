@@ -42,7 +42,7 @@ extension ReplicaStore {
         let inserted = database.lastInsertedRowID
         // Arriving last in its repository (as todos of a first pull do, in order): at the end.
         let arrival = entry.arrival.text
-        if arrival < last.latest {
+        if arrival <= last.latest {
             try placeByArrival(inserted)
             arrivals[repository] = nil
         } else {
@@ -83,17 +83,20 @@ extension ReplicaStore {
     /// When a todo arrived in its repository's list (its repository stamp, or its restore's).
     static let arrival = "max(coalesce(repository_clock, ''), coalesce(removed_clock, ''))"
 
-    /// Puts a todo in its repository's list by when it arrived there: the order every machine
-    /// shows. A todo added here arrives last anyway.
+    /// Puts a todo in its repository's list by when it arrived there, then (for todos that
+    /// arrived at one stamp) when it was made: the order every machine shows, every day. A todo
+    /// added here arrives last anyway.
     func placeByArrival(_ id: Int64) throws(StoreError) {
         let arrival = Self.arrival
-        guard let (repositoryID, key) = try database.query("SELECT repository_id, \(arrival) AS arrival FROM todos WHERE id = ?",
-                                                           [.integer(id)], { row throws(StoreError) in
-            (try row.int64("repository_id"), try row.string("arrival"))
+        guard let (repositoryID, key, created, uuid) = try database.query("""
+            SELECT repository_id, \(arrival) AS arrival, created_at, uuid FROM todos WHERE id = ?
+            """, [.integer(id)], { row throws(StoreError) in
+            (try row.int64("repository_id"), try row.string("arrival"), try row.string("created_at"), try row.string("uuid"))
         }).first else { return }
         let next = try database.scalarInt("""
-            SELECT min(position) FROM todos WHERE repository_id = ? AND id <> ? AND \(arrival) > ?
-            """, .integer(repositoryID), .integer(id), .text(key))
+            SELECT min(position) FROM todos WHERE repository_id = ?1 AND id <> ?2
+                AND (\(arrival) > ?3 OR (\(arrival) = ?3 AND (created_at > ?4 OR (created_at = ?4 AND uuid > ?5))))
+            """, .integer(repositoryID), .integer(id), .text(key), .text(created), .text(uuid))
         if let next {
             try database.run("UPDATE todos SET position = position + 1 WHERE repository_id = ? AND position >= ? AND id <> ?",
                              .integer(repositoryID), .integer(next), .integer(id))

@@ -15,8 +15,10 @@ public struct RemoteSettings: Equatable, Sendable {
     public var exchanged: Bool
     public var exchangedAt: Timestamp?
     public var addedAt: Timestamp
-    /// The ETag of the remote repository as last checked (to be still private), for a free check.
+    /// The ETag of the remote repository as last checked (to be still private), for a free check,
+    /// and whether that check found it public.
     public var repositoryETag: String?
+    public var repositoryPublic: Bool
     /// What this machine asked of the remote's own settings, for its next exchange to write.
     public var forget: Set<String>
     public var horizonDays: Register<Int64>?
@@ -27,14 +29,18 @@ public struct RemoteSettings: Equatable, Sendable {
 public struct RemoteEntry: Equatable, Sendable {
     public var path: String
     public var sha: String
-    public var isFolder: Bool
+    /// Its mode as GitHub lists it (a folder's, an executable's, a submodule's...): part of its
+    /// folder's name.
+    public var mode: GitMode
     public var content: [UInt8]?
     public var removals: RemoteRemovals?
 
-    public init(path: String, sha: String, isFolder: Bool, content: [UInt8]? = nil, removals: RemoteRemovals? = nil) {
+    public var isFolder: Bool { mode.isTree }
+
+    public init(path: String, sha: String, mode: GitMode, content: [UInt8]? = nil, removals: RemoteRemovals? = nil) {
         self.path = path
         self.sha = sha
-        self.isFolder = isFolder
+        self.mode = mode
         self.content = content
         self.removals = removals
     }
@@ -43,6 +49,11 @@ public struct RemoteEntry: Equatable, Sendable {
     public var parent: String? {
         guard !path.isEmpty else { return nil }
         return path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// Its name in its folder.
+    public var name: Substring {
+        path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
     }
 }
 
@@ -67,7 +78,7 @@ extension Store {
     func remoteSettingsRead() throws(StoreError) -> RemoteSettings? {
         try database.query("""
             SELECT repository_id, full_name, branch, head_commit, ref_etag, exchanged, exchanged_at, added_at, repository_etag,
-                   forget, horizon_days, horizon_clock
+                   repository_public, forget, horizon_days, horizon_clock
             FROM remote WHERE id = 1
             """) { row throws(StoreError) in
             var horizon: Register<Int64>?
@@ -80,7 +91,7 @@ extension Store {
                 branch: try row.string("branch"), headCommit: try row.optionalString("head_commit"),
                 refETag: try row.optionalString("ref_etag"), exchanged: try row.bool("exchanged"),
                 exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"), addedAt: try Self.timestamp(row, "added_at"),
-                repositoryETag: try row.optionalString("repository_etag"),
+                repositoryETag: try row.optionalString("repository_etag"), repositoryPublic: try row.bool("repository_public"),
                 forget: Set((try row.optionalString("forget") ?? "").split(separator: " ").map(String.init)), horizonDays: horizon)
         }.first
     }
@@ -98,6 +109,15 @@ extension Store {
         }
     }
 
+    /// Keeps the todos on another branch of the same remote (one that another machine already
+    /// writes): nothing is known of it yet.
+    public func setRemoteBranch(_ branch: String) throws {
+        try database.transaction { () throws(StoreError) in
+            try database.run("UPDATE remote SET branch = ?, head_commit = NULL, ref_etag = NULL WHERE id = 1", .text(branch))
+            try database.run("DELETE FROM remote_files")
+        }
+    }
+
     /// Stops exchanging; returns what was set.
     @discardableResult
     public func removeRemote() throws -> RemoteSettings? {
@@ -109,10 +129,11 @@ extension Store {
         }
     }
 
-    /// Records the remote repository as checked (private), with the ETag of the check.
-    public func recordRemoteRepository(etag: String?) throws {
+    /// Records the remote repository as checked, with the ETag of the check: what a 304 means next time.
+    public func recordRemoteRepository(etag: String?, isPublic: Bool) throws {
         try database.transaction { () throws(StoreError) in
-            _ = try database.run("UPDATE remote SET repository_etag = ? WHERE id = 1", .optional(etag))
+            _ = try database.run("UPDATE remote SET repository_etag = ?, repository_public = ? WHERE id = 1", .optional(etag),
+                                 .bool(isPublic))
         }
     }
 
@@ -135,9 +156,12 @@ extension Store {
     public func remoteEntries() throws -> [String: RemoteEntry] {
         var entries: [String: RemoteEntry] = [:]
         _ = try database.query("""
-            SELECT path, sha, is_folder, first_since, last_since, oldest_removal FROM remote_files
+            SELECT path, sha, is_folder, mode, first_since, last_since, oldest_removal FROM remote_files
             """) { row throws(StoreError) in
-            let entry = RemoteEntry(path: try row.string("path"), sha: try row.string("sha"), isFolder: try row.bool("is_folder"),
+            let isFolder = try row.bool("is_folder")
+            // Rows kept before modes were (schema 9) are plain files; their folders were dropped.
+            let mode = try row.optionalString("mode").flatMap(GitMode.init) ?? (isFolder ? .tree : .file)
+            let entry = RemoteEntry(path: try row.string("path"), sha: try row.string("sha"), mode: mode,
                                     removals: try Self.removals(row))
             entries[entry.path] = entry
         }
@@ -163,9 +187,10 @@ extension Store {
         for path in removed.sorted() { try database.run("DELETE FROM remote_files WHERE path = ?", .text(path)) }
         for entry in set {
             try database.run("""
-                INSERT OR REPLACE INTO remote_files (path, parent, sha, is_folder, content, first_since, last_since, oldest_removal)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, .text(entry.path), .optional(entry.parent), .text(entry.sha), .bool(entry.isFolder),
+                INSERT OR REPLACE INTO remote_files (path, parent, sha, is_folder, mode, content, first_since, last_since,
+                                                     oldest_removal)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, .text(entry.path), .optional(entry.parent), .text(entry.sha), .bool(entry.isFolder), .text(entry.mode.text),
                 .optional(entry.content.map { String(decoding: $0, as: UTF8.self) }),
                 entry.removals.map { .integer($0.firstSince) } ?? .null, entry.removals.map { .integer($0.lastSince) } ?? .null,
                 .optional(entry.removals?.oldest.rfc3339))

@@ -11,20 +11,20 @@ public enum GitHash {
         sha1(Array("blob \(content.count)\0".utf8) + content)
     }
 
-    /// Git's name of a tree object with these entries (name -> (sha, isTree)): entries sorted the
-    /// way git sorts them (a tree's name compares as if it ended in "/"), each "<mode> <name>\0<20 raw bytes>",
-    /// mode "100644" for a blob and "40000" for a tree; SHA-1 of "tree <count>\0" + entries.
-    /// Nil for a malformed sha (not 40 hex digits) or a name git would not store (empty, with
-    /// "/" or NUL in it, "." or "..").
-    public static func tree(_ entries: [(name: String, sha: String, isTree: Bool)]) -> String? {
+    /// Git's name of a tree object with these entries: entries sorted the way git sorts them (a
+    /// folder's name compares as if it ended in "/"), each "<mode> <name>\0<20 raw bytes>" with the
+    /// mode as git writes it ("100755", "40000"); SHA-1 of "tree <count>\0" + entries. Nil for a
+    /// malformed sha (not 40 hex digits) or a name git would not store (empty, with "/" or NUL
+    /// in it, "." or "..").
+    public static func tree(_ entries: [(name: String, sha: String, mode: GitMode)]) -> String? {
         var sortable: [(key: [UInt8], line: [UInt8])] = []
         sortable.reserveCapacity(entries.count)
         for entry in entries {
             let name = Array(entry.name.utf8)
             guard !name.isEmpty, entry.name != ".", entry.name != "..", !name.contains(0), !name.contains(UInt8(ascii: "/")),
                   let raw = bytes(ofHex: entry.sha) else { return nil }
-            let line = Array((entry.isTree ? "40000 " : "100644 ").utf8) + name + [0] + raw
-            sortable.append((entry.isTree ? name + [UInt8(ascii: "/")] : name, line))
+            let line = Array((entry.mode.objectText + " ").utf8) + name + [0] + raw
+            sortable.append((entry.mode.isTree ? name + [UInt8(ascii: "/")] : name, line))
         }
         sortable.sort { $0.key.lexicographicallyPrecedes($1.key) }
         let body = sortable.flatMap(\.line)

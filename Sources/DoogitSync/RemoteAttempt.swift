@@ -24,6 +24,9 @@ struct RemoteAttempt {
     /// This machine's todos of the repositories concerned (and every repository), as stored:
     /// what the plan's merge is written over (stamps clamped by the merge included).
     private(set) var local = Replica()
+    /// The same with the stamps of a clock far ahead of GitHub's brought back to its time: what
+    /// the merge starts from here, so that only what differs from it was received.
+    private(set) var localAtGitHubTime = Replica()
     private(set) var handEdits = 0
     private(set) var thisClockAheadBy: Int64?
     private(set) var otherClockAheadBy: Int64?
@@ -66,6 +69,11 @@ struct RemoteAttempt {
         if legacy == nil, let bytes = try content(RemoteLayout.metaPath) {
             meta = try decoded(RemoteLayout.metaPath) { () throws(TodoFileError) in try RemoteMeta.decode(bytes, handEdit: handEdit) }
         }
+        // The file names the branch it is on, for a machine that joins after the default branch moved.
+        if meta.branch != settings.branch {
+            if try content(RemoteLayout.metaPath) != nil { rewrite.insert(RemoteLayout.metaPath) }
+            meta.branch = settings.branch
+        }
         if let legacy {
             repositories = RemotePiece(replica: Replica(repositories: legacy.replica.repositories))
         } else if let piece = try piece(RemoteLayout.repositoriesPath) {
@@ -105,6 +113,7 @@ struct RemoteAttempt {
             // Stamps of clocks far ahead of GitHub's are brought back to its time, here too.
             let clampedHere = local.clamped(to: now)
             let here = clampedHere.replica
+            localAtGitHubTime = here
             if let ahead = clampedHere.aheadBy { thisClockAheadBy = ahead }
             for (id, piece) in files {
                 let clamped = piece.replica.clamped(to: now)

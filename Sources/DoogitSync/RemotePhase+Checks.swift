@@ -2,16 +2,17 @@ import DoogitGitHub
 import DoogitStore
 
 extension RemotePhase {
-    /// Before a write: the repository must still exist and be private (a conditional read, free
-    /// while it does not change; a write of this machine's changes it, so the next check costs one).
+    /// Before a write that no read of this exchange preceded: the repository must still exist and
+    /// be private (a conditional read, free while it does not change; a write of this machine's
+    /// changes it, so the next check costs one).
     func checkStillPrivate(_ settings: RemoteSettings, _ session: SyncSession) throws {
         do {
             switch try session.github.repository(id: settings.repositoryID, ifNoneMatch: settings.repositoryETag) {
             case .notModified:
-                return
+                if settings.repositoryPublic { throw RemoteFailure.madePublic(repository: settings.fullName) }
             case .modified(let found, let etag):
+                try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate)
                 guard found.isPrivate else { throw RemoteFailure.madePublic(repository: found.fullName) }
-                try session.store.recordRemoteRepository(etag: etag)
             }
         } catch GitHubError.notFound, GitHubError.unavailable {
             throw RemoteFailure.repositoryMissing(repository: settings.fullName)

@@ -2,24 +2,23 @@ import DoogitGitHub
 import DoogitMerge
 import DoogitStore
 import DoogitSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exchanges the todo list with the remote that `remote init` chose (`RemoteLayout`), one
-/// commit at a time through the Git Data API:
+/// commit at a time through the Git Data API. An exchange is four steps, tried again from the
+/// read when another machine wrote first:
 ///
-/// - Read: the branch's ref, conditional on its last ETag (a settled sync is that one free 304);
-///   when it moved, the folders and files whose git names changed since this machine last read
-///   them, and no others.
-/// - Merge (`RemoteExchange`) what was read with this machine's todos of the repositories
-///   concerned, and commit the merge here in one transaction before anything is written there:
-///   a sync killed at any point loses nothing.
-/// - Write the files that changed, in one commit on the branch's commit read, and move the
-///   branch to it without force: GitHub refuses a move that is not a fast forward (422), a lost
-///   race, which is read, merged and tried again, at most 5 times with jittered pauses.
+/// 1. Read (`readRemote`): the branch's ref and the remote repository's visibility, each
+///    conditional on its last ETag (a settled sync is two free 304s, in one round trip); when
+///    the branch moved, the folders and files whose git names changed since this machine last
+///    read them, and no others.
+/// 2. Merge (`RemoteAttempt`, `RemoteExchange`) what was read with this machine's todos of the
+///    repositories concerned.
+/// 3. Commit the merge here (`commitHere`), in one transaction, before anything is written there:
+///    a sync killed at any point loses nothing.
+/// 4. Write (`writeRemote`) the files that changed in one commit on the commit read, on its tree,
+///    check that the new tree keeps every file the write did not mean to change, and move the
+///    branch without force: GitHub refuses a move that is not a fast forward (422), a lost race,
+///    which is read, merged and tried again, at most 5 times with jittered pauses.
 ///
 /// A sync exchanges twice: first, so the phases that follow work on the merged list, and last
 /// (`closing`), when something here waits to be sent (what the sync changed itself), without
@@ -58,143 +57,63 @@ struct RemotePhase: SyncPhase {
 
     private func exchange(readFirst: Bool, _ summary: inout RemoteSummary, _ session: inout SyncSession) throws {
         var attempt = 0
-        var read = readFirst
         var madeFirstCommit = false
         while true {
             try session.checkBudget()
-            guard let settings = try session.store.remoteSettings() else { return }
-            var stopwatch = Stopwatch()
+            guard let stored = try session.store.remoteSettings() else { return }
+            let settings = try joinBranch(stored, session)
             // This exchange's steps, the first's and the closing one's apart (for `sync -v`).
             summary.milliseconds.removeAll { $0.step.hasPrefix("closing ") == !readFirst }
-            let step = { (name: String) in readFirst ? name : "closing " + name }
-            var known = RemoteTree(entries: try session.store.remoteEntries())
-            var head = settings.headCommit, refETag = settings.refETag
-            var fresh: [String: [UInt8]?] = [:]
-            var date: Timestamp?
-            if read || head == nil {
-                let answer = try session.github.branchRef(repository: settings.fullName, branch: settings.branch,
-                                                          ifNoneMatch: attempt == 0 && head != nil ? refETag : nil)
-                switch answer {
-                case .notModified(let answered):
-                    date = answered
-                case .head(let commit, let etag, let answered):
-                    (date, refETag) = (answered, etag)
-                    if commit != head {
-                        let found = try known.read(commit: commit, repository: settings.fullName, github: session.github)
-                        (known, fresh, head) = (found.tree, found.files, commit)
-                    }
-                case .empty:
-                    // A repository without a commit: its first is the stub, through the Contents API.
-                    guard !madeFirstCommit else { throw RemoteFailure.failed(repository: settings.fullName,
-                                                                             .unexpectedResponse("the repository stays empty")) }
-                    try checkStillPrivate(settings, session)
-                    _ = try session.github.writeFile(repository: settings.fullName, path: RemoteLayout.stubPath,
-                                                     branch: settings.branch, content: RemoteLayout.stub, sha: nil,
-                                                     message: "doogit: the todos' home")
-                    madeFirstCommit = true
-                    continue
-                case .missing:
-                    throw try missingBranch(settings, session)
-                }
-                if let date { session.githubClockOffset = date.millisecondsSinceEpoch - session.clock().millisecondsSinceEpoch }
+            var clock = StepClock(closing: !readFirst)
+
+            guard let snapshot = try readRemote(settings, readRef: readFirst || attempt > 0, attempt: attempt,
+                                                madeFirstCommit: &madeFirstCommit, &session) else { continue }
+            summary.milliseconds.append(clock.lap("read"))
+
+            guard let merge = try mergeRemote(snapshot, settings, &summary, session) else {
+                return try snapshot.checkPrivate()
             }
-            summary.milliseconds.append((step("read"), stopwatch.lap()))
-            let pending = try session.store.replica.pendingTodos()
-            let pendingRepositories = try session.store.replica.pendingRepositories()
-            let now = date ?? Timestamp(millisecondsSinceEpoch: session.clock().millisecondsSinceEpoch + (session.githubClockOffset ?? 0))
-            let cachedMeta = try RemoteWaiting.meta(store: session.store)
-            let horizon = settings.horizonDays?.value ?? cachedMeta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays
-            let expired = try session.store.replica.repositoriesWithRemovals(
-                before: Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch - horizon * RemoteMeta.dayMilliseconds))
-            // Settled: nothing changed there, and nothing waits here.
-            if fresh.isEmpty && head == settings.headCommit && pending.isEmpty && pendingRepositories.isEmpty && expired.isEmpty
-                && settings.exchanged && settings.forget.isEmpty && settings.horizonDays == nil {
-                if !session.dryRun {
-                    try session.store.recordRemote(set: [], removed: [], head: head, refETag: refETag, exchanged: false,
-                                                   at: session.clock())
-                }
-                return
-            }
-            var attemptRun = try RemoteAttempt(settings: settings, known: known, fresh: fresh, pending: pending,
-                                               pendingRepositories: pendingRepositories, expired: expired, now: now,
-                                               store: session.store, machine: session.machine)
-            let plan = try attemptRun.plan()
-            summary.milliseconds.append((step("merge"), stopwatch.lap()))
-            summary.todos = attemptRun.local.todos.count
-            summary.handEdits = max(summary.handEdits, attemptRun.handEdits)
-            if let ahead = attemptRun.thisClockAheadBy { summary.thisClockAheadBy = ahead }
-            if let ahead = attemptRun.otherClockAheadBy { summary.otherClockAheadBy = ahead }
-            var changes = ReplicaChanges(from: attemptRun.local, to: plan.local)
-            (changes.purgedTodos, changes.purgedRepositories) = (plan.purgedTodos, plan.purgedRepositories)
-            var files = plan.files
-            if attemptRun.needsStub { files[RemoteLayout.stubPath] = RemoteLayout.stub }
+            summary.milliseconds.append(clock.lap("merge"))
             if session.dryRun {
-                summary.pulled += changes.count
-                if !files.isEmpty { summary.pushed += plan.changedLines }
+                summary.pulled += merge.changes.count(beyond: merge.attempt.localAtGitHubTime)
+                if !merge.files.isEmpty { summary.pushed += merge.plan.changedLines }
                 return
             }
 
-            // The merge is committed here before anything is written there: a sync killed at any
-            // point loses nothing, and the next one reads and sends again what this one did not.
-            let store = session.store
-            let stored = try store.remoteEntries()
-            let remote = attemptRun.known
-            try store.transaction {
-                try store.replica.apply(changes, at: session.clock())
-                try store.replica.observeClock(plan.local.latestStamp, reference: date)
-                try store.replica.awaitSending(todos: plan.sending, in: plan.local, repositories: plan.sendingRepositories)
-                guard files.isEmpty else { return }
-                let recorded = remote.changes(from: stored)
-                try store.recordRemote(set: recorded.set, removed: recorded.removed, head: head, refETag: refETag, exchanged: false,
-                                       at: session.clock())
-                try store.replica.sent(todos: attemptRun.held(plan), repositories: attemptRun.heldRepositories(plan))
-            }
-            summary.pulled += changes.count
-            summary.milliseconds.append((step("commit here"), stopwatch.lap()))
-            guard !files.isEmpty else { return }
+            try commitHere(merge, snapshot, session)
+            summary.pulled += merge.changes.count(beyond: merge.attempt.localAtGitHubTime)
+            summary.milliseconds.append(clock.lap("commit here"))
+            guard !merge.files.isEmpty else { return try snapshot.checkPrivate() }
+            try snapshot.checkPrivate()
 
-            try checkStillPrivate(settings, session)
-            let written = remote.writing(files.reduce(into: [:]) { result, file in
-                let removals = (plan.pieces[file.key] ?? nil)?.removals
-                result[file.key] = file.value.map { ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) }) }
-            })
-            let tree: String, commit: String
-            do throws(GitHubError) {
-                tree = try session.github.createTree(
-                    repository: settings.fullName, base: remote.rootSHA,
-                    files: files.sorted { $0.key < $1.key }.map { GitTreeWrite(path: $0.key, content: $0.value) })
-                let made = try session.github.createCommit(repository: settings.fullName, message: Self.commitMessage(plan),
-                                                           tree: tree, parents: head.map { [$0] } ?? [])
-                try session.github.updateRef(repository: settings.fullName, branch: settings.branch, commit: made)
-                commit = made
-            } catch where GitHubClient.isNotFastForward(error) {
+            switch try writeRemote(merge, snapshot, settings, session) {
+            case .written:
+                // Values written there by hand go back with their stamps: sent too.
+                summary.pushed += merge.plan.changedLines + merge.attempt.handEdits
+                summary.fileBytes = merge.files.values.reduce(0) { $0 + ($1?.count ?? 0) }
+                summary.milliseconds.append(clock.lap("write"))
+                return
+            case .lostRace:
                 attempt += 1
                 summary.retries += 1
                 guard attempt <= Self.maximumRetries else {
                     throw RemoteFailure.keptChanging(repository: settings.fullName, attempts: attempt)
                 }
-                read = true
                 // Apart, so that two machines racing do not keep colliding.
-                usleep(UInt32(Int.random(in: 20...120) * attempt) * 1000)
-                continue
-            } catch {
-                throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+                _ = session.github.wait(milliseconds: Int.random(in: 20...120) * attempt)
             }
-            // What this machine wrote is what it knows of the remote now; folders named otherwise
-            // than computed here are listed again next time.
-            var after = written.tree
-            if written.root != tree { after.entries = after.entries.filter { !$0.value.isFolder } }
-            let recorded = after.changes(from: stored)
-            try store.transaction {
-                try store.recordRemote(set: recorded.set, removed: recorded.removed, head: commit, refETag: nil, exchanged: true,
-                                       at: session.clock())
-                try store.replica.sent(todos: attemptRun.held(plan), repositories: attemptRun.heldRepositories(plan))
-            }
-            // Values written there by hand go back with their stamps: sent too.
-            summary.pushed += plan.changedLines + attemptRun.handEdits
-            summary.fileBytes = files.values.reduce(0) { $0 + ($1?.count ?? 0) }
-            summary.milliseconds.append((step("write"), stopwatch.lap()))
-            return
         }
+    }
+}
+
+/// Elapsed time of the steps of one exchange (for `sync -v`), the closing exchange's named so.
+struct StepClock {
+    let closing: Bool
+    private var stopwatch = Stopwatch()
+
+    init(closing: Bool) { self.closing = closing }
+
+    mutating func lap(_ step: String) -> (step: String, milliseconds: Double) {
+        (closing ? "closing " + step : step, stopwatch.lap())
     }
 }

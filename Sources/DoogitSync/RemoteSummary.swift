@@ -51,6 +51,11 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     case branchMissing(repository: String, branch: String, defaultBranch: String)
     /// The repository was made public: nothing is written there while it stays so.
     case madePublic(repository: String)
+    /// A commit the branch names could not be read yet: GitHub's replicas lag right after a write.
+    case lagging(repository: String)
+    /// The tree GitHub made for a write did not keep every file the write did not mean to change:
+    /// the branch was not moved (a last guard; this machine's knowledge of the remote is read anew).
+    case wouldDropFiles(repository: String, paths: [String])
     /// GitHub refused to read or write it (403: no access, an archived repository).
     case refused(repository: String, message: String)
     /// Every write lost a race with another writer; the merge is kept here and sent next time.

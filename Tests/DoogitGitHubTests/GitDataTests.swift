@@ -60,13 +60,20 @@ struct GitDataTests {
         let client = try client(github)
         github.contents.commitFiles(repository, ["todos.jsonl": "top\n", "todos/3/1.jsonl": "deep\n", "README.md": "# data\n"])
         let commit = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let (root, entries) = try client.treeEntries(repository: repository, sha: commit)
+        let byCommit = try client.treeEntries(repository: repository, sha: commit)
+        let entries = byCommit.entries
+        #expect(byCommit.sha == commit, "asked by a commit, GitHub answers the commit's sha, not the tree's")
         #expect(entries.map(\.name) == ["README.md", "todos.jsonl", "todos"], "git's order: a tree sorts as if it ended in /")
         let top = try #require(entries.first { $0.name == "todos.jsonl" })
-        #expect(top == GitTreeEntry(name: "todos.jsonl", sha: GitHash.blob(Array("top\n".utf8)), isTree: false, size: 4))
+        #expect(top == GitTreeEntry(name: "todos.jsonl", sha: GitHash.blob(Array("top\n".utf8)), mode: .file, size: 4))
         let todos = try #require(entries.first { $0.name == "todos" })
-        #expect(todos.isTree && todos.size == nil)
-        #expect(try client.treeEntries(repository: repository, sha: root).entries == entries, "a tree's sha lists the same")
+        #expect(todos.isTree && todos.mode == .tree && todos.size == nil)
+        // The root's own name comes from the commit.
+        let root = try client.rootTree(repository: repository, commit: commit)
+        #expect(root.entries == entries && root.sha != commit)
+        #expect(root.sha == GitHash.tree(entries.map { ($0.name, $0.sha, $0.mode) }))
+        #expect(try client.treeEntries(repository: repository, sha: root.sha) == root, "a tree's sha lists the same, under its name")
+        #expect(try client.treeEntries(repository: repository, sha: "master") == byCommit, "a branch's name is a tree-ish too")
         let three = try #require(try client.treeEntries(repository: repository, sha: todos.sha).entries.first)
         #expect(three.name == "3" && three.isTree)
         let deep = try #require(try client.treeEntries(repository: repository, sha: three.sha).entries.first)
@@ -89,12 +96,12 @@ struct GitDataTests {
         github.contents.commitFiles(repository, ["todos.jsonl": "old\n", "gone.jsonl": "bye\n", "todos/1/2.jsonl": "kept\n"])
         let before = github.contents.commits(repository)
         let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let base = try client.treeEntries(repository: repository, sha: parent).sha
+        let base = try client.rootTree(repository: repository, commit: parent).sha
         let tree = try client.createTree(repository: repository, base: base, files: [
             GitTreeWrite(path: "todos/1/3.jsonl", content: Array("new\n".utf8)),
             GitTreeWrite(path: "todos/4/5.jsonl", content: Array("other\n".utf8)),
             GitTreeWrite(path: "gone.jsonl", content: nil),
-        ])
+        ]).sha
         let commit = try client.createCommit(repository: repository, message: "doogit: 2 changes", tree: tree, parents: [parent])
         #expect(github.contents.head(repository) == parent, "a commit alone moves nothing")
         try client.updateRef(repository: repository, branch: "master", commit: commit)
@@ -129,18 +136,20 @@ struct GitDataTests {
         let github = try world()
         let client = try client(github)
         let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let tree = try client.createTree(repository: repository, base: nil, files: [
+        let made = try client.createTree(repository: repository, base: nil, files: [
             GitTreeWrite(path: "todos.jsonl", content: Array("top\n".utf8)),
             GitTreeWrite(path: "todos/7.jsonl", content: Array("seven\n".utf8)),
         ])
-        let subtree = try #require(GitHash.tree([("7.jsonl", GitHash.blob(Array("seven\n".utf8)), false)]))
-        #expect(tree == GitHash.tree([("todos.jsonl", GitHash.blob(Array("top\n".utf8)), false), ("todos", subtree, true)]))
+        let tree = made.sha
+        let subtree = try #require(GitHash.tree([("7.jsonl", GitHash.blob(Array("seven\n".utf8)), .file)]))
+        #expect(tree == GitHash.tree([("todos.jsonl", GitHash.blob(Array("top\n".utf8)), .file), ("todos", subtree, .tree)]))
+        #expect(made.entries.map(\.name) == ["todos.jsonl", "todos"], "the answer lists the new root")
         let listed = try client.treeEntries(repository: repository, sha: tree).entries
         #expect(listed.first { $0.name == "todos" }?.sha == subtree)
         #expect(listed.first { $0.name == "todos.jsonl" }?.sha == GitHash.blob(Array("top\n".utf8)))
         // Content that is not UTF-8 goes as a blob of its own, named as git names it.
         let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0x41]
-        let binary = try client.createTree(repository: repository, base: tree, files: [GitTreeWrite(path: "raw.bin", content: bytes)])
+        let binary = try client.createTree(repository: repository, base: tree, files: [GitTreeWrite(path: "raw.bin", content: bytes)]).sha
         let blob = try #require(try client.treeEntries(repository: repository, sha: binary).entries.first { $0.name == "raw.bin" })
         #expect(blob.sha == GitHash.blob(bytes) && blob.size == 4)
         #expect(try client.blob(repository: repository, sha: blob.sha) == bytes)
@@ -154,8 +163,8 @@ struct GitDataTests {
         let client = try client(github)
         github.contents.setFile(repository, "start\n")
         let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let tree = try client.createTree(repository: repository, base: try client.treeEntries(repository: repository, sha: parent).sha,
-                                         files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))])
+        let tree = try client.createTree(repository: repository, base: try client.rootTree(repository: repository, commit: parent).sha,
+                                         files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))]).sha
         let commit = try client.createCommit(repository: repository, message: "mine", tree: tree, parents: [parent])
         github.contents.moveRefBeforeNextUpdate(repository, files: ["todos.jsonl": "theirs\n", "other.jsonl": "x\n"])
         do {
@@ -173,10 +182,10 @@ struct GitDataTests {
         // A change between the tree read and the commit: the same lost race.
         let again = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
         github.contents.changeFilesAfterNextTreeRead(repository, files: ["other.jsonl": nil])
-        let base = try client.treeEntries(repository: repository, sha: again).sha
+        let base = try client.rootTree(repository: repository, commit: again).sha
         #expect(github.contents.files(repository) == ["todos.jsonl": "theirs\n"], "changed just after the read")
         let next = try client.createCommit(repository: repository, message: "mine again", tree: try client.createTree(
-            repository: repository, base: base, files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))]),
+            repository: repository, base: base, files: [GitTreeWrite(path: "todos.jsonl", content: Array("mine\n".utf8))]).sha,
                                            parents: [again])
         #expect(throws: GitHubError.validationFailed(message: "Update is not a fast forward")) {
             try client.updateRef(repository: repository, branch: "master", commit: next)
@@ -184,8 +193,8 @@ struct GitDataTests {
         // On top of what the other writer did, it goes.
         let theirs = try #require(github.contents.head(repository))
         let merged = try client.createCommit(repository: repository, message: "merged", tree: try client.createTree(
-            repository: repository, base: try client.treeEntries(repository: repository, sha: theirs).sha,
-            files: [GitTreeWrite(path: "todos.jsonl", content: Array("both\n".utf8))]), parents: [theirs])
+            repository: repository, base: try client.rootTree(repository: repository, commit: theirs).sha,
+            files: [GitTreeWrite(path: "todos.jsonl", content: Array("both\n".utf8))]).sha, parents: [theirs])
         try client.updateRef(repository: repository, branch: "master", commit: merged)
         #expect(github.contents.files(repository) == ["todos.jsonl": "both\n"])
         #expect(github.contents.writes == 1 && github.contents.messages == ["merged"])
@@ -217,7 +226,7 @@ struct GitDataTests {
         #expect(github.contents.commits(repository) == 1)
         let first = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
         #expect(try client.treeEntries(repository: repository, sha: first).entries
-            == [GitTreeEntry(name: "todos.jsonl", sha: sha, isTree: false, size: 4)])
+            == [GitTreeEntry(name: "todos.jsonl", sha: sha, mode: .file, size: 4)])
     }
 
     @Test func aMissingBranchIsMissing() throws {
@@ -240,16 +249,94 @@ struct GitDataTests {
         let commit = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
         #expect(github.contents.commits(repository) == 1)
         #expect(try client.treeEntries(repository: repository, sha: commit).entries
-            == [GitTreeEntry(name: "README.md", sha: GitHash.blob(Array("# doogit-data\n".utf8)), isTree: false, size: 14)])
+            == [GitTreeEntry(name: "README.md", sha: GitHash.blob(Array("# doogit-data\n".utf8)), mode: .file, size: 14)])
         let json = try JSONParser.parse(try client.get("/repos/\(repository)/git/commits/\(commit)").body)
         #expect(json["sha"] == .string(commit) && json["parents"] == .array([]) && json["message"] == .string("Initial commit"))
+    }
+
+    @Test func modesAreListedAndKeptAsGitHubDoes() throws {
+        let github = try world()
+        let client = try client(github)
+        let submodule = String(repeating: "5a", count: 20)
+        github.contents.commitEntries(repository, [
+            "setup.sh": .text("#!/bin/sh\n", mode: .executable), "latest": .text("notes/a.md", mode: .symlink),
+            "vendor/lib": .submodule(commit: submodule), "notes/a.md": .text("# a\n"), "todos.jsonl": .text("top\n"),
+        ])
+        let commit = try #require(github.contents.head(repository))
+        let root = try client.rootTree(repository: repository, commit: commit)
+        let modes = Dictionary(uniqueKeysWithValues: root.entries.map { ($0.name, $0.mode) })
+        #expect(modes == ["setup.sh": .executable, "latest": .symlink, "vendor": .tree, "notes": .tree, "todos.jsonl": .file])
+        #expect(root.sha == GitHash.tree(root.entries.map { ($0.name, $0.sha, $0.mode) }), "named with the modes listed")
+        let plain = GitHash.tree(root.entries.map { ($0.name, $0.sha, $0.mode.isTree ? GitMode.tree : .file) })
+        #expect(root.sha != plain, "and not as if every file were 100644")
+        let vendor = try #require(root.entries.first { $0.name == "vendor" })
+        let lib = try client.treeEntries(repository: repository, sha: vendor.sha).entries
+        #expect(lib == [GitTreeEntry(name: "lib", sha: submodule, mode: .submodule)], "a submodule: a commit, no size")
+        let all = try client.treeEntriesRecursively(repository: repository, sha: root.sha)
+        #expect(all["vendor/lib"]?.mode == .submodule && all["notes/a.md"]?.mode == .file && all["setup.sh"]?.mode == .executable)
+
+        // A write on that base keeps them all; a file is written with the mode given.
+        let made = try client.createTree(repository: repository, base: root.sha, files: [
+            GitTreeWrite(path: "todos.jsonl", content: Array("new\n".utf8)),
+            GitTreeWrite(path: "run.sh", content: Array("echo\n".utf8), mode: .executable),
+        ])
+        let after = try client.treeEntriesRecursively(repository: repository, sha: made.sha)
+        #expect(after["vendor/lib"]?.sha == submodule && after["latest"]?.mode == .symlink && after["setup.sh"]?.mode == .executable)
+        #expect(after["run.sh"]?.mode == .executable && after["todos.jsonl"]?.sha == GitHash.blob(Array("new\n".utf8)))
+        #expect(made.sha == GitHash.tree(made.entries.map { ($0.name, $0.sha, $0.mode) }))
+    }
+
+    @Test func aBaseTreeMustBeATreeAndATreeWithoutOneHoldsOnlyItsEntries() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.commitFiles(repository, ["keep.md": "mine\n", "todos.jsonl": "top\n"])
+        let commit = try #require(github.contents.head(repository))
+        // GitHub documents base_tree as a tree's sha: a commit's is refused here.
+        #expect(throws: GitHubError.validationFailed(message: "base_tree is not a valid tree oid")) {
+            _ = try client.createTree(repository: repository, base: commit,
+                                      files: [GitTreeWrite(path: "todos.jsonl", content: Array("x\n".utf8))])
+        }
+        // Without a base, the tree holds only what was sent: what the exchange must never write
+        // while the branch has a commit.
+        let bare = try client.createTree(repository: repository, base: nil,
+                                         files: [GitTreeWrite(path: "todos.jsonl", content: Array("x\n".utf8))])
+        #expect(bare.entries.map(\.name) == ["todos.jsonl"])
+        // A mode that does not fit its type is refused.
+        do {
+            _ = try client.send(.post, "/repos/\(repository)/git/trees", body: .object([JSONMember("tree", .array([.object([
+                JSONMember("path", .string("x")), JSONMember("mode", .string("100755")), JSONMember("type", .string("tree")),
+                JSONMember("sha", .string(bare.sha)),
+            ])]))]), about: .repository(repository))
+            Issue.record("a tree entry whose mode does not fit its type was taken")
+        } catch {
+            guard case .validationFailed = error else { Issue.record("\(error)"); return }
+        }
+    }
+
+    @Test func readsCanLagAWriteAsGitHubsReplicasDo() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.lagReadsOfNextWrite(repository, count: 2)
+        github.contents.commitFiles(repository, ["todos.jsonl": "new\n"])
+        let commit = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        #expect(commit == github.contents.head(repository), "the ref names the new commit at once")
+        for _ in 0..<2 {
+            do {
+                _ = try client.treeEntries(repository: repository, sha: commit)
+                Issue.record("a lagging read found the commit")
+            } catch {
+                #expect(error == .notFound(.gitObject(repository: repository, sha: commit), message: "Not Found"))
+            }
+        }
+        #expect(try client.treeEntries(repository: repository, sha: commit).entries.map(\.name) == ["todos.jsonl"],
+                "then it has caught up")
     }
 
     @Test func aRefUpdateWhoseAnswerIsLostIsRepeatedHarmlessly() throws {
         let github = try world()
         let client = try client(github)
         let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])])
+        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])]).sha
         let commit = try client.createCommit(repository: repository, message: "m", tree: tree, parents: [parent])
         github.dropNextRefUpdate(repository)
         try client.updateRef(repository: repository, branch: "master", commit: commit)
@@ -261,7 +348,7 @@ struct GitDataTests {
         let github = try world()
         let client = try client(github)
         let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
-        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])])
+        let tree = try client.createTree(repository: repository, base: nil, files: [GitTreeWrite(path: "a", content: [0x61])]).sha
         let commit = try client.createCommit(repository: repository, message: "m", tree: tree, parents: [parent])
         // libcurl itself sends a request again on a reused connection that closed: more than one per attempt.
         github.dropNextRefUpdate(repository, count: 100, with: .dropBeforeProcessing)

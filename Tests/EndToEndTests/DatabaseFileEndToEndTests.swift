@@ -124,7 +124,7 @@ struct DatabaseFileEndToEndTests {
         let sandbox = try prepared()
         let mountPoint = sandbox.home.file("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mount = ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint], environment: [:])
+        let mount = ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", mountPoint], environment: [:])
         try #require(mount.status == 0, "mount: \(mount.stderr)")
         defer { _ = ChildProcess.run("/bin/umount", ["-l", mountPoint], environment: [:]) }
         sandbox.environment["DOOGIT_DB"] = mountPoint + "/doogit.sqlite3"

@@ -29,6 +29,10 @@ public final class FakeContents: @unchecked Sendable {
     /// Commits of other writers to make just after the next tree read of a repository, by `refKey`.
     var pendingAfterTreeRead: [(key: String, repository: String, branch: String, files: [String: String?])] = []
     private var staleReads = 0
+    /// Reads that a lagging replica answers 404, per repository (armed once a branch moved).
+    var laggingReads: [String: (remaining: Int, armed: Bool)] = [:]
+    /// Repositories whose next tree write leaves out its base (a fault the tests inject).
+    var ignoringBaseTree: Set<String> = []
     private var clock: Date?
     private var nextRepositoryID: Int64 = 900_000
     var writeCount = 0
@@ -70,7 +74,7 @@ public final class FakeContents: @unchecked Sendable {
     /// Commits these changes on `branch` (a new branch starts at the default branch's head) and
     /// keeps the files they replaced for stale reads; returns the commit.
     @discardableResult
-    func commit(_ repository: String, _ changes: [(path: String, content: [UInt8]?)], branch: String, message: String)
+    func commit(_ repository: String, _ changes: [(path: String, change: FakePathChange)], branch: String, message: String)
         -> String
     {
         let time = now
@@ -78,6 +82,7 @@ public final class FakeContents: @unchecked Sendable {
             $0.commit(changes, on: branch, startingAt: Self.defaultBranch, message: message, time: time)
         }
         notePrevious(repository, branch: branch, replaced)
+        noteBranchMoved(repository)
         return commit
     }
 
@@ -119,7 +124,7 @@ public final class FakeContents: @unchecked Sendable {
 
     /// Writes the file as another writer would (a commit on GitHub).
     public func setFile(_ repository: String, _ text: String, path: String = "todos.jsonl", branch: String = defaultBranch) {
-        locked { _ = commit(repository, [(path, Array(text.utf8))], branch: branch, message: "Update \(path)") }
+        locked { _ = commit(repository, [(path, .text(text))], branch: branch, message: "Update \(path)") }
     }
 
     /// Commits these files (path -> text, nil removes) as another writer would, in one commit.
@@ -128,14 +133,40 @@ public final class FakeContents: @unchecked Sendable {
         locked { _ = commit(repository, Self.changes(files), branch: branch, message: message) }
     }
 
-    static func changes(_ files: [String: String?]) -> [(path: String, content: [UInt8]?)] {
-        files.sorted { $0.key < $1.key }.map { ($0.key, $0.value.map { Array($0.utf8) }) }
+    /// Commits these entries (executables, symlinks, submodules too) as another writer would.
+    public func commitEntries(_ repository: String, _ entries: [String: FakePathChange], branch: String = defaultBranch,
+                              message: String = "Another writer's changes") {
+        locked { _ = commit(repository, entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, branch: branch,
+                            message: message) }
+    }
+
+    /// Every entry at the head of the branch but its folders, with its mode: path -> (mode, blob or commit).
+    public func entries(_ repository: String, branch: String = defaultBranch) -> [String: (mode: GitMode, sha: String)] {
+        locked {
+            withObjects(repository) { objects in
+                guard let head = objects.refs[branch] else { return [:] }
+                return objects.entries(ofCommit: head).mapValues { ($0.mode, $0.sha) }
+            }
+        }
+    }
+
+    static func changes(_ files: [String: String?]) -> [(path: String, change: FakePathChange)] {
+        files.sorted { $0.key < $1.key }.map { ($0.key, .text($0.value)) }
     }
 
     /// Makes the repository one with no commit yet: every Git Data call on it gets GitHub's 409,
     /// and its first Contents PUT makes its first commit.
     public func makeEmptyRepository(_ fullName: String) {
         locked { repositories[fullName.lowercased()] = FakeGitObjects() }
+    }
+
+    /// Makes a branch at the head of another, as `git branch NAME FROM` and a push would.
+    public func createBranch(_ repository: String, _ name: String, from start: String = defaultBranch) {
+        locked {
+            withObjects(repository) { objects in
+                if let head = objects.refs[start] { _ = objects.moveRef(name, to: head) }
+            }
+        }
     }
 
     /// Has another writer write this content just before doogit's next write of the file: the
@@ -229,7 +260,7 @@ public final class FakeContents: @unchecked Sendable {
         let branch = ((try? body.optionalString("branch")) ?? nil) ?? Self.defaultBranch
         let key = Self.key(repository, path, branch)
         for pending in pendingWrites where pending.key == key {
-            commit(repository, [(path, pending.content)], branch: branch, message: "Update \(path)")
+            commit(repository, [(path, .file(pending.content, .file))], branch: branch, message: "Update \(path)")
         }
         pendingWrites.removeAll { $0.key == key }
         let sha = try? body.optionalString("sha")
@@ -245,7 +276,10 @@ public final class FakeContents: @unchecked Sendable {
             return .json(409, JSONWriter.write(conflict), headers: [dateHeader])
         default:
             let message = (try? body.string("message")) ?? ""
-            let sha = commit(repository, [(path, content)], branch: branch, message: message)
+            // A file keeps its mode (an executable stays one).
+            let mode = withObjects(repository) { $0.entry(path, branch: branch)?.mode } ?? .file
+            let sha = commit(repository, [(path, .file(content, mode.isTree || mode.isSubmodule ? .file : mode))], branch: branch,
+                             message: message)
             writeCount += 1
             commitMessages.append(message)
             let answer = Fixtures.json("file-commit.json")

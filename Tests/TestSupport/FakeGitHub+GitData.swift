@@ -2,9 +2,13 @@ import DoogitSupport
 import Foundation
 
 /// The Git Data API of the fake GitHub, over the same objects as the Contents API: a branch's
-/// ref (ETag, 304), trees (one level, or `recursive=1`), blobs (raw or base64), commits, new
-/// trees, blobs and commits, and ref updates that must be fast forwards (422 otherwise). A
-/// repository with no commit yet answers every call with 409, as GitHub does.
+/// ref (ETag, 304), trees (one level, or `recursive=1`) asked by any tree-ish (a tree, a commit
+/// or a branch: asked by a commit, the listing answers the commit's sha, as GitHub's does), with
+/// each entry's mode (files, executables, symlinks, submodules, folders), blobs (raw or
+/// base64), commits, new trees (on a `base_tree` that must be a tree, with the modes given),
+/// blobs and commits, and ref updates that must be fast forwards (422 otherwise). A repository
+/// with no commit yet answers every call with 409, as GitHub does. Reads may lag a write, as
+/// GitHub's replicas do (`lagReadsOfNextWrite`).
 extension FakeContents {
     /// Just before the next PATCH of the branch's ref, another writer commits these files (path
     /// -> text, nil removes) on the branch, so the PATCH is not a fast forward.
@@ -20,8 +24,38 @@ extension FakeContents {
         }
     }
 
-    /// Answers `/repos/{o}/{r}/git/...` for the repository; `branchExists` says whether GitHub
-    /// has the branch (a deleted branch has no ref whatever the objects hold). Under FakeGitHub's lock.
+    /// A fault, not GitHub's behaviour: the next tree written for the repository leaves its
+    /// `base_tree` out, as a client that forgot to send it would, so that it holds only the
+    /// entries written (the guard before a ref moves must catch it).
+    public func ignoreBaseTreeOfNextTreeWrite(_ repository: String) {
+        locked { _ = ignoringBaseTree.insert(repository.lowercased()) }
+    }
+
+    /// The next `count` reads (GET git/trees, git/blobs, git/commits) of objects that the next
+    /// move of a branch brings answer 404, as a replica of GitHub that has not caught up with
+    /// a write yet does for a moment.
+    public func lagReadsOfNextWrite(_ repository: String, count: Int) {
+        locked { laggingReads[repository.lowercased()] = (count, armed: false) }
+    }
+
+    /// Whether a read of `sha` meets a replica that lags (and counts it); under the lock.
+    private func lags(_ repository: String, _ sha: String) -> Bool {
+        let key = repository.lowercased()
+        guard let lag = laggingReads[key], lag.armed, lag.remaining > 0,
+              withObjects(repository, { $0.broughtByLastMove.contains(sha) }) else { return false }
+        laggingReads[key] = (lag.remaining - 1, armed: true)
+        return true
+    }
+
+    /// Arms a lag asked for, once a branch moved (under the lock).
+    func noteBranchMoved(_ repository: String) {
+        let key = repository.lowercased()
+        if let lag = laggingReads[key], !lag.armed { laggingReads[key] = (lag.remaining, armed: true) }
+    }
+
+    /// Answers `/repos/{o}/{r}/git/...` for the repository; `branchExists` says whether a branch
+    /// the objects have a ref for is still there (a deleted branch has no ref whatever the
+    /// objects hold). Under FakeGitHub's lock.
     func gitAnswer(_ request: ReceivedRequest, parts: [String], apiURL: String, branchExists: (String) -> Bool)
         -> ServerResponse
     {
@@ -34,12 +68,20 @@ extension FakeContents {
                 response = .json(409, Fixtures.text("error-409-empty-repository.json"))
             } else {
                 switch (request.method, route.first ?? "", route.count) {
+                case ("GET", "matching-refs", 2...) where route[1] == "heads":
+                    let prefix = route.dropFirst(2).joined(separator: "/").removingPercentEncoding ?? ""
+                    let heads = withObjects(repository) { $0.refs }.filter { $0.key.hasPrefix(prefix) && branchExists($0.key) }
+                    response = .json(200, JSONWriter.write(.array(heads.sorted { $0.key < $1.key }.map {
+                        Self.refJSON($0.key, $0.value, base: base)
+                    })))
                 case ("GET", "ref", 3...) where route[1] == "heads":
                     response = readRef(request, repository, branch: Self.branch(route), base: base, branchExists: branchExists)
                 case ("PATCH", "refs", 3...) where route[1] == "heads":
                     response = updateRef(request, repository, branch: Self.branch(route), base: base, branchExists: branchExists)
-                case ("GET", "trees", 2):
-                    response = readTree(request, repository, sha: route[1], base: base)
+                case ("GET", "trees", 2...):
+                    // A tree-ish: a branch's name may hold slashes.
+                    let name = route.dropFirst().joined(separator: "/").removingPercentEncoding ?? ""
+                    response = readTree(request, repository, treeish: name, base: base, branchExists: branchExists)
                 case ("POST", "trees", 1):
                     response = createTree(request, repository, base: base)
                 case ("GET", "blobs", 2):
@@ -47,7 +89,8 @@ extension FakeContents {
                 case ("POST", "blobs", 1):
                     response = createBlob(request, repository, base: base)
                 case ("GET", "commits", 2):
-                    guard let json = withObjects(repository, { Self.commitJSON(route[1], $0, repository: repository, base: base) }) else {
+                    guard !lags(repository, route[1]),
+                          let json = withObjects(repository, { Self.commitJSON(route[1], $0, repository: repository, base: base) }) else {
                         response = Self.notFound("commits#get-a-commit-object")
                         break
                     }
@@ -122,6 +165,7 @@ extension FakeContents {
         }
         if current != sha {
             notePrevious(repository, branch: branch, withObjects(repository) { $0.moveRef(branch, to: sha) })
+            noteBranchMoved(repository)
             writeCount += 1
             commitMessages.append(made.message)
         }
@@ -130,15 +174,19 @@ extension FakeContents {
 
     private static func entryJSON(_ path: String, _ entry: FakeGitObjects.Entry, _ objects: FakeGitObjects,
                                   base: String) -> JSONValue {
-        var members = [JSONMember("path", .string(path)), JSONMember("mode", .string(entry.isTree ? "040000" : "100644")),
-                       JSONMember("type", .string(entry.isTree ? "tree" : "blob")), JSONMember("sha", .string(entry.sha))]
-        if !entry.isTree { members.append(JSONMember("size", .int(objects.blobs[entry.sha]?.count ?? 0))) }
-        members.append(JSONMember("url", .string("\(base)/\(entry.isTree ? "trees" : "blobs")/\(entry.sha)")))
+        var members = [JSONMember("path", .string(path)), JSONMember("mode", .string(entry.mode.text)),
+                       JSONMember("type", .string(entry.mode.objectType)), JSONMember("sha", .string(entry.sha))]
+        if entry.mode.objectType == "blob" { members.append(JSONMember("size", .int(objects.blobs[entry.sha]?.count ?? 0))) }
+        // A submodule's commit is another repository's: GitHub gives it no address here.
+        if !entry.mode.isSubmodule {
+            members.append(JSONMember("url", .string("\(base)/\(entry.isTree ? "trees" : "blobs")/\(entry.sha)")))
+        }
         return .object(members)
     }
 
-    /// A tree as GitHub shows it: its entries one level down, or all of them with `recursive`.
-    private static func treeJSON(_ tree: String, _ objects: FakeGitObjects, base: String, recursive: Bool,
+    /// A tree as GitHub shows it: its entries one level down, or all of them with `recursive`;
+    /// `named` is the sha the listing answers (the commit's, when asked by a commit).
+    private static func treeJSON(_ tree: String, named: String, _ objects: FakeGitObjects, base: String, recursive: Bool,
                                  truncated: Bool?) -> JSONValue {
         var entries: [JSONValue] = []
         if recursive {
@@ -147,16 +195,29 @@ extension FakeContents {
             entries = objects.sortedEntries(tree).map { entryJSON($0.name, $0.entry, objects, base: base) }
         }
         let json = Fixtures.json("git-tree.json").replacing([
-            "sha": .string(tree), "url": .string("\(base)/trees/\(tree)"), "tree": .array(entries),
+            "sha": .string(named), "url": .string("\(base)/trees/\(named)"), "tree": .array(entries),
             "truncated": .bool(truncated ?? false),
         ])
         return truncated == nil ? json.removing("truncated") : json
     }
 
-    private func readTree(_ request: ReceivedRequest, _ repository: String, sha: String, base: String) -> ServerResponse {
+    /// GET git/trees/{tree-ish}: a tree's sha, a commit's sha or a branch's name. Asked by a
+    /// commit (or a branch), GitHub lists the commit's tree under the commit's sha.
+    private func readTree(_ request: ReceivedRequest, _ repository: String, treeish: String, base: String,
+                          branchExists: (String) -> Bool) -> ServerResponse {
         let recursive = request.query["recursive"].map { !$0.isEmpty && $0 != "0" && $0 != "false" } ?? false
+        var named = treeish
+        if GitHash.bytes(ofHex: treeish) == nil {
+            guard branchExists(treeish), let head = withObjects(repository, { $0.refs[treeish] }) else {
+                return Self.notFound("trees#get-a-tree")
+            }
+            named = head
+        }
+        guard !lags(repository, named) else { return Self.notFound("trees#get-a-tree") }
         let json = withObjects(repository) { objects in
-            objects.tree(of: sha).map { Self.treeJSON($0, objects, base: base, recursive: recursive, truncated: false) }
+            objects.tree(of: named).map {
+                Self.treeJSON($0, named: named, objects, base: base, recursive: recursive, truncated: false)
+            }
         }
         guard let json else { return Self.notFound("trees#get-a-tree") }
         let key = repository.lowercased()
@@ -174,7 +235,8 @@ extension FakeContents {
         }
         return withObjects(repository) { objects -> ServerResponse in
             var tree: String?
-            if case .string(let baseTree)? = body["base_tree"] {
+            if case .string(let baseTree)? = body["base_tree"], ignoringBaseTree.remove(repository.lowercased()) == nil {
+                // A tree's sha, as GitHub documents it (not a commit's).
                 guard objects.trees[baseTree] != nil else { return Self.invalid("base_tree is not a valid tree oid", page) }
                 tree = baseTree
             }
@@ -182,16 +244,21 @@ extension FakeContents {
                 guard let path = try? item.string("path"), let names = FakeGitObjects.components(path) else {
                     return Self.invalid("tree.path is invalid", page)
                 }
-                let type = (try? item.optionalString("type")) ?? nil
+                guard let modeText = try? item.string("mode"), let mode = GitMode(modeText),
+                      [GitMode.file, .executable, .symlink, .submodule, .tree].contains(mode) else {
+                    return Self.invalid("tree.mode is invalid", page)
+                }
+                let type = ((try? item.optionalString("type")) ?? nil) ?? mode.objectType
+                guard type == mode.objectType else { return Self.invalid("tree.type \(type) does not match tree.mode \(mode)", page) }
                 let entry: FakeGitObjects.Entry?
                 if case .string(let content)? = item["content"] {
-                    entry = objects.storeBlob(Array(content.utf8))
+                    guard type == "blob" else { return Self.invalid("tree.content is only for a blob", page) }
+                    entry = objects.storeBlob(Array(content.utf8), mode: mode)
                 } else if case .string(let sha)? = item["sha"] {
-                    let isTree = type == "tree"
-                    guard isTree ? objects.trees[sha] != nil : objects.blobs[sha] != nil else {
-                        return Self.invalid("tree.sha \(sha) is not a valid \(isTree ? "tree" : "blob")", page)
-                    }
-                    entry = FakeGitObjects.Entry(sha: sha, isTree: isTree)
+                    // A submodule names a commit of another repository, which GitHub does not look for.
+                    let exists = mode.isTree ? objects.trees[sha] != nil : mode.isSubmodule || objects.blobs[sha] != nil
+                    guard exists else { return Self.invalid("tree.sha \(sha) is not a valid \(type)", page) }
+                    entry = FakeGitObjects.Entry(sha: sha, mode: mode)
                 } else if case .null? = item["sha"] {
                     entry = nil
                 } else {
@@ -200,13 +267,16 @@ extension FakeContents {
                 tree = objects.replacing(names, with: entry, in: tree)
             }
             let root = tree ?? objects.storeTree([:])
-            return .json(201, JSONWriter.write(Self.treeJSON(root, objects, base: base, recursive: false, truncated: nil)),
+            return .json(201, JSONWriter.write(Self.treeJSON(root, named: root, objects, base: base, recursive: false,
+                                                             truncated: nil)),
                          headers: [("Location", "\(base)/trees/\(root)")])
         }
     }
 
     private func readBlob(_ request: ReceivedRequest, _ repository: String, sha: String, base: String) -> ServerResponse {
-        guard let content = withObjects(repository, { $0.blobs[sha] }) else { return Self.notFound("blobs#get-a-blob") }
+        guard !lags(repository, sha), let content = withObjects(repository, { $0.blobs[sha] }) else {
+            return Self.notFound("blobs#get-a-blob")
+        }
         if request.headers["accept"] == "application/vnd.github.raw+json" {
             return ServerResponse(status: 200, headers: [("Content-Type", "application/vnd.github.raw+json")], body: content)
         }
@@ -225,7 +295,7 @@ extension FakeContents {
         guard let content = encoding == "base64" ? Base64.decode(text) : Array(text.utf8) else {
             return Self.invalid("content is not valid Base64", "blobs#create-a-blob")
         }
-        let sha = withObjects(repository) { $0.storeBlob(content).sha }
+        let sha = withObjects(repository) { $0.storeBlob(content, mode: .file).sha }
         let json = Fixtures.json("git-blob-created.json").replacing(["sha": .string(sha), "url": .string("\(base)/blobs/\(sha)")])
         return .json(201, JSONWriter.write(json), headers: [("Location", "\(base)/blobs/\(sha)")])
     }

@@ -80,6 +80,7 @@ public final class FakeActivity: @unchecked Sendable {
     private var issues: [Int64: [Int64: Issue]] = [:]
     private var commits: [Int64: [String: Commit]] = [:]
     private var branches: [Int64: [String: String]] = [:]
+    private var deletedBranches: [Int64: Set<String>] = [:]
     private var sequence = 0
     private var pushTimes: [Int64: Int64] = [:]
     private var faults: [PendingFault] = []
@@ -205,7 +206,13 @@ public final class FakeActivity: @unchecked Sendable {
         locked {
             ensureHistory(repository)
             branches[repository]?[branch] = nil
+            deletedBranches[repository, default: []].insert(branch)
         }
+    }
+
+    /// Whether a test deleted the branch (whatever the repository's files hold).
+    func branchDeleted(repository: Int64, branch: String) -> Bool {
+        locked { deletedBranches[repository]?.contains(branch) == true }
     }
 
     /// Whether the branch exists (a repository's default branch does until it is deleted).

@@ -267,7 +267,7 @@ public final class FakeGitHub: @unchecked Sendable {
             }
             let branch = (request.method == "GET" ? request.query["ref"] : (try? JSONParser.parse(request.body))?["branch"]
                 .flatMap { if case .string(let name) = $0 { name } else { nil } })?.removingPercentEncoding
-            if parts[3] == "contents", let branch, !activity.branchExists(repository: repository.id, branch: branch) {
+            if parts[3] == "contents", let branch, !branchExists(repository, branch) {
                 response = .json(404, request.method == "GET"
                     ? #"{"message":"No commit found for the ref \#(branch)","documentation_url":"https://docs.github.com/rest/repos/contents#get-repository-content","status":"404"}"#
                     : #"{"message":"Branch \#(branch) not found","documentation_url":"https://docs.github.com/rest/repos/contents#create-or-update-file-contents","status":"404"}"#)
@@ -312,10 +312,18 @@ public final class FakeGitHub: @unchecked Sendable {
         if case .status(let status)? = fault {
             return .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
         }
+        // The objects' refs say which branches there are, unless a test deleted one.
         let response = contents.gitAnswer(request, parts: parts, apiURL: apiURL) { branch in
-            activity.branchExists(repository: repository.id, branch: branch)
+            !activity.branchDeleted(repository: repository.id, branch: branch)
         }
         return fault?.applied(to: response) ?? response
+    }
+
+    /// Whether the repository has the branch: one its commits were pushed to, or one its files
+    /// were committed on, unless a test deleted it (under the lock).
+    private func branchExists(_ repository: Repository, _ branch: String) -> Bool {
+        activity.branchExists(repository: repository.id, branch: branch)
+            || (contents.head(repository.fullName, branch: branch) != nil && !activity.branchDeleted(repository: repository.id, branch: branch))
     }
 
     /// GitHub's answer to a change of an archived repository's issues or files.

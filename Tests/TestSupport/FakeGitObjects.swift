@@ -1,13 +1,29 @@
 import DoogitSupport
 
+/// What a commit of the fake GitHub puts at a path: a file's content with its mode (a symlink's
+/// content is its target), a submodule's commit (of another repository), or nothing.
+public enum FakePathChange: Equatable, Sendable {
+    case file([UInt8], GitMode)
+    case submodule(commit: String)
+    case removed
+
+    /// A text file, or nil: removed.
+    public static func text(_ text: String?, mode: GitMode = .file) -> FakePathChange {
+        text.map { .file(Array($0.utf8), mode) } ?? .removed
+    }
+}
+
 /// One repository's git objects in the fake GitHub: blobs named by `GitHash.blob`, trees by
-/// `GitHash.tree` (nested: "todos/3/1.jsonl" lives in the tree "todos", in its tree "3"),
-/// commits named by the SHA-1 of a commit text as git writes it, and branch refs. A value: the
-/// fake keeps one per repository, under its lock.
+/// `GitHash.tree` with each entry's mode (nested: "todos/3/1.jsonl" lives in the tree "todos",
+/// in its tree "3"; a file may be executable or a symlink; a submodule names a commit of
+/// another repository, which is not here), commits named by the SHA-1 of a commit text as git
+/// writes it, and branch refs. A value: the fake keeps one per repository, under its lock.
 struct FakeGitObjects {
     struct Entry: Equatable {
         var sha: String
-        var isTree: Bool
+        var mode: GitMode
+
+        var isTree: Bool { mode.isTree }
     }
 
     struct Commit: Equatable {
@@ -26,6 +42,10 @@ struct FakeGitObjects {
     var commits: [String: Commit] = [:]
     /// Branch name -> commit.
     var refs: [String: String] = [:]
+    /// Objects stored since a branch last moved, and those the last move brought: what a
+    /// replica that has not caught up yet does not have.
+    private var storedSinceMove: Set<String> = []
+    private(set) var broughtByLastMove: Set<String> = []
 
     /// A repository with no commit yet (GitHub answers its Git Data API with 409).
     var isEmpty: Bool { refs.isEmpty }
@@ -35,7 +55,7 @@ struct FakeGitObjects {
         var objects = FakeGitObjects()
         var tree: String?
         for (path, content) in files.sorted(by: { $0.key < $1.key }) {
-            let blob = objects.storeBlob(content)
+            let blob = objects.storeBlob(content, mode: .file)
             tree = objects.replacing(Self.components(path) ?? [], with: blob, in: tree)
         }
         let commit = objects.storeCommit(tree: tree ?? objects.storeTree([:]), parents: [], message: message, time: time)
@@ -54,15 +74,15 @@ struct FakeGitObjects {
 
     // MARK: Storing
 
-    mutating func storeBlob(_ content: [UInt8]) -> Entry {
+    mutating func storeBlob(_ content: [UInt8], mode: GitMode) -> Entry {
         let sha = GitHash.blob(content)
-        blobs[sha] = content
-        return Entry(sha: sha, isTree: false)
+        if blobs.updateValue(content, forKey: sha) == nil { storedSinceMove.insert(sha) }
+        return Entry(sha: sha, mode: mode)
     }
 
     mutating func storeTree(_ entries: [String: Entry]) -> String {
-        let sha = GitHash.tree(entries.map { ($0.key, $0.value.sha, $0.value.isTree) }) ?? ""
-        trees[sha] = entries
+        let sha = GitHash.tree(entries.map { ($0.key, $0.value.sha, $0.value.mode) }) ?? ""
+        if trees.updateValue(entries, forKey: sha) == nil { storedSinceMove.insert(sha) }
         return sha
     }
 
@@ -81,7 +101,7 @@ struct FakeGitObjects {
             let subtree = entries[name].flatMap { $0.isTree ? $0.sha : nil }
             // Removing under a name that is no tree removes nothing.
             if entry == nil && subtree == nil { return base }
-            entries[name] = replacing(path.dropFirst(), with: entry, in: subtree).map { Entry(sha: $0, isTree: true) }
+            entries[name] = replacing(path.dropFirst(), with: entry, in: subtree).map { Entry(sha: $0, mode: .tree) }
         }
         return entries.isEmpty ? nil : storeTree(entries)
     }
@@ -94,22 +114,27 @@ struct FakeGitObjects {
         text += "author \(person)\ncommitter \(person)\n\n\(message)"
         let body = Array(text.utf8)
         let sha = GitHash.sha1(Array("commit \(body.count)\0".utf8) + body)
-        commits[sha] = Commit(tree: tree, parents: parents, message: message, time: time)
+        if commits.updateValue(Commit(tree: tree, parents: parents, message: message, time: time), forKey: sha) == nil {
+            storedSinceMove.insert(sha)
+        }
         return sha
     }
 
-    /// Commits these changes (path -> content, nil removes) on `branch` (a new branch starts at
-    /// `start`'s head) and moves it there; returns the commit and the files whose content changed,
-    /// as they were before.
-    mutating func commit(_ changes: [(path: String, content: [UInt8]?)], on branch: String, startingAt start: String,
+    /// Commits these changes on `branch` (a new branch starts at `start`'s head) and moves it
+    /// there; returns the commit and the files whose content changed, as they were before.
+    mutating func commit(_ changes: [(path: String, change: FakePathChange)], on branch: String, startingAt start: String,
                          message: String, time: Int64) -> (commit: String, replaced: [String: String]) {
         let head = refs[branch] ?? refs[start]
         var tree = head.flatMap { commits[$0]?.tree }
-        for change in changes {
-            guard let path = Self.components(change.path) else { continue }
-            var blob: Entry?
-            if let content = change.content { blob = storeBlob(content) }
-            tree = replacing(path, with: blob, in: tree)
+        for (path, change) in changes {
+            guard let names = Self.components(path) else { continue }
+            let entry: Entry?
+            switch change {
+            case .file(let content, let mode): entry = storeBlob(content, mode: mode)
+            case .submodule(let commit): entry = Entry(sha: commit, mode: .submodule)
+            case .removed: entry = nil
+            }
+            tree = replacing(names, with: entry, in: tree)
         }
         let commit = storeCommit(tree: tree ?? storeTree([:]), parents: head.map { [$0] } ?? [], message: message, time: time)
         return (commit, moveRef(branch, to: commit))
@@ -120,6 +145,7 @@ struct FakeGitObjects {
     mutating func moveRef(_ branch: String, to commit: String) -> [String: String] {
         let before = refs[branch].map(files(ofCommit:)) ?? [:]
         refs[branch] = commit
+        (broughtByLastMove, storedSinceMove) = (storedSinceMove, [])
         let after = files(ofCommit: commit)
         return before.filter { after[$0.key] != $0.value }
     }
@@ -132,7 +158,17 @@ struct FakeGitObjects {
         return trees[sha] == nil ? nil : sha
     }
 
-    /// The blob at `path` in the commit at the head of `branch`.
+    /// The entry at `path` in the commit at the head of `branch`, if any.
+    func entry(_ path: String, branch: String) -> Entry? {
+        guard let head = refs[branch], var tree = commits[head]?.tree, let names = Self.components(path) else { return nil }
+        for name in names.dropLast() {
+            guard let entry = trees[tree]?[name], entry.isTree else { return nil }
+            tree = entry.sha
+        }
+        return names.last.flatMap { trees[tree]?[$0] }
+    }
+
+    /// The blob at `path` in the commit at the head of `branch` (not a submodule: no blob).
     func file(_ path: String, branch: String) -> (sha: String, content: [UInt8])? {
         guard let head = refs[branch], var tree = commits[head]?.tree, let names = Self.components(path) else { return nil }
         for name in names.dropLast() {
@@ -145,15 +181,20 @@ struct FakeGitObjects {
         return (entry.sha, content)
     }
 
-    /// Every file of a commit: path -> blob.
+    /// Every entry of a commit but its folders (files, symlinks, submodules): path -> blob or commit.
     func files(ofCommit commit: String) -> [String: String] {
+        entries(ofCommit: commit).mapValues(\.sha)
+    }
+
+    /// The same with their modes.
+    func entries(ofCommit commit: String) -> [String: Entry] {
         guard let tree = commits[commit]?.tree else { return [:] }
-        var found: [String: String] = [:]
-        walk(tree, prefix: "") { path, entry in if !entry.isTree { found[path] = entry.sha } }
+        var found: [String: Entry] = [:]
+        walk(tree, prefix: "") { path, entry in if !entry.isTree { found[path] = entry } }
         return found
     }
 
-    /// Visits every entry under `tree`, a tree before what it holds, in git's order.
+    /// Visits every entry under `tree`, a folder before what it holds, in git's order.
     func walk(_ tree: String, prefix: String, _ visit: (String, Entry) -> Void) {
         for (name, entry) in sortedEntries(tree) {
             visit(prefix + name, entry)

@@ -1,0 +1,230 @@
+import DoogitGitHub
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// What the read step of an exchange found: the remote as this machine knows it now, the files
+/// read anew, the branch's commit, and GitHub's time of the read.
+struct RemoteSnapshot {
+    var known: RemoteTree
+    var fresh: [String: [UInt8]?] = [:]
+    var head: String?
+    var refETag: String?
+    /// GitHub's time of the read (its `Date`); nil when nothing was read.
+    var date: Timestamp?
+    /// The remote repository, when the read found it public: nothing is written there, and
+    /// every sync says so, on every machine, until it is private again.
+    var madePublic: String?
+    /// Whether the read checked that the repository is still private (no check before a write then).
+    var checkedPrivate = false
+
+    func checkPrivate() throws {
+        if let madePublic { throw RemoteFailure.madePublic(repository: madePublic) }
+    }
+}
+
+/// What the merge step planned: the attempt's input, the plan, what it changes here and the
+/// files it writes there (nil: removed).
+struct MergedExchange {
+    var attempt: RemoteAttempt
+    let plan: RemoteExchange.Plan
+    let changes: ReplicaChanges
+    let files: [String: [UInt8]?]
+}
+
+extension RemotePhase {
+    /// Step 1: the branch's ref and the repository's visibility (conditional), and, when the
+    /// branch moved, what changed there. Nil when the repository had no commit yet and its
+    /// first (the stub, through the Contents API) was just made: the exchange starts again.
+    func readRemote(_ settings: RemoteSettings, readRef: Bool, attempt: Int, madeFirstCommit: inout Bool,
+                    _ session: inout SyncSession) throws -> RemoteSnapshot? {
+        var snapshot = RemoteSnapshot(known: RemoteTree(entries: try session.store.remoteEntries()), head: settings.headCommit,
+                                      refETag: settings.refETag)
+        // What is known of the tree lacks its root (GitHub named a write otherwise than this
+        // machine did, or an older doogit knew it): listed again before anything is written.
+        let relist = snapshot.head != nil && snapshot.known.rootSHA == nil
+        guard readRef || snapshot.head == nil || relist else { return snapshot }
+        let conditional = attempt == 0 && snapshot.head != nil && !relist
+        let (ref, visibility) = try session.github.branchRefAndRepository(
+            repository: settings.fullName, branch: settings.branch, refETag: conditional ? settings.refETag : nil,
+            id: settings.repositoryID, repositoryETag: settings.repositoryETag)
+        switch visibility {
+        case .success(.modified(let found, let etag)):
+            try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate)
+            if found.isPrivate { snapshot.checkedPrivate = true } else { snapshot.madePublic = found.fullName }
+        case .success(.notModified):
+            if settings.repositoryPublic { snapshot.madePublic = settings.fullName } else { snapshot.checkedPrivate = true }
+        case .failure(.notFound), .failure(.unavailable):
+            throw try missingBranch(settings, session)
+        case .failure(let error):
+            throw error
+        }
+        switch ref {
+        case .notModified(let date):
+            snapshot.date = date
+        case .head(let commit, let etag, let date):
+            (snapshot.date, snapshot.refETag) = (date, etag)
+            if commit != snapshot.head || relist {
+                let read = try readTree(commit, known: snapshot.known, settings, session)
+                (snapshot.known, snapshot.fresh, snapshot.head) = (read.tree, read.files, commit)
+            }
+        case .empty:
+            // A repository without a commit: its first is the stub, through the Contents API.
+            guard !madeFirstCommit else {
+                throw RemoteFailure.failed(repository: settings.fullName, .unexpectedResponse("the repository stays empty"))
+            }
+            try snapshot.checkPrivate()
+            _ = try session.github.writeFile(repository: settings.fullName, path: RemoteLayout.stubPath, branch: settings.branch,
+                                             content: RemoteLayout.stub, sha: nil, message: "doogit: the todos' home")
+            madeFirstCommit = true
+            return nil
+        case .missing:
+            throw try missingBranch(settings, session)
+        }
+        if let date = snapshot.date {
+            session.githubClockOffset = date.millisecondsSinceEpoch - session.clock().millisecondsSinceEpoch
+        }
+        return snapshot
+    }
+
+    /// Before this machine's first exchange: the branch that other machines write, should one
+    /// have written since `remote init` (the repository's default branch may have moved meanwhile).
+    func joinBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteSettings {
+        guard !settings.exchanged && settings.headCommit == nil else { return settings }
+        let repository: GitHubRepository
+        do throws(GitHubError) {
+            repository = try session.github.repository(id: settings.repositoryID)
+        } catch .notFound, .unavailable {
+            throw RemoteFailure.repositoryMissing(repository: settings.fullName)
+        } catch {
+            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+        }
+        let found = try RemoteBranch.find(repository: settings.fullName, defaultBranch: repository.defaultBranch ?? settings.branch,
+                                          madeByDoogit: true, github: session.github)
+        guard found.holdsDoogitFiles, found.branch != settings.branch else { return settings }
+        try session.store.setRemoteBranch(found.branch)
+        return try session.store.remoteSettings() ?? settings
+    }
+
+    /// The tree of a commit a ref has just named. Right after a write GitHub's replicas can lag,
+    /// and answer 404 for a moment: asked again once after a pause, then a failure to try again later.
+    private func readTree(_ commit: String, known: RemoteTree, _ settings: RemoteSettings, _ session: SyncSession) throws
+        -> RemoteTree.Read
+    {
+        do {
+            return try known.read(commit: commit, repository: settings.fullName, github: session.github)
+        } catch GitHubError.notFound(.gitObject, _) {
+            guard session.github.waitBeforeRetry(after: 1) else { throw RemoteFailure.lagging(repository: settings.fullName) }
+            do {
+                return try known.read(commit: commit, repository: settings.fullName, github: session.github)
+            } catch GitHubError.notFound(.gitObject, _) {
+                throw RemoteFailure.lagging(repository: settings.fullName)
+            }
+        }
+    }
+
+    /// Step 2: the merge of what was read with this machine's todos; nil when the remote is
+    /// settled (nothing changed there, nothing waits here), which is recorded.
+    func mergeRemote(_ snapshot: RemoteSnapshot, _ settings: RemoteSettings, _ summary: inout RemoteSummary,
+                     _ session: SyncSession) throws -> MergedExchange? {
+        let store = session.store
+        let pending = try store.replica.pendingTodos()
+        let pendingRepositories = try store.replica.pendingRepositories()
+        let now = snapshot.date ?? Timestamp(millisecondsSinceEpoch: session.clock().millisecondsSinceEpoch
+                                                 + (session.githubClockOffset ?? 0))
+        let cachedMeta = try RemoteWaiting.meta(store: store)
+        let horizon = settings.horizonDays?.value ?? cachedMeta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays
+        let expired = try store.replica.repositoriesWithRemovals(
+            before: Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch - horizon * RemoteMeta.dayMilliseconds))
+        if snapshot.fresh.isEmpty && snapshot.head == settings.headCommit && pending.isEmpty && pendingRepositories.isEmpty
+            && expired.isEmpty && settings.exchanged && settings.forget.isEmpty && settings.horizonDays == nil {
+            if !session.dryRun {
+                try store.recordRemote(set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag, exchanged: false,
+                                       at: session.clock())
+            }
+            return nil
+        }
+        var attempt = try RemoteAttempt(settings: settings, known: snapshot.known, fresh: snapshot.fresh, pending: pending,
+                                        pendingRepositories: pendingRepositories, expired: expired, now: now, store: store,
+                                        machine: session.machine)
+        let plan = try attempt.plan()
+        summary.todos = attempt.local.todos.count
+        summary.handEdits = max(summary.handEdits, attempt.handEdits)
+        if let ahead = attempt.thisClockAheadBy { summary.thisClockAheadBy = ahead }
+        if let ahead = attempt.otherClockAheadBy { summary.otherClockAheadBy = ahead }
+        var changes = ReplicaChanges(from: attempt.local, to: plan.local)
+        (changes.purgedTodos, changes.purgedRepositories) = (plan.purgedTodos, plan.purgedRepositories)
+        var files = plan.files
+        if attempt.needsStub { files[RemoteLayout.stubPath] = RemoteLayout.stub }
+        return MergedExchange(attempt: attempt, plan: plan, changes: changes, files: files)
+    }
+
+    /// Step 3: the merge committed here, before anything is written there: a sync killed at any
+    /// point loses nothing, and the next one reads and sends again what this one did not. With
+    /// nothing to write, what was read is recorded as this machine's knowledge of the remote.
+    func commitHere(_ merge: MergedExchange, _ snapshot: RemoteSnapshot, _ session: SyncSession) throws {
+        let store = session.store
+        let stored = try store.remoteEntries()
+        try store.transaction {
+            try store.replica.apply(merge.changes, at: session.clock())
+            try store.replica.observeClock(merge.plan.local.latestStamp, reference: snapshot.date)
+            try store.replica.awaitSending(todos: merge.plan.sending, in: merge.plan.local, repositories: merge.plan.sendingRepositories)
+            guard merge.files.isEmpty else { return }
+            let recorded = merge.attempt.known.changes(from: stored)
+            try store.recordRemote(set: recorded.set, removed: recorded.removed, head: snapshot.head, refETag: snapshot.refETag,
+                                   exchanged: false, at: session.clock())
+            try store.replica.sent(todos: merge.attempt.held(merge.plan), repositories: merge.attempt.heldRepositories(merge.plan))
+        }
+    }
+
+    enum WriteOutcome {
+        case written
+        /// Another machine moved the branch first: read, merge and try again.
+        case lostRace
+    }
+
+    /// Step 4: the files in one commit on the commit read, on its tree, checked to keep every
+    /// file the write did not mean to change before the branch moves to it, without force.
+    func writeRemote(_ merge: MergedExchange, _ snapshot: RemoteSnapshot, _ settings: RemoteSettings, _ session: SyncSession)
+        throws -> WriteOutcome
+    {
+        if !snapshot.checkedPrivate { try checkStillPrivate(settings, session) }
+        let github = session.github, repository = settings.fullName
+        let remote = merge.attempt.known
+        // Never a tree without its base while the branch has a commit: it would hold only these files.
+        guard snapshot.head == nil || remote.rootSHA != nil else {
+            throw RemoteFailure.failed(repository: repository, .unexpectedResponse("the tree of the branch's commit is not known"))
+        }
+        let expected = remote.writing(merge.files.reduce(into: [:]) { result, file in
+            let removals = (merge.plan.pieces[file.key] ?? nil)?.removals
+            // `.some`: a file removed is written as nil, which a plain assignment would drop.
+            result[file.key] = .some(file.value.map {
+                ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) })
+            })
+        })
+        let made = try github.createTree(
+            repository: repository, base: snapshot.head == nil ? nil : remote.rootSHA,
+            files: merge.files.sorted { $0.key < $1.key }.map {
+                GitTreeWrite(path: $0.key, content: $0.value, mode: remote.mode(forWriting: $0.key))
+            })
+        let after = try remote.verified(made: made, expected: expected, written: Set(merge.files.keys), repository: repository,
+                                        github: github)
+        let commit = try github.createCommit(repository: repository, message: Self.commitMessage(merge.plan), tree: made.sha,
+                                             parents: snapshot.head.map { [$0] } ?? [])
+        do throws(GitHubError) {
+            try github.updateRef(repository: repository, branch: settings.branch, commit: commit)
+        } catch where GitHubClient.isNotFastForward(error) {
+            return .lostRace
+        } catch {
+            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+        }
+        let store = session.store
+        let recorded = after.changes(from: try store.remoteEntries())
+        try store.transaction {
+            try store.recordRemote(set: recorded.set, removed: recorded.removed, head: commit, refETag: nil, exchanged: true,
+                                   at: session.clock())
+            try store.replica.sent(todos: merge.attempt.held(merge.plan), repositories: merge.attempt.heldRepositories(merge.plan))
+        }
+        return .written
+    }
+}

@@ -1,0 +1,106 @@
+import DoogitGitHub
+import DoogitStore
+import DoogitSupport
+
+extension RemoteTree {
+    /// The files read anew by a read of the branch at a commit (nil: gone), and the tree then.
+    struct Read {
+        var tree: RemoteTree
+        var files: [String: [UInt8]?] = [:]
+    }
+
+    /// Reads the tree of `commit`: its root with the root's name (from the commit), then only the
+    /// folders whose names changed (a level at a time, the folders of a level together), then the
+    /// files doogit reads whose names changed, together. Every entry keeps the mode GitHub lists.
+    func read(commit: String, repository: String, github: GitHubClient) throws -> Read {
+        var listed: [String: RemoteEntry] = [:]
+        var wanted: [(path: String, sha: String)] = []
+        var level: [(folder: String, listing: Result<GitTreeListing, GitHubError>)] = [
+            ("", Result { () throws(GitHubError) in try github.rootTree(repository: repository, commit: commit) }),
+        ]
+        while !level.isEmpty {
+            var next: [(folder: String, sha: String)] = []
+            for (folder, answer) in level {
+                let listing = try answer.get()
+                listed[folder] = RemoteEntry(path: folder, sha: listing.sha, mode: .tree)
+                for item in listing.entries {
+                    let path = Self.join(folder, item.name)
+                    let known = entries[path]
+                    if item.isTree {
+                        if let known, known.isFolder, known.sha == item.sha {
+                            // Unchanged: what is known under it stands.
+                            for (inner, entry) in entries where inner == path || inner.hasPrefix(path + "/") { listed[inner] = entry }
+                        } else if Self.isListed(path) {
+                            next.append((path, item.sha))
+                        } else {
+                            listed[path] = RemoteEntry(path: path, sha: item.sha, mode: .tree)
+                        }
+                    } else if var known, !known.isFolder, known.sha == item.sha {
+                        known.mode = item.mode
+                        listed[path] = known
+                    } else {
+                        listed[path] = RemoteEntry(path: path, sha: item.sha, mode: item.mode)
+                        // A symlink's blob is its target, and a submodule has none here: not doogit's files.
+                        if Self.isRead(path) && (item.mode == .file || item.mode == .executable) { wanted.append((path, item.sha)) }
+                    }
+                }
+            }
+            let listings = github.treeEntries(repository: repository, shas: next.map(\.sha))
+            level = zip(next, listings).map { ($0.folder, $1) }
+        }
+        var read = Read(tree: RemoteTree(entries: listed))
+        for (index, answer) in github.blobs(repository: repository, shas: wanted.map(\.sha)).enumerated() {
+            let bytes = try answer.get()
+            read.files[wanted[index].path] = bytes
+            read.tree.entries[wanted[index].path]?.content = bytes
+        }
+        // A file doogit read before that is gone (or is no file any more) is read as gone.
+        for (path, entry) in entries where !entry.isFolder && Self.isRead(path) {
+            let mode = listed[path]?.mode
+            if mode != .file && mode != .executable { read.files[path] = .some(nil) }
+        }
+        return read
+    }
+
+    /// Checks, before the branch moves, that the tree GitHub made for a write (`made`, its root
+    /// listed) holds every entry of this tree that the write did not mean to change (the paths of
+    /// `written` are changed or removed), and returns the tree as GitHub made it.
+    ///
+    /// When GitHub's name for the root is the one computed here (`expected`), the tree holds
+    /// exactly what was meant: names in hand, no request. Otherwise this machine's knowledge was
+    /// off (a mode, an entry it did not know): the folders the write changed are listed, level by
+    /// level, and compared entry by entry; the tree returned then has no folders, so that the
+    /// next exchange lists the remote again before it writes.
+    func verified(made: GitTreeListing, expected: (tree: RemoteTree, root: String?), written: Set<String>,
+                  repository: String, github: GitHubClient) throws -> RemoteTree {
+        if made.sha == expected.root { return expected.tree }
+        let touched = Set(written.flatMap(Self.folders(above:)))
+        var dropped: [String] = []
+        var level: [(folder: String, listing: Result<GitTreeListing, GitHubError>)] = [("", .success(made))]
+        while !level.isEmpty {
+            var next: [(folder: String, sha: String)] = []
+            for (folder, answer) in level {
+                let listing = try answer.get()
+                let found = Dictionary(listing.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                for child in expected.tree.entries.values where child.parent == folder && !child.path.isEmpty {
+                    guard let entry = found[String(child.name)], entry.isTree == child.isFolder else {
+                        dropped.append(child.path)
+                        continue
+                    }
+                    if child.isFolder && touched.contains(child.path) {
+                        next.append((child.path, entry.sha))
+                    } else if !child.isFolder && written.contains(child.path) {
+                        if entry.sha != child.sha { dropped.append(child.path) }
+                    } else if entry.sha != entries[child.path]?.sha || entry.mode != entries[child.path]?.mode {
+                        // Not meant to change, yet not as it was: not what this write meant to make.
+                        dropped.append(child.path)
+                    }
+                }
+            }
+            let listings = github.treeEntries(repository: repository, shas: next.map(\.sha))
+            level = zip(next, listings).map { ($0.folder, $1) }
+        }
+        guard dropped.isEmpty else { throw RemoteFailure.wouldDropFiles(repository: repository, paths: dropped.sorted()) }
+        return expected.tree.withoutFolders
+    }
+}
