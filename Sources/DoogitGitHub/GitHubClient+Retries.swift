@@ -70,6 +70,7 @@ extension GitHubClient {
             response = answer
         }
         recordRateLimit(response)
+        recordDate(response)
         let limited: Timestamp??
         if case .rateLimited(let resetAt)? = Self.error(for: response) { limited = .some(resetAt) } else { limited = nil }
         if limited == nil && !Self.retriedStatuses.contains(response.status) {

@@ -55,6 +55,9 @@ public final class GitHubClient {
     /// Requests sent, retries and redirects included.
     public internal(set) var requestCount = 0
     public internal(set) var rateLimit: RateLimitStatus?
+    /// GitHub's `Date` on the latest answer, as sent and as read, and the monotonic time it
+    /// arrived (see `GitHubClient+Time.swift`).
+    var lastDate: (text: String, time: Timestamp, receivedAt: Int64)?
 
     public init(configuration: Configuration, transport: HTTPTransport, log: @escaping (String) -> Void = { _ in }) {
         self.configuration = configuration

@@ -6,17 +6,19 @@ import DoogitSupport
 /// Marks todos done from commits that reach a repository's default branch with a trailer
 /// `Doogit-Done: <first 8 or more hex digits of the todo's UUID>`.
 ///
-/// Only repositories with `scan_commits` on and open todos are read, and only when something was
-/// pushed since the last read: the repository's `pushed_at`, which the repository phase has just
-/// brought up to date, has moved (GitHub's times have whole seconds, so a read in the same second
-/// as the last push is not trusted to have seen every push of that second). Then the default
-/// branch is one conditional request (all of them in one sliding window): unchanged, it is a 304 at no
-/// rate-limit cost. A branch that moved is read from the last commit seen (`compare`, every
-/// page), so no commit is read twice. The first time, the head is only remembered: commits from
-/// before are not read back; but a repository with no commit yet (GitHub: "Branch not found")
-/// is remembered as empty, so its first commits count. A force-push (the last commit seen is
-/// gone, or no longer behind the head) is read from the latest commits of the new head, up to
-/// `recentCommitsBound`, and does not fail.
+/// A repository's head is remembered from its first sync with `scan_commits` on, todos or not
+/// (they may come later: by the import that follows, or added by hand), so that every push after
+/// that sync is read. Then only repositories with `scan_commits` on and open todos are read, and
+/// only when something was pushed since the last read: the repository's `pushed_at`, which the
+/// repository phase has just brought up to date, has moved (GitHub's times have whole seconds,
+/// so a read in the same second as the last push is not trusted to have seen every push of that
+/// second). Then the default branch is one conditional request (all of them in one sliding
+/// window): unchanged, it is a 304 at no rate-limit cost. A branch that moved is read from the
+/// last commit seen (`compare`, every page), so no commit is read twice. The first time, the
+/// head is only remembered: commits from before are not read back; but a repository with no
+/// commit yet (GitHub: "Branch not found") is remembered as empty, so its first commits count. A
+/// force-push (the last commit seen is gone, or no longer behind the head) is read from the
+/// latest commits of the new head, up to `recentCommitsBound`, and does not fail.
 ///
 /// A trailer is an observation: the commit is recorded with the todo (`TodoEntry.commits`), so
 /// it finishes the todo once on every machine, whatever rescans or force-pushes follow, and the
@@ -29,9 +31,11 @@ struct CommitPhase: SyncPhase {
         defer { session.summary.changes += changes.sorted(by: IssuePhase.order) }
         var repositories: [RepositoryRecord] = []
         for summary in try session.store.repositorySummaries()
-        where !summary.repository.gone && summary.repository.settings.scanCommits && summary.open > 0 {
+        where !summary.repository.gone && summary.repository.settings.scanCommits {
+            let state = try session.store.commitScanState(repositoryID: summary.repository.id)
+            // Never read yet: its head is remembered now, whether or not it has todos.
+            guard summary.open > 0 || state.lastCommitSHA == nil else { continue }
             guard let known = try withDefaultBranch(summary.repository, &session) else { continue }
-            let state = try session.store.commitScanState(repositoryID: known.id)
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)
         }

@@ -196,12 +196,15 @@ public struct IssueLinker {
     }
 
     /// The issue made for the todo `uuid` (its body carries the marker), among the issues the
-    /// signed-in user opened in the repository and that changed since shortly before `since`
-    /// (ten minutes of leeway for a clock that differs from GitHub's); nil when there is none.
+    /// signed-in user opened in the repository and that changed since shortly before `since`;
+    /// nil when there is none. `since` was taken by this machine's clock (a creation's record,
+    /// a todo's making), and GitHub lists by its own: it is moved onto GitHub's clock as the
+    /// answers so far date it (the one to `currentUser` at the latest), with ten minutes of
+    /// leeway for a clock set since, or a todo made on another machine.
     func findIssue(madeFor uuid: String, in repository: RepositoryRecord, since: Timestamp, openOnly: Bool,
                    login: String?) throws -> GitHubIssue? {
         let user = try login ?? github.currentUser().login
-        let from = Timestamp(millisecondsSinceEpoch: since.millisecondsSinceEpoch - 600_000)
+        let from = Timestamp(millisecondsSinceEpoch: github.onGitHubsClock(since, now: clock()).millisecondsSinceEpoch - 600_000)
         let issues = try github.issuesOpened(owner: repository.owner, name: repository.name, by: user,
                                              since: GitHubTime.string(from))
         return issues.filter { !$0.isPullRequest && Self.markedTodo(in: $0.body ?? "") == uuid && (!openOnly || $0.state == .open) }

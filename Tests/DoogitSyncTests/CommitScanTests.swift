@@ -184,8 +184,16 @@ struct CommitScanTests {
         ])
     }
 
-    @Test func onlyRepositoriesWithOpenTodosAndCommitsOnAreRead() throws {
+    /// A repository's head is remembered at its first sync, todos or not (they may come later,
+    /// and a push before them must be read); after that, only repositories with open todos and
+    /// commits on are read.
+    @Test func onlyRepositoriesWithOpenTodosAndCommitsOnAreReadAfterTheirFirstSync() throws {
         let world = try IssueWorld()
+        try world.sync()
+        #expect(world.github.requests.filter { $0.path.contains("/branches/") }.count == 1, "the head is remembered")
+        #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
+        world.github.pushCommits(repository: Self.app, messages: ["More"])
+        world.github.resetCounters()
         try world.sync()
         #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "no open todos: nothing to mark")
         let todo = try add(world, "x")
@@ -194,6 +202,11 @@ struct CommitScanTests {
         try world.sync()
         #expect(!world.github.requests.contains { $0.path.contains("/branches/") })
         #expect(try !world.todo(todo.id).done)
+
+        let off = try IssueWorld()
+        try off.store.setSettings(repositoryIDs: [Self.app], pushIssues: nil, importIssues: nil, scanCommits: false, at: .now())
+        try off.sync()
+        #expect(!off.github.requests.contains { $0.path.contains("/branches/") }, "commits off: not even the first sync reads it")
     }
 
     @Test func aRepositorySavedWithoutItsDefaultBranchIsReadOnceToLearnIt() throws {

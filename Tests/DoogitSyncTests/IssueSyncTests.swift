@@ -193,6 +193,42 @@ struct IssueSyncTests {
         #expect(try world.store.pendingIssues().isEmpty)
     }
 
+    /// This machine's clock, 15 minutes ahead of GitHub's `Date`.
+    static func ahead() -> Timestamp { Timestamp(millisecondsSinceEpoch: Timestamp.now().millisecondsSinceEpoch + 900_000) }
+
+    /// A lost creation is looked for from the time of its POST on GitHub's clock, as the answers
+    /// date it, not on this machine's: one issue, linked.
+    @Test func aCreationWhoseAnswerWasLostIsFoundBySyncWhenThisMachinesClockIsAhead() throws {
+        let world = try IssueWorld()
+        world.activity.failNext("POST", pathSuffix: "/issues", with: .dropAfterProcessing)
+        let linker = IssueLinker(store: world.store, github: try world.client(), clock: Self.ahead)
+        #expect(throws: IssueLinkError.self) {
+            try linker.addTodoWithIssue(repositoryID: IssueWorld.app, text: "fix the build", body: "", labels: [])
+        }
+        let todo = try #require(try world.store.sections().flatMap(\.todos).first)
+        let syncer = Syncer(store: world.store, github: try world.client(), lock: world.base.lock, clock: Self.ahead)
+        let summary = try syncer.run()
+        #expect(summary.changes == [.issueLinked(fullName: "octocat/app", number: 1, todoID: todo.id, foundEarlier: true)])
+        #expect(world.activity.issues(repository: IssueWorld.app).count == 1 && world.requests("POST").count == 1)
+        #expect(try world.todo(todo.id).issue?.number == 1 && world.store.pendingIssues().isEmpty)
+    }
+
+    /// The same for `todo promote` tried again in a new process, before any sync: the answer to
+    /// its first request tells GitHub's time.
+    @Test func aPromoteTriedAgainFindsTheIssueItsLostAnswerMadeWhenThisMachinesClockIsAhead() throws {
+        let world = try IssueWorld()
+        let todo = try world.store.addTodo(repositoryID: IssueWorld.app, text: "fix the build", at: Self.ahead())
+        world.activity.failNext("POST", pathSuffix: "/issues", with: .dropAfterProcessing)
+        #expect(throws: IssueLinkError.self) {
+            try IssueLinker(store: world.store, github: try world.client(), clock: Self.ahead).promote(todoID: todo.id, body: "",
+                                                                                                      labels: [])
+        }
+        let again = try IssueLinker(store: world.store, github: try world.client(), clock: Self.ahead)
+            .promote(todoID: todo.id, body: "", labels: [])
+        #expect(again.number == 1 && again.foundEarlier)
+        #expect(world.activity.issues(repository: IssueWorld.app).count == 1 && world.requests("POST").count == 1)
+    }
+
     @Test func aCreationThatNeverReachedGitHubIsPostedBySyncOnce() throws {
         let world = try IssueWorld()
         let todo = try world.store.addTodo(repositoryID: IssueWorld.app, text: "fix the build", at: .now())

@@ -82,4 +82,31 @@ struct IssueSyncEndToEndTests {
         #expect(merged.stdout == "octocat/app: todo 1 marked done by commit \(shas[0].prefix(7))\n")
         #expect(sandbox.run("todo", "list").stdout.contains("● 1  fix the crash"))
     }
+
+    /// The first sync of a repository that imports its issues remembers where its branch is,
+    /// though it has no todo until the import that follows: the next push is read.
+    @Test func aTrailerPushedAfterTheFirstSyncOfARepositoryImportingIssuesFinishesItsTodo() throws {
+        let sandbox = try sandbox()
+        sandbox.github.activity.addIssue(repository: 1, title: "crash on start")
+        #expect(sandbox.run("repo", "set", "app", "--import-issues", "all").status == 0)
+        #expect(sandbox.run("sync").stdout == "octocat/app#1: imported as todo 1: crash on start\n")
+        let digits = String(try uuid(sandbox, 1).prefix(8))
+        let shas = sandbox.github.pushCommits(repository: 1, messages: ["Fix the crash\n\nDoogit-Done: \(digits)"])
+        let finished = sandbox.run("sync")
+        #expect(finished.stdout == "octocat/app: todo 1 marked done by commit \(shas[0].prefix(7))\n")
+        #expect(sandbox.run("todo", "list").stdout.contains("● 1  #1 crash on start"))
+    }
+
+    /// So does the first sync of a repository with no todo yet: a todo added after it is
+    /// finished by the next push.
+    @Test func aTrailerPushedAfterTheFirstSyncOfARepositoryWithoutTodosFinishesItsTodo() throws {
+        let sandbox = try sandbox()
+        #expect(sandbox.run("sync").stdout.isEmpty)
+        #expect(sandbox.run("todo", "add", "-R", "app", "fix", "the", "crash").status == 0)
+        let digits = String(try uuid(sandbox, 1).prefix(8))
+        let shas = sandbox.github.pushCommits(repository: 1, messages: ["Fix the crash\n\nDoogit-Done: \(digits)"])
+        let finished = sandbox.run("sync")
+        #expect(finished.stdout == "octocat/app: todo 1 marked done by commit \(shas[0].prefix(7))\n")
+        #expect(sandbox.run("todo", "list").stdout.contains("● 1  fix the crash"))
+    }
 }

@@ -3,9 +3,10 @@ import Foundation
 
 /// Issues, pull requests, branches and commits of the fake GitHub's repositories, with the
 /// endpoints doogit uses: create, get, update and list issues (filters, pagination, ETags);
-/// get a branch (ETag), compare two commits, list a branch's commits. Tests change them between
-/// requests: open, close, retitle and assign issues, push and force-push commits, merge
-/// branches, and make the next matching request fail, or get lost after it was carried out.
+/// a repository's labels and an issue's (FakeGitHub+Labels.swift); get a branch (ETag), compare
+/// two commits, list a branch's commits. Tests change them between requests: open, close,
+/// retitle, label and assign issues, push and force-push commits, merge branches, and make the
+/// next matching request fail, or get lost after it was carried out.
 public final class FakeActivity: @unchecked Sendable {
     public struct Issue: Equatable, Sendable {
         public var number: Int64
@@ -13,6 +14,8 @@ public final class FakeActivity: @unchecked Sendable {
         public var body: String
         public var state = "open"
         public var stateReason: String?
+        /// The names of its labels, as the repository's labels spell them (a name given in
+        /// another case is the existing label's; see FakeGitHub+Labels.swift).
         public var labels: [String] = []
         public var assignees: [String] = []
         public var author: String
@@ -77,7 +80,7 @@ public final class FakeActivity: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var issues: [Int64: [Int64: Issue]] = [:]
+    var issues: [Int64: [Int64: Issue]] = [:]
     private var commits: [Int64: [String: Commit]] = [:]
     private var branches: [Int64: [String: String]] = [:]
     private var deletedBranches: [Int64: Set<String>] = [:]
@@ -86,19 +89,26 @@ public final class FakeActivity: @unchecked Sendable {
     private var faults: [PendingFault] = []
     /// Requests that changed something (POST, PATCH) and were carried out, per repository.
     private var writes: [(repository: Int64, method: String, number: Int64)] = []
+    /// The labels of each repository, in the order they were made (FakeGitHub+Labels.swift).
+    var repositoryLabels: [Int64: [Label]] = [:]
+    var lastLabelID: Int64 = 208_045_945
+    /// Changes of an issue's labels through the labels endpoints, per repository.
+    var labelWrites: [(repository: Int64, method: String, number: Int64)] = []
+    /// Labels another user changes right after doogit's next read of an issue or of its listing.
+    var pendingRelabels: [PendingRelabel] = []
     /// The fake's clock for `updated_at`, in seconds; tests may set it.
     private var clock: Int64?
     public static let defaultBranch = "master"
 
     public init() {}
 
-    private func locked<T>(_ body: () -> T) -> T {
+    func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()
     }
 
-    private func now() -> Int64 { clock ?? Int64(Date().timeIntervalSince1970) }
+    func now() -> Int64 { clock ?? Int64(Date().timeIntervalSince1970) }
 
     // MARK: Issues, as tests change them
 
@@ -118,25 +128,29 @@ public final class FakeActivity: @unchecked Sendable {
             let time = now()
             issues[repository, default: [:]][number] = Issue(
                 number: number, title: title, body: body, state: state, stateReason: state == "closed" ? "completed" : nil,
-                labels: labels, assignees: assignees, author: author, isPullRequest: isPullRequest, createdAt: time,
-                updatedAt: time, closedAt: state == "closed" ? time : nil)
+                labels: resolvedLabels(labels, repository: repository), assignees: assignees, author: author,
+                isPullRequest: isPullRequest, createdAt: time, updatedAt: time, closedAt: state == "closed" ? time : nil)
             return number
         }
     }
 
-    /// Changes an issue as someone on GitHub would, stamping it with the fake's clock.
+    /// Changes an issue as someone on GitHub would, stamping it with the fake's clock. Labels
+    /// are the repository's: one named in another case is the existing one, a new one is made.
     public func updateIssue(repository: Int64, number: Int64, _ change: (inout Issue) -> Void) {
-        locked {
-            guard var issue = issues[repository]?[number] else { return }
-            let before = issue
-            change(&issue)
-            if issue.state != before.state {
-                issue.closedAt = issue.state == "closed" ? now() : nil
-                issue.stateReason = issue.state == "closed" ? (issue.stateReason ?? "completed") : "reopened"
-            }
-            issue.updatedAt = max(now(), before.updatedAt)
-            issues[repository]?[number] = issue
+        locked { unlockedUpdateIssue(repository: repository, number: number, change) }
+    }
+
+    func unlockedUpdateIssue(repository: Int64, number: Int64, _ change: (inout Issue) -> Void) {
+        guard var issue = issues[repository]?[number] else { return }
+        let before = issue
+        change(&issue)
+        issue.labels = resolvedLabels(issue.labels, repository: repository)
+        if issue.state != before.state {
+            issue.closedAt = issue.state == "closed" ? now() : nil
+            issue.stateReason = issue.state == "closed" ? (issue.stateReason ?? "completed") : "reopened"
         }
+        issue.updatedAt = max(now(), before.updatedAt)
+        issues[repository]?[number] = issue
     }
 
     public func close(repository: Int64, number: Int64) { updateIssue(repository: repository, number: number) { $0.state = "closed" } }
@@ -330,7 +344,7 @@ public final class FakeActivity: @unchecked Sendable {
         return first
     }()
 
-    func json(_ issue: Issue, fullName: String, apiURL: String) -> JSONValue {
+    func json(_ issue: Issue, repository: Int64, fullName: String, apiURL: String) -> JSONValue {
         let kind = issue.isPullRequest ? "pull" : "issues"
         let person = { (login: String) -> JSONValue in
             (Self.issueTemplate["user"] ?? .null).replacing(["login": .string(login)])
@@ -348,7 +362,7 @@ public final class FakeActivity: @unchecked Sendable {
             "user": person(issue.author),
             "assignee": issue.assignees.first.map(person) ?? .null,
             "assignees": .array(issue.assignees.map(person)),
-            "labels": .array(issue.labels.map { .object([JSONMember("name", .string($0))]) }),
+            "labels": .array(labelsJSON(issue.labels, repository: repository, fullName: fullName, apiURL: apiURL)),
             "locked": .bool(false),
             "milestone": .null,
             "closed_by": .null,
@@ -383,9 +397,15 @@ public final class FakeActivity: @unchecked Sendable {
                 response = createIssue(request, repository: repository, fullName: fullName, login: login, apiURL: apiURL)
             case ("GET", 1) where route[0] == "issues":
                 response = listIssues(request, repository: repository, fullName: fullName, apiURL: apiURL)
+                relabelAfterRead(repository: repository, number: nil)
             case ("GET", 2) where route[0] == "issues":
                 guard let number = Int64(route[1]), let issue = issues[repository]?[number] else { return Self.notFound }
-                response = tagged(JSONWriter.write(json(issue, fullName: fullName, apiURL: apiURL)), request)
+                response = tagged(JSONWriter.write(json(issue, repository: repository, fullName: fullName, apiURL: apiURL)), request)
+                relabelAfterRead(repository: repository, number: number)
+            case (_, 1) where route[0] == "labels", (_, 3...) where route[0] == "issues" && route[2] == "labels":
+                guard let labelResponse = labelAnswer(request, route: route, repository: repository, fullName: fullName,
+                                                      apiURL: apiURL) else { return nil }
+                response = labelResponse
             case ("PATCH", 2) where route[0] == "issues":
                 guard let number = Int64(route[1]) else { return Self.notFound }
                 response = updateIssue(request, repository: repository, number: number, fullName: fullName, apiURL: apiURL)
@@ -419,7 +439,7 @@ public final class FakeActivity: @unchecked Sendable {
 
     static let notFound = ServerResponse.json(404, Fixtures.text("error-404.json"))
 
-    private func tagged(_ body: String, _ request: ReceivedRequest, links: [String] = []) -> ServerResponse {
+    func tagged(_ body: String, _ request: ReceivedRequest, links: [String] = []) -> ServerResponse {
         let tag = "W/" + FakeGitHub.etag(body + links.joined())
         if request.headers["if-none-match"] == tag { return ServerResponse(status: 304, headers: [("ETag", tag)]) }
         return .json(200, body, headers: [("ETag", tag)] + (links.isEmpty ? [] : [("Link", links.joined(separator: ", "))]))
@@ -433,15 +453,17 @@ public final class FakeActivity: @unchecked Sendable {
         }
         let number = nextNumber(repository)
         let time = now()
+        // As GitHub: the labels given are the repository's, made there when new.
         var labels: [String] = []
-        if case .array(let names)? = body["labels"] {
-            labels = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        if let given = body["labels"] {
+            guard let names = Self.labelNames(in: given) else { return .json(422, Fixtures.text("error-422.json")) }
+            labels = resolvedLabels(names, repository: repository)
         }
         let issue = Issue(number: number, title: title, body: ((try? body.optionalString("body")) ?? nil) ?? "",
                           labels: labels, author: login, createdAt: time, updatedAt: time)
         issues[repository, default: [:]][number] = issue
         writes.append((repository, "POST", number))
-        return .json(201, JSONWriter.write(json(issue, fullName: fullName, apiURL: apiURL)),
+        return .json(201, JSONWriter.write(json(issue, repository: repository, fullName: fullName, apiURL: apiURL)),
                      headers: [("Location", "\(apiURL)/repos/\(fullName)/issues/\(number)")])
     }
 
@@ -457,13 +479,14 @@ public final class FakeActivity: @unchecked Sendable {
         }
         if case .string(let reason)? = body["state_reason"] { issue.stateReason = reason }
         // As GitHub: the labels given replace the issue's (made in the repository when new).
-        if case .array(let names)? = body["labels"] {
-            issue.labels = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        if let given = body["labels"] {
+            guard let names = Self.labelNames(in: given) else { return .json(422, Fixtures.text("error-422.json")) }
+            issue.labels = resolvedLabels(names, repository: repository)
         }
         issue.updatedAt = max(now(), issue.updatedAt)
         issues[repository]?[number] = issue
         writes.append((repository, "PATCH", number))
-        return .json(200, JSONWriter.write(json(issue, fullName: fullName, apiURL: apiURL)))
+        return .json(200, JSONWriter.write(json(issue, repository: repository, fullName: fullName, apiURL: apiURL)))
     }
 
     private func listIssues(_ request: ReceivedRequest, repository: Int64, fullName: String, apiURL: String)
@@ -494,7 +517,7 @@ public final class FakeActivity: @unchecked Sendable {
         let page = max(1, Int(query["page"] ?? "1") ?? 1)
         let pages = max(1, (found.count + perPage - 1) / perPage)
         let slice = found.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { json($0, fullName: fullName, apiURL: apiURL) }))
+        let body = JSONWriter.write(.array(slice.map { json($0, repository: repository, fullName: fullName, apiURL: apiURL) }))
         let base = "\(apiURL)\(request.path)?" + request.target.split(separator: "?", maxSplits: 1).dropFirst().joined()
             .split(separator: "&").filter { !$0.hasPrefix("page=") }.joined(separator: "&")
         var links: [String] = []
