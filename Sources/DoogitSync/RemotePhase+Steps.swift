@@ -37,7 +37,7 @@ extension RemotePhase {
     /// branch moved, what changed there. Nil when the repository had no commit yet and its
     /// first (the stub, through the Contents API) was just made: the exchange starts again.
     func readRemote(_ settings: RemoteSettings, readRef: Bool, attempt: Int, madeFirstCommit: inout Bool,
-                    _ session: inout SyncSession) throws -> RemoteSnapshot? {
+                    _ session: SyncSession) throws -> RemoteSnapshot? {
         var snapshot = RemoteSnapshot(known: RemoteTree(entries: try session.store.remoteEntries()), head: settings.headCommit,
                                       refETag: settings.refETag)
         // What is known of the tree lacks its root (GitHub named a write otherwise than this
@@ -80,9 +80,6 @@ extension RemotePhase {
             return nil
         case .missing:
             throw try missingBranch(settings, session)
-        }
-        if let date = snapshot.date {
-            session.githubClockOffset = date.millisecondsSinceEpoch - session.clock().millisecondsSinceEpoch
         }
         return snapshot
     }
@@ -130,8 +127,8 @@ extension RemotePhase {
         let store = session.store
         let pending = try store.replica.pendingTodos()
         let pendingRepositories = try store.replica.pendingRepositories()
-        let now = snapshot.date ?? Timestamp(millisecondsSinceEpoch: session.clock().millisecondsSinceEpoch
-                                                 + (session.githubClockOffset ?? 0))
+        // GitHub's time: of this read, or (the closing exchange reads nothing) as its answers tell it.
+        let now = snapshot.date ?? session.github.gitHubNow ?? session.clock()
         let cachedMeta = try RemoteWaiting.meta(store: store)
         let horizon = settings.horizonDays?.value ?? cachedMeta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays
         let expired = try store.replica.repositoriesWithRemovals(

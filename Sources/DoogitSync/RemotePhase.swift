@@ -67,7 +67,7 @@ struct RemotePhase: SyncPhase {
             var clock = StepClock(closing: !readFirst)
 
             guard let snapshot = try readRemote(settings, readRef: readFirst || attempt > 0, attempt: attempt,
-                                                madeFirstCommit: &madeFirstCommit, &session) else { continue }
+                                                madeFirstCommit: &madeFirstCommit, session) else { continue }
             summary.milliseconds.append(clock.lap("read"))
 
             guard let merge = try mergeRemote(snapshot, settings, &summary, session) else {

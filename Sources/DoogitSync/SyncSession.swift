@@ -38,9 +38,6 @@ struct SyncSession {
     /// Reports (done, total) repositories as the sync goes.
     let progress: (Int, Int) -> Void
     var summary = SyncSummary()
-    /// GitHub's time less this machine's, in milliseconds, as the first exchange's read found it:
-    /// the closing exchange reads nothing, and dates by it.
-    var githubClockOffset: Int64?
 
     /// When this machine saw something on GitHub, to order what it saw within one of GitHub's
     /// seconds (an issue's `updated_at` has whole seconds).
