@@ -127,10 +127,12 @@ extension GitHubClient {
         return outcome
     }
 
-    func sendWithRetries(_ kind: RequestKind, url: String, body: [UInt8]?, etag: String?, accept: String? = nil)
-        throws(GitHubError) -> HTTPResponse
+    /// One request with its retries, by `disposition`; `attemptsMade` are those it had already
+    /// (in a parallel window), counted against `RetryPolicy.maximumAttempts`.
+    func sendWithRetries(_ kind: RequestKind, url: String, body: [UInt8]?, etag: String?, accept: String? = nil,
+                         attemptsMade: Int = 0) throws(GitHubError) -> HTTPResponse
     {
-        var attempt = 0
+        var attempt = attemptsMade
         while true {
             attempt += 1
             guard let timeouts = attemptTimeouts() else { throw .network(.timeout) }
