@@ -71,14 +71,15 @@ final class EasyHandle {
         } else {
             try require("CURLOPT_HTTPGET", ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))
         }
-        // A POST goes on a connection of its own: libcurl sends a request again, unasked, when a
-        // reused connection closes before any answer, and a creation must never be sent twice.
-        let creates = request.method == "POST" ? 1 : 0
-        try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, creates))
+        // A request that may not be repeated (a creation) goes on a connection of its own:
+        // libcurl sends a request again, unasked, when a reused connection closes before any
+        // answer. The others, GETs and content-addressed POSTs alike, reuse the one open.
+        let once = request.isRepeatable ? 0 : 1
+        try require("CURLOPT_FRESH_CONNECT", ccurl_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, once))
         // A stream on a connection being opened beats a new connection; asked for only where the
         // server multiplexes or its TLS handshake will soon say so (see MultiTransfer), since
         // over plain HTTP/1.1 it holds transfers back to one connection.
-        _ = ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, waitForMultiplexing && creates == 0 ? 1 : 0)
+        _ = ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, waitForMultiplexing && request.isRepeatable ? 1 : 0)
         if request.method != "GET" && request.method != "POST" {
             try require("CURLOPT_CUSTOMREQUEST", ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
         } else {

@@ -60,7 +60,10 @@ public enum RefRead: Equatable, Sendable {
 }
 
 /// The Git Data API: a branch's ref, trees, blobs and commits, for writing several files in one
-/// commit and moving the branch to it only if nobody else moved it meanwhile.
+/// commit and moving the branch to it only if nobody else moved it meanwhile. Blobs, trees and
+/// commits are named by their content, so their POSTs are repeated after a 5xx, a timeout or a
+/// lost answer like any read (`RequestKind.repeatablePost`); the ref update is the
+/// compare-and-swap.
 extension GitHubClient {
     /// GET /repos/{repo}/git/ref/heads/{branch}, conditional on `etag`.
     public func branchRef(repository: String, branch: String, ifNoneMatch etag: String?) throws(GitHubError) -> RefRead {
@@ -244,7 +247,8 @@ extension GitHubClient {
         var body: [JSONMember] = []
         if let base { body.append(JSONMember("base_tree", .string(base))) }
         body.append(JSONMember("tree", .array(entries)))
-        return try treeListing(try post("/repos/\(repository)/git/trees", .object(body), about: .repository(repository)))
+        return try treeListing(try send(.repeatablePost, "/repos/\(repository)/git/trees", body: .object(body),
+                                        about: .repository(repository)))
     }
 
     /// GET /repos/{repo}/git/trees/{sha}?recursive=1: every entry under a tree, by its path from
@@ -259,17 +263,19 @@ extension GitHubClient {
 
     /// POST /repos/{repo}/git/blobs with base64 content: returns the blob's sha.
     func createBlob(repository: String, content: [UInt8]) throws(GitHubError) -> String {
-        let answer = try post("/repos/\(repository)/git/blobs", .object([
+        let answer = try send(.repeatablePost, "/repos/\(repository)/git/blobs", body: .object([
             JSONMember("content", .string(Base64.encode(content))), JSONMember("encoding", .string("base64")),
         ]), about: .repository(repository))
         return try Self.createdSHA(answer, of: "blob")
     }
 
-    /// POST /repos/{repo}/git/commits: returns the new commit's sha.
+    /// POST /repos/{repo}/git/commits: returns the new commit's sha. Repeated after a lost answer
+    /// like the tree and blob POSTs: a commit made twice is two commits, but only the one the
+    /// branch is moved to is ever referenced.
     public func createCommit(repository: String, message: String, tree: String, parents: [String]) throws(GitHubError)
         -> String
     {
-        let answer = try post("/repos/\(repository)/git/commits", .object([
+        let answer = try send(.repeatablePost, "/repos/\(repository)/git/commits", body: .object([
             JSONMember("message", .string(message)), JSONMember("tree", .string(tree)),
             JSONMember("parents", .array(parents.map(JSONValue.string))),
         ]), about: .repository(repository))

@@ -49,16 +49,8 @@ public struct GitHubIssue: Equatable, Sendable {
         } else if let assignee = json["assignee"], assignee != .null {
             assignees.append(try assignee.string("login"))
         }
-        // Objects with a name (strings in some older answers); a name with control characters
-        // in it is left out, as no tag can hold it.
         var labels: [String] = []
-        if case .array(let items)? = json["labels"] {
-            for item in items {
-                let name: String
-                if case .string(let text) = item { name = text } else { name = try item.string("name") }
-                if !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { labels.append(name) }
-            }
-        }
+        if case .array(let items)? = json["labels"] { labels = try Self.labelNames(items) }
         let author: String?
         if let user = json["user"], user != .null { author = try user.optionalString("login") } else { author = nil }
         var isPullRequest = false
@@ -74,6 +66,18 @@ public struct GitHubIssue: Equatable, Sendable {
         guard number > 0, Timestamp(rfc3339: updatedAt) != nil else {
             throw .wrongType(field: "number", expected: "an issue with a number and an updated_at time")
         }
+    }
+
+    /// The names of labels as GitHub lists them: objects with a name (strings in some older
+    /// answers); a name with control characters in it is left out, as no tag can hold it.
+    static func labelNames(_ items: [JSONValue]) throws(JSONError) -> [String] {
+        var names: [String] = []
+        for item in items {
+            let name: String
+            if case .string(let text) = item { name = text } else { name = try item.string("name") }
+            if !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { names.append(name) }
+        }
+        return names
     }
 }
 
@@ -125,6 +129,19 @@ extension GitHubClient {
         let answer = try patch("/repos/\(owner)/\(name)/issues/\(number)", .object(members),
                                about: Self.issueResource(owner, name, number))
         do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
+    }
+
+    /// Adds labels to an issue, keeping those it has (GitHub makes the ones new to the
+    /// repository), and returns the names of all its labels after. Adding a label the issue
+    /// already has changes nothing, so the POST is repeated after a failure like a GET. An empty
+    /// `labels` sends nothing and returns nil: GitHub takes an empty list as "remove them all".
+    public func addLabels(owner: String, name: String, number: Int64, labels: [String]) throws(GitHubError) -> [String]? {
+        guard !labels.isEmpty else { return nil }
+        let answer = try send(.repeatablePost, "/repos/\(owner)/\(name)/issues/\(number)/labels",
+                              body: .object([JSONMember("labels", .array(labels.map(JSONValue.string)))]),
+                              about: Self.issueResource(owner, name, number))
+        guard case .array(let items) = answer else { throw .unexpectedResponse("expected a list of labels") }
+        do { return try GitHubIssue.labelNames(items) } catch { throw Self.decodingError(error) }
     }
 
     /// Closes an issue as a duplicate. A GitHub that does not know that reason (an older GitHub

@@ -42,11 +42,12 @@ extension GitHubClient {
 
     /// The one place that decides about an attempt: transient failures (no connection, timeout,
     /// 500/502/503/504) are retried with backoff, a rate limit that lifts within
-    /// `longestWaitMilliseconds` is waited out, everything else is the answer. A POST is retried
-    /// only when no connection was made; after any other failure GitHub may have carried it out,
-    /// and it fails with `outcomeUnknown`. Only a definite answer extends the deadline, so
-    /// neither a stalled server nor one that keeps refusing can hold a command beyond it.
-    func disposition(of outcome: Result<HTTPResponse, TransportError>, attempt: Int, method: HTTPMethod = .get,
+    /// `longestWaitMilliseconds` is waited out, everything else is the answer. A request that is
+    /// not repeatable (a creation, see `RequestKind`) is retried only when no connection was
+    /// made; after any other failure GitHub may have carried it out, and it fails with
+    /// `outcomeUnknown`. Only a definite answer extends the deadline, so neither a stalled server
+    /// nor one that keeps refusing can hold a command beyond it.
+    func disposition(of outcome: Result<HTTPResponse, TransportError>, attempt: Int, kind: RequestKind = .get,
                      url: String = "") -> Disposition {
         let policy = configuration.retry
         let response: HTTPResponse
@@ -61,8 +62,8 @@ extension GitHubClient {
             // Nothing was sent (TLS comes first), and another try meets the same certificate.
             return .failed(.network(.untrusted(detail)))
         case .failure(let error):
-            if case .cannotConnect = error {} else if !method.isIdempotent {
-                return .failed(.outcomeUnknown(request: Self.describe(method, url), reason: Self.describe(error)))
+            if case .cannotConnect = error {} else if !kind.isRepeatable {
+                return .failed(.outcomeUnknown(request: Self.describe(kind.method, url), reason: Self.describe(error)))
             }
             guard attempt < policy.maximumAttempts else { return .failed(.network(error)) }
             return .retry(afterMilliseconds: policy.delay(afterAttempt: attempt, using: &random))
@@ -76,8 +77,8 @@ extension GitHubClient {
         if limited == nil && !Self.retriedStatuses.contains(response.status) {
             deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds)
         }
-        if Self.retriedStatuses.contains(response.status) && !method.isIdempotent {
-            return .failed(.outcomeUnknown(request: Self.describe(method, url), reason: "GitHub answered HTTP \(response.status)"))
+        if Self.retriedStatuses.contains(response.status) && !kind.isRepeatable {
+            return .failed(.outcomeUnknown(request: Self.describe(kind.method, url), reason: "GitHub answered HTTP \(response.status)"))
         }
         guard attempt < policy.maximumAttempts else { return .answered(response) }
         if Self.retriedStatuses.contains(response.status) {
@@ -109,32 +110,35 @@ extension GitHubClient {
     }
 
     /// One request, one attempt, counted and logged.
-    func sendOnce(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?, timeouts: HTTPTimeouts,
+    func sendOnce(_ kind: RequestKind, url: String, body: [UInt8]?, etag: String?, timeouts: HTTPTimeouts,
                   accept: String? = nil) -> Result<HTTPResponse, TransportError>
     {
         requestCount += 1
         let started = Monotonic.milliseconds()
-        let request = HTTPRequest(method: method.rawValue, url: url,
+        let method = kind.method.rawValue
+        let request = HTTPRequest(method: method, url: url,
                                   headers: headers(for: url, etag: etag, hasBody: body != nil, accept: accept), body: body,
-                                  timeouts: timeouts)
+                                  timeouts: timeouts, isRepeatable: kind.isRepeatable)
         let outcome = Result { () throws(TransportError) in try transport.send(request) }
         let elapsed = Monotonic.milliseconds() - started
         switch outcome {
-        case .success(let response): log("\(method.rawValue) \(url) -> \(response.status) (\(elapsed) ms)")
-        case .failure(let error): log("\(method.rawValue) \(url) failed: \(error.summary) (\(elapsed) ms)")
+        case .success(let response): log("\(method) \(url) -> \(response.status) (\(elapsed) ms)")
+        case .failure(let error): log("\(method) \(url) failed: \(error.summary) (\(elapsed) ms)")
         }
         return outcome
     }
 
-    func sendWithRetries(_ method: HTTPMethod, url: String, body: [UInt8]?, etag: String?, accept: String? = nil)
-        throws(GitHubError) -> HTTPResponse
+    /// One request with its retries, by `disposition`; `attemptsMade` are those it had already
+    /// (in a parallel window), counted against `RetryPolicy.maximumAttempts`.
+    func sendWithRetries(_ kind: RequestKind, url: String, body: [UInt8]?, etag: String?, accept: String? = nil,
+                         attemptsMade: Int = 0) throws(GitHubError) -> HTTPResponse
     {
-        var attempt = 0
+        var attempt = attemptsMade
         while true {
             attempt += 1
             guard let timeouts = attemptTimeouts() else { throw .network(.timeout) }
-            let outcome = sendOnce(method, url: url, body: body, etag: etag, timeouts: timeouts, accept: accept)
-            switch disposition(of: outcome, attempt: attempt, method: method, url: url) {
+            let outcome = sendOnce(kind, url: url, body: body, etag: etag, timeouts: timeouts, accept: accept)
+            switch disposition(of: outcome, attempt: attempt, kind: kind, url: url) {
             case .answered(let response): return response
             case .failed(let error): throw error
             case .retry(let wait):

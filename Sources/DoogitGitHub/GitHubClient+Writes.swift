@@ -2,22 +2,23 @@ import DoogitSupport
 
 extension GitHubClient {
     /// Sends a request that changes something, with a JSON body, and returns GitHub's answer
-    /// parsed (`.null` when it has no body, as a 204 has). GET, PUT, PATCH and DELETE are
-    /// retried like any GET; a POST only when it certainly never reached GitHub, otherwise it
-    /// fails with `outcomeUnknown` (see `HTTPMethod.isIdempotent`). A 404 names `resource`.
-    public func send(_ method: HTTPMethod, _ path: String, body: JSONValue?, about resource: GitHubResource)
+    /// parsed (`.null` when it has no body, as a 204 has). A repeatable request (GET, PUT, PATCH,
+    /// DELETE, a content-addressed POST) is retried like any GET; a creation only when it
+    /// certainly never reached GitHub, otherwise it fails with `outcomeUnknown` (see
+    /// `RequestKind`). A 404 names `resource`.
+    public func send(_ kind: RequestKind, _ path: String, body: JSONValue?, about resource: GitHubResource)
         throws(GitHubError) -> JSONValue
     {
         guard path.hasPrefix("/") else { throw .unexpectedResponse("'\(path)' is not an API path") }
         let bytes = body.map { Array(JSONWriter.write($0).utf8) }
-        let response = try request(method, path, body: bytes, about: resource)
+        let response = try request(kind, path, body: bytes, about: resource)
         guard !response.body.isEmpty else { return .null }
         return try parse(response)
     }
 
     /// Creates something (an issue, a repository). Never repeated once it may have reached GitHub.
     public func post(_ path: String, _ body: JSONValue, about resource: GitHubResource) throws(GitHubError) -> JSONValue {
-        try send(.post, path, body: body, about: resource)
+        try send(.create, path, body: body, about: resource)
     }
 
     /// Changes fields of something (an issue's title or state).

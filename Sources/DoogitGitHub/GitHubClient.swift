@@ -17,7 +17,7 @@ public struct RateLimitStatus: Equatable, Sendable {
 
 /// GitHub's REST API, as doogit uses it: the request core. Adds the headers GitHub wants, sends
 /// the token only to the configured API origin, follows redirects within that origin (and
-/// refuses any other), retries transient failures within a deadline by the rule of each method,
+/// refuses any other), retries transient failures within a deadline by the rule of each request,
 /// and turns every answer that is not a success into a GitHubError. The endpoints are in the
 /// extensions (`GitHubClient+Repositories.swift`, `+Users`, `+Writes`, `+Contents`, `+GitData`).
 public final class GitHubClient {
@@ -80,29 +80,29 @@ public final class GitHubClient {
 
     /// Sends one request with its retries and follows redirects within the API's origin. A
     /// write follows only 307 and 308, which repeat it as it was.
-    func request(_ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
+    func request(_ kind: RequestKind, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
                  about resource: GitHubResource, accept: String? = nil) throws(GitHubError) -> HTTPResponse {
-        let (response, error) = try answer(method, pathOrURL, body: body, ifNoneMatch: etag, about: resource, accept: accept)
+        let (response, error) = try answer(kind, pathOrURL, body: body, ifNoneMatch: etag, about: resource, accept: accept)
         if let error { throw error }
         return response
     }
 
     /// The same, with the answer also when it stands for an error (and the error): for a caller
     /// that needs an error answer's headers, its `Date`.
-    func answer(_ method: HTTPMethod, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
+    func answer(_ kind: RequestKind, _ pathOrURL: String, body: [UInt8]?, ifNoneMatch etag: String? = nil,
                 about resource: GitHubResource, accept: String? = nil) throws(GitHubError)
         -> (response: HTTPResponse, error: GitHubError?)
     {
         var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a URL outside the API") }
         for _ in 0...Self.maximumRedirects {
-            let response = try sendWithRetries(method, url: url, body: body, etag: etag, accept: accept)
+            let response = try sendWithRetries(kind, url: url, body: body, etag: etag, accept: accept)
             guard Self.redirectStatuses.contains(response.status) else {
                 return (response, error(for: response, about: resource))
             }
             url = try redirectTarget(of: response, from: url)
-            if method != .get && response.status != 307 && response.status != 308 {
-                throw .unexpectedResponse("GitHub redirected the \(method.rawValue) with HTTP \(response.status)")
+            if kind.method != .get && response.status != 307 && response.status != 308 {
+                throw .unexpectedResponse("GitHub redirected the \(kind.method.rawValue) with HTTP \(response.status)")
             }
         }
         throw .tooManyRedirects

@@ -6,18 +6,23 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
     public var timeouts: HTTPTimeouts
+    /// Whether sending it twice does no more than sending it once (see `RequestKind`): when
+    /// not, it goes on a connection of its own, which libcurl never sends it on again.
+    public var isRepeatable: Bool
 
+    /// `isRepeatable` nil: any method but POST.
     public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
-                body: [UInt8]? = nil, timeouts: HTTPTimeouts = HTTPTimeouts()) {
+                body: [UInt8]? = nil, timeouts: HTTPTimeouts = HTTPTimeouts(), isRepeatable: Bool? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeouts = timeouts
+        self.isRepeatable = isRepeatable ?? (method != HTTPMethod.post.rawValue)
     }
 
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.isRepeatable == rhs.isRepeatable
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 }

@@ -22,11 +22,17 @@ extension GitHubClient {
     /// no, the requests not yet sent are not, and get no result. Answers are retried and waited
     /// for by the same rules as single requests (`disposition`), as a group, within the deadline.
     ///
-    /// When the answers say GitHub is failing (5xx, no connection or timeouts: the first answers
-    /// of a round, or the last few in a row), no further transfers are started and none is
-    /// retried: one request confirms the failure, which then stands for every request not
-    /// answered. So a GitHub that is down, or goes down part-way, sees a handful of requests
-    /// more, not every request times the attempts. Nothing starts once the deadline has passed.
+    /// Every request gets the attempts a request alone gets (`RetryPolicy.maximumAttempts`)
+    /// unless GitHub as a whole is judged down. When the answers of a round say GitHub is
+    /// failing (5xx, no connection or timeouts: every first answer of the round, or the last
+    /// few in a row), no further transfers are started and none is retried but one, which is
+    /// tried as hard as a request alone (`sendWithRetries`). If it gets an answer, GitHub is
+    /// not down: the window carries on, every other request with the attempts it has left. If
+    /// its last attempt fails too, GitHub is down, and that failure stands for every request not
+    /// answered. So a window of one request that meets two 502s still gets its answer, and a
+    /// GitHub that is down, or goes down part-way, sees a handful of requests more (the first
+    /// round's, and one request's attempts), not every request times the attempts. Nothing
+    /// starts once the deadline has passed.
     func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil,
                 each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
         var attempts = [Int](repeating: 0, count: wanted.count)
@@ -83,24 +89,24 @@ extension GitHubClient {
             let unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
             if health.isFailing {
                 for index in unsent { log("GET \(wanted[index].url) not sent: GitHub is failing") }
-                // GitHub looks down: one request confirms it before any other is sent again.
-                if let confirming = retry.first, pause(wait), let timeouts = attemptTimeouts() {
-                    attempts[confirming] += 1
-                    let outcome = sendOnce(.get, url: wanted[confirming].url, body: nil, etag: wanted[confirming].etag,
-                                           timeouts: timeouts, accept: accept)
-                    switch disposition(of: outcome, attempt: attempts[confirming]) {
-                    case .answered(let response) where Self.isTransientFailure(.success(response)):
-                        // Its last attempt failed too: GitHub is still failing.
-                        lastFailure = Self.failure(of: .success(response))
-                    case .answered(let response):
-                        // It is answering again: carry on with the rest.
-                        deliver(confirming, .success(response))
-                        pending = Array(retry.dropFirst()) + unsent
-                        continue
-                    case .failed(let error):
+                // GitHub looks down: one request, with every attempt a request alone gets, settles
+                // it before any other is sent again.
+                if let confirming = retry.first, pause(wait) {
+                    do throws(GitHubError) {
+                        let response = try sendWithRetries(.get, url: wanted[confirming].url, body: nil,
+                                                           etag: wanted[confirming].etag, accept: accept,
+                                                           attemptsMade: attempts[confirming])
+                        if Self.isTransientFailure(.success(response)) {
+                            // Its last attempt failed too: GitHub is down.
+                            lastFailure = Self.failure(of: .success(response))
+                        } else {
+                            // It is answering: carry on with the rest, each with the attempts it has left.
+                            deliver(confirming, .success(response))
+                            pending = Array(retry.dropFirst()) + unsent
+                            continue
+                        }
+                    } catch {
                         lastFailure = error
-                    case .retry:
-                        lastFailure = Self.failure(of: outcome)
                     }
                 }
                 giveUp(retry + unsent, lastFailure ?? .network(.timeout))
@@ -162,9 +168,9 @@ extension GitHubClient {
     }
 }
 
-/// The answers of one round of parallel requests so far: GitHub is failing when there are
+/// The answers of one round of parallel requests so far: GitHub looks down when there are
 /// transient failures and no other answer, or when the last `streak` answers in a row were
-/// transient failures (it went down part-way through).
+/// transient failures (it went down part-way through). One request then settles it (`getAll`).
 struct BatchHealth {
     static let streak = 4
     private var answers = 0

@@ -303,7 +303,7 @@ struct GitDataTests {
         #expect(bare.entries.map(\.name) == ["todos.jsonl"])
         // A mode that does not fit its type is refused.
         do {
-            _ = try client.send(.post, "/repos/\(repository)/git/trees", body: .object([JSONMember("tree", .array([.object([
+            _ = try client.send(.create, "/repos/\(repository)/git/trees", body: .object([JSONMember("tree", .array([.object([
                 JSONMember("path", .string("x")), JSONMember("mode", .string("100755")), JSONMember("type", .string("tree")),
                 JSONMember("sha", .string(bare.sha)),
             ])]))]), about: .repository(repository))
@@ -342,6 +342,33 @@ struct GitDataTests {
         try client.updateRef(repository: repository, branch: "master", commit: commit)
         #expect(github.requests.filter { $0.method == "PATCH" }.count == 2, "the answer was lost, so it was sent again")
         #expect(github.contents.head(repository) == commit && github.contents.writes == 1)
+    }
+
+    /// Blobs, trees and commits are named by their content: one whose POST meets a 502 or a lost
+    /// answer is made again, and the branch moves to a commit with the files asked.
+    @Test(arguments: [FakeActivity.Fault.status(502), .dropAfterProcessing])
+    func aBlobTreeOrCommitThatMeetsAFailureIsMadeAgain(fault: FakeActivity.Fault) throws {
+        let github = try world()
+        let client = try client(github)
+        let parent = try #require(head(try client.branchRef(repository: repository, branch: "master", ifNoneMatch: nil)))
+        let objects = ["blobs", "trees", "commits"]
+        for object in objects { github.activity.failNext("POST", pathSuffix: "/repos/\(repository)/git/\(object)", with: fault) }
+        let binary: [UInt8] = [0xFF, 0xFE, 0x00]  // not UTF-8: sent as a blob of its own
+        let tree = try client.createTree(repository: repository, base: nil, files: [
+            GitTreeWrite(path: "todos.jsonl", content: Array("top\n".utf8)), GitTreeWrite(path: "raw.bin", content: binary),
+        ]).sha
+        let commit = try client.createCommit(repository: repository, message: "m", tree: tree, parents: [parent])
+        try client.updateRef(repository: repository, branch: "master", commit: commit)
+
+        #expect(github.activity.clearFaults() == 0, "every POST met its failure")
+        for object in objects {
+            #expect(github.requests.filter { $0.method == "POST" && $0.path.hasSuffix("/git/\(object)") }.count == 2,
+                    "the \(object) POST was made again")
+        }
+        #expect(tree == GitHash.tree([("todos.jsonl", GitHash.blob(Array("top\n".utf8)), .file),
+                                      ("raw.bin", GitHash.blob(binary), .file)]))
+        #expect(github.contents.head(repository) == commit)
+        #expect(github.contents.files(repository) == ["todos.jsonl": "top\n", "raw.bin": String(decoding: binary, as: UTF8.self)])
     }
 
     @Test func aRefUpdateStoppedBeforeGitHubLeavesTheBranch() throws {

@@ -154,6 +154,34 @@ struct IssueClientTests {
         #expect(github.requests.filter { $0.method == "POST" }.count == 2)
     }
 
+    /// Adding labels the issue has already changes nothing: after a 502 or a lost answer they are
+    /// added again. An empty list is never sent (GitHub would remove every label).
+    @Test func addingLabelsIsRepeatedAfterA502OrALostAnswer() throws {
+        let github = try world()
+        guard case .array(let listed)? = Fixtures.json("issue-created.json")["labels"], let bug = listed.first else {
+            Issue.record("the fixture has no label")
+            return
+        }
+        let todo = bug.replacing(["id": .int(208045947), "name": .string("todo"), "default": .bool(false)])
+        let posts = Counter()
+        github.script { request in
+            guard request.method == "POST", request.path == "/repos/octocat/app/issues/7/labels" else { return nil }
+            switch posts.next() {
+            case 1: return .json(502, #"{"message":"Server Error"}"#)
+            case 2: return ServerResponse(status: 200).hangingUp()
+            default: return .json(200, JSONWriter.write(.array([bug, todo])))
+            }
+        }
+        #expect(try client(github).addLabels(owner: "octocat", name: "app", number: 7, labels: ["todo"]) == ["bug", "todo"])
+        let sent = github.requests.filter { $0.method == "POST" }
+        #expect(sent.count == 3)
+        #expect(sent.allSatisfy { (try? JSONParser.parse($0.body)) == .object([JSONMember("labels", .array([.string("todo")]))]) })
+
+        github.resetCounters()
+        #expect(try client(github).addLabels(owner: "octocat", name: "app", number: 7, labels: []) == nil)
+        #expect(github.requests.isEmpty)
+    }
+
     /// libcurl sends a request again, unasked, when a reused connection closes before any answer:
     /// a POST after a GET on one client goes on a connection of its own, and is sent once.
     @Test func aCreationAfterAReadOnTheSameConnectionIsNotSentTwice() throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Requests that change something: JSON bodies, a retry rule per method, and errors that name
+/// Requests that change something: JSON bodies, a retry rule per request, and errors that name
 /// what they concern. Against the fake GitHub on 127.0.0.1.
 @Suite(.serialized)
 struct WriteRequestTests {
@@ -75,6 +75,47 @@ struct WriteRequestTests {
             try client(github).post("/repos/octocat/app/issues", Self.issue, about: .repository("octocat/app"))
         }
         #expect(writes(github, "POST").count == 1)
+    }
+
+    /// Creating a repository is never repeated once it may have reached GitHub, as creating an
+    /// issue is not.
+    @Test func aRepositoryCreationAfterA502OrADroppedConnectionIsNotRepeated() throws {
+        for answer in [ServerResponse.json(502, #"{"message":"Server Error"}"#), ServerResponse(status: 201).hangingUp()] {
+            let github = try FakeGitHub()
+            github.script { request in request.method == "POST" ? answer : nil }
+            let api = try client(github)
+            do {
+                _ = try api.createPrivateRepository(owner: nil, name: "doogit-data", description: "todos")
+                Issue.record("a failed creation succeeded")
+            } catch {
+                guard case .outcomeUnknown(request: "POST /user/repos", reason: _) = error else {
+                    Issue.record("got \(error)")
+                    continue
+                }
+            }
+            #expect(writes(github, "POST").count == 1)
+        }
+    }
+
+    /// A repeatable request goes on the connection open, as a GET does; a creation opens one of
+    /// its own, on which libcurl never sends it again.
+    @Test func repeatablePostsReuseTheOpenConnectionAndACreationOpensItsOwn() throws {
+        let github = try FakeGitHub()
+        github.addRepository(id: 1, name: "app", description: nil)
+        github.addRepository(id: 900, name: "doogit-data", description: nil, isPrivate: true)
+        let data = "octocat/doogit-data"
+        let api = try client(github)
+        guard case .head(let parent, _, _) = try api.branchRef(repository: data, branch: "master", ifNoneMatch: nil) else {
+            Issue.record("no head")
+            return
+        }
+        #expect(github.connectionsOpened == 1)
+        let tree = try api.createTree(repository: data, base: nil, files: [GitTreeWrite(path: "raw.bin", content: [0xFF])]).sha
+        _ = try api.createCommit(repository: data, message: "m", tree: tree, parents: [parent])
+        #expect(writes(github, "POST").count == 3, "a blob, a tree and a commit")
+        #expect(github.connectionsOpened == 1, "they went on the connection the GET opened")
+        _ = try api.createIssue(owner: "octocat", name: "app", title: "Once", body: "", labels: [])
+        #expect(github.connectionsOpened == 2, "the creation went on a connection of its own")
     }
 
     /// Refused at connect, the request never reached GitHub: sending it again is safe.
