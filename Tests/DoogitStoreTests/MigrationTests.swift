@@ -279,6 +279,36 @@ struct MigrationTests {
                         '2026-01-05T00:00:00.000Z');
                 """)
         }
+        if version >= 8 {
+            // The remote as files, known as an older doogit knew them: folders named as if every
+            // file were 100644, and the root named by its commit.
+            try database.execute("""
+                UPDATE remote SET head_commit = 'c0ffee0000000000000000000000000000000000', ref_etag = 'W/"e"' WHERE id = 1;
+                INSERT INTO remote_files (path, parent, sha, is_folder, content) VALUES
+                    ('', NULL, 'c0ffee0000000000000000000000000000000000', 1, NULL),
+                    ('todos', '', '1111111111111111111111111111111111111111', 1, NULL),
+                    ('repositories.jsonl', '', '2222222222222222222222222222222222222222', 0, '{"format":"doogit","version":"3.0"}');
+                """)
+        }
+    }
+
+    @Test("the remote's folders known before modes were are forgotten, its files kept, so the next sync lists it again")
+    func remoteFoldersAreListedAgainWithTheirModes() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.file("doogit.db")
+        do {
+            let database = try Database(path: path)
+            try Migrator.migrate(database, to: Array(Migrations.all.prefix(9)))
+            try seed(database, version: 9)
+        }
+        let store = try Store.open(path: path)
+        let entries = try store.remoteEntries()
+        #expect(entries.keys.sorted() == ["repositories.jsonl"], "the root and the folders are gone")
+        #expect(entries["repositories.jsonl"]?.mode == .file && entries["repositories.jsonl"]?.isFolder == false)
+        #expect(try store.remoteContent("repositories.jsonl") == Array(#"{"format":"doogit","version":"3.0"}"#.utf8))
+        let settings = try #require(try store.remoteSettings())
+        #expect(settings.headCommit == "c0ffee0000000000000000000000000000000000" && settings.refETag == nil)
+        #expect(!settings.repositoryPublic)
     }
 
     @Test("a database with data, at every older version, upgrades to the latest keeping every row, links and settings")
