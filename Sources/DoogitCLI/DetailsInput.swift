@@ -18,7 +18,8 @@ enum DetailsInput {
     static let editOptions = [
         addOptions[0], OptionSpec("no-due", help: "clear the due date"),
         addOptions[1], OptionSpec("no-priority", help: "clear the priority"),
-        addOptions[2], OptionSpec("untag", value: "TAG", help: "remove a tag (repeat it for several)", values: .tag),
+        addOptions[2], OptionSpec("untag", value: "TAG", help: "remove a tag, or a label of its issue (repeat it for several)",
+                                   values: .tag),
         addOptions[3], OptionSpec("no-note", help: "clear the note"),
         addOptions[4],
     ]
@@ -130,7 +131,7 @@ enum DetailsInput {
 
 extension DetailsInput {
     static let filterOptions = [
-        OptionSpec("tag", value: "TAG", help: "only todos with this tag", values: .tag),
+        OptionSpec("tag", value: "TAG", help: "only todos with this tag or label (without case)", values: .tag),
         OptionSpec("priority", value: "H|M|L", help: "only todos of this priority", values: .choices(["H", "M", "L"])),
         OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date",
                    values: .choices(["overdue", "today", "week"])),

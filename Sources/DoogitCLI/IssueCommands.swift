@@ -50,14 +50,13 @@ enum IssueCommands {
     }
 
     /// `todo add TEXT --issue`: the todo and its issue, as one step.
-    /// Its tags go as labels (and come back as tags with the link); the other details are
-    /// written once the todo is there.
+    /// Its tags go as labels; the details (the tags too) are written once the todo is there.
     static func runAddWithIssue(_ invocation: Invocation, _ runtime: Runtime, text: String,
                                 repository: RepositoryRecord, details: DetailsEdit) throws {
         let (body, labels) = try issueContent(invocation, runtime)
         let linked = try linker(runtime).addTodoWithIssue(repositoryID: repository.id, text: text, body: body,
                                                           labels: Array(Set(labels + details.addTags)).sorted())
-        let rest = DetailsEdit(due: details.due, priority: details.priority, note: details.note)
+        let rest = DetailsEdit(due: details.due, priority: details.priority, addTags: details.addTags, note: details.note)
         if !rest.isEmpty { _ = try runtime.store().editTodo(id: linked.todo.id, text: nil, details: rest, at: runtime.now()) }
         runtime.say("Added \(linked.todo.id) to \(TerminalText.sanitize(repository.fullName))")
         try report(linked, runtime)

@@ -12,7 +12,8 @@ extension SyncCommand {
             case .closed: return "\(issue): closed on GitHub; todo \(todo) \(prefix)marked done"
             case .reopened: return "\(issue): reopened on GitHub; todo \(todo) \(prefix)marked open"
             case .retitled(let title): return "\(issue): retitled on GitHub; todo \(todo) \(prefix)changed to \(quoted(clean(title)))"
-            case .relabelled(let tags): return "\(issue): labels changed on GitHub; todo \(todo) \(prefix)tagged \(tagList(tags))"
+            case .relabelled(let labels): return "\(issue): labels changed on GitHub to \(tagList(labels)) (todo \(todo)'s own tags stay)"
+            case .labelsChanged: return ""
             }
         case .issuePushed(let name, let number, let todo, let what):
             let issue = "\(clean(name))#\(number)"
@@ -21,12 +22,16 @@ extension SyncCommand {
             case .reopened: return "\(issue): \(prefix)reopened (todo \(todo) is open)"
             case .retitled(let title): return "\(issue): \(prefix)retitled \(quoted(clean(title))) (todo \(todo) was edited)"
             case .relabelled(let labels): return "\(issue): \(prefix)labelled \(tagList(labels)) (todo \(todo)'s tags)"
+            case .labelsChanged(let added, let removed):
+                let parts = (added.isEmpty ? [] : ["\(prefix)labelled \(tagList(added))"])
+                    + (removed.isEmpty ? [] : ["\(prefix)unlabelled \(tagList(removed))"])
+                return "\(issue): " + parts.joined(separator: ", ") + " (todo \(todo)'s tags)"
             }
         case .issueImported(let name, let number, let todo, let title):
             let made = todo.map { "imported as todo \($0)" } ?? "\(prefix)imported"
             return "\(clean(name))#\(number): \(made): \(clean(title))"
         case .issueConflict(let name, let number, let todo, let field, let keptGitHub):
-            let onGitHub = field == .text ? "title" : field == .tags ? "labels" : "state"
+            let onGitHub = field == .text ? "title" : "state"
             let kept = keptGitHub ? "kept GitHub's \(onGitHub)" : "kept todo \(todo)'s \(field.rawValue)"
             return "\(clean(name))#\(number): the \(onGitHub) changed on GitHub and todo \(todo)'s \(field.rawValue) here since the last sync; \(kept), the later change"
         case .issueLinked(let name, let number, let todo, let foundEarlier):

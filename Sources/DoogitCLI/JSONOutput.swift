@@ -77,7 +77,9 @@ enum JSONOutput {
         json.endObject()
     }
 
-    /// `"due"`, `"priority"`, `"tags"` (sorted) and `"note"`, null or empty when not set.
+    /// `"due"`, `"priority"`, `"tags"` (its own, sorted without case), `"note"`, null or empty
+    /// when not set, and `"labels"`: its issue's labels as last seen (null when not linked or not
+    /// known).
     private static func detailFields(_ todo: TodoRecord, into json: inout JSONStream) {
         json.key("due"); json.string(todo.due?.text)
         json.key("priority"); json.string(todo.priority?.rawValue)
@@ -86,6 +88,14 @@ enum JSONOutput {
         for tag in todo.tags { json.string(tag) }
         json.endArray()
         json.key("note"); json.string(todo.note)
+        json.key("labels")
+        if let labels = todo.labels {
+            json.beginArray()
+            for label in labels { json.string(label) }
+            json.endArray()
+        } else {
+            json.null()
+        }
     }
 
     static func section(_ section: TodoSection, into json: inout JSONStream) {

@@ -166,7 +166,8 @@ struct ListRenderer {
             out += overdue ? style.red(due) : due
             separator = " "
         }
-        for tag in todo.tags {
+        // Its own tags, then its issue's labels (those that read as a word), each name once.
+        for tag in todo.tagsAndLabels where TagSet.isValid(tag) {
             out += separator
             out += "+" as StaticString
             out += TerminalText.sanitize(tag)

@@ -64,7 +64,8 @@ enum TodoCommands {
             ● done; [ ] and [x] where the locale is not UTF-8 or with --ascii), the ID and the text. \
             Open todos come first: overdue and due ones first, earliest first, then by priority (H, \
             M, L, none), then as they arrived; a todo shows its priority as (H), its due date relative \
-            to today (overdue in colour) and its +tags. --tag, --priority and --due pick todos (all must \
+            to today (overdue in colour), its +tags and a linked todo's labels. --tag (a tag or a \
+            label, without case), --priority and --due pick todos (all must \
             hold); --due takes overdue, today (due by today), week (by 6 days from today) or a date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
             has it, a name the repository had before, id:ID (GitHub's numeric id), or '.' for the \
             repository of the current directory's git checkout; several show several sections. \
@@ -96,7 +97,10 @@ enum TodoCommands {
         options: DetailsInput.editOptions,
         discussion: """
             The words of TEXT are joined with spaces, as in 'doogit todo add', and replace the text; \
-            without TEXT the text stays. \(DetailsInput.shorthandHelp)
+            without TEXT the text stays. \(DetailsInput.shorthandHelp) Tags compare without case, and \
+            merge tag by tag with other machines' changes. --untag also takes a label off a linked \
+            todo's issue: with pushing on ('doogit repo set REPO --push-issues on'), the next sync \
+            adds the tags added to the issue's labels and removes those taken off, each change once.
             """,
         examples: ["doogit todo edit 3 write the release notes for 1.2", "doogit todo edit 3 --due tomorrow --tag release",
                    "doogit edit 3 pri:H +ci", "doogit todo edit 3 --no-due --untag ci"],

@@ -43,6 +43,9 @@ extension TodoCommands {
         }
         if let priority = todo.priority { rows.append(("Priority", priority.rawValue)) }
         if !todo.tags.isEmpty { rows.append(("Tags", todo.tags.map(TerminalText.sanitize).joined(separator: " "))) }
+        if let labels = todo.labels, !labels.isEmpty {
+            rows.append(("Labels", labels.map { TerminalText.sanitize($0.contains(" ") ? "\"\($0)\"" : $0) }.joined(separator: " ")))
+        }
         if let note = todo.note {
             for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 rows.append((index == 0 ? "Note" : "", TerminalText.sanitize(String(line))))

@@ -144,6 +144,25 @@ extension GitHubClient {
         do { return try GitHubIssue.labelNames(items) } catch { throw Self.decodingError(error) }
     }
 
+    /// Takes a label off an issue (DELETE .../labels/NAME, the name percent-encoded) and returns
+    /// the names of the labels it keeps; nil when the issue does not have it (GitHub's 404
+    /// "Label does not exist"): it is off already.
+    public func removeLabel(owner: String, name: String, number: Int64, label: String) throws(GitHubError) -> [String]? {
+        let answer: JSONValue
+        do {
+            answer = try delete("/repos/\(owner)/\(name)/issues/\(number)/labels/\(Self.encodeComponent(label))",
+                                about: .other("the label \(label) of \(owner)/\(name)#\(number)"))
+        } catch .notFound(_, let message) {
+            // The issue is there and the label is not on it; any other 404 is about the issue.
+            if message.lowercased().contains("label does not exist") { return nil }
+            throw .notFound(Self.issueResource(owner, name, number), message: message)
+        } catch {
+            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+        }
+        guard case .array(let items) = answer else { throw .unexpectedResponse("expected a list of labels") }
+        do { return try GitHubIssue.labelNames(items) } catch { throw Self.decodingError(error) }
+    }
+
     /// Closes an issue as a duplicate. A GitHub that does not know that reason (an older GitHub
     /// Enterprise answers 422) closes it as not planned.
     public func closeAsDuplicate(owner: String, name: String, number: Int64) throws(GitHubError) -> GitHubIssue {

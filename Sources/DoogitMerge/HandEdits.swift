@@ -17,6 +17,16 @@ extension Replica {
             register.stamp = max(stamp, register.stamp.next(on: stamp.machine))
             edits += 1
         }
+        // A tag taken out of `tags` by hand keeps its stamp in `clock.tags`: off where a copy has it on.
+        func checkTags(_ tags: inout TagSet, _ references: [TagSet]) {
+            var edited = tags.states
+            for (key, state) in tags.states where state.stamp.machine != HybridTimestamp.githubMachine
+                && references.contains(where: { $0.states[key].map { $0.stamp == state.stamp && $0.isOn != state.isOn } ?? false }) {
+                edited[key]?.stamp = max(stamp, state.stamp.next(on: stamp.machine))
+                edits += 1
+            }
+            tags = TagSet(states: edited)
+        }
         for (uuid, entry) in todos {
             let references = known.compactMap { $0.todos[uuid] }
             guard !references.isEmpty else { continue }
@@ -28,7 +38,7 @@ extension Replica {
             check(&edited.issue, references.map(\.issue))
             check(&edited.details.due, references.map(\.details.due))
             check(&edited.details.priority, references.map(\.details.priority))
-            check(&edited.details.tags, references.map(\.details.tags))
+            checkTags(&edited.details.tags, references.map(\.details.tags))
             check(&edited.details.note, references.map(\.details.note))
             if edited != entry { result.todos[uuid] = edited }
         }

@@ -17,6 +17,8 @@ public enum RemoteLayout {
     public static let metaPath = "remote.jsonl"
     public static let repositoriesPath = "repositories.jsonl"
     public static let todosFolder = "todos"
+    /// The last major version of the single file `todos.jsonl` that held every todo.
+    public static let singleFileVersion = 2
     static let buckets: Int64 = 16
 
     /// The file of one repository's todos.
@@ -33,9 +35,9 @@ public enum RemoteLayout {
     }
 
     /// The stub at the old file's place: the header alone, of this format.
-    public static var stub: [UInt8] {
-        Array("{\"format\":\"\(TodoFile.formatName)\",\"version\":\"\(TodoFile.majorVersion).\(TodoFile.minorVersion)\"}\n".utf8)
-    }
+    public static let stub = Array("{\"format\":\"\(TodoFile.formatName)\",\"version\":\"\(TodoFile.majorVersion).\(TodoFile.minorVersion)\"}\n".utf8)
+    /// Its git name.
+    public static let stubName = GitHash.blob(stub)
 }
 
 /// One file of the remote that holds repositories or todos, as read: its entries, and for each

@@ -1,34 +1,36 @@
 import DoogitSupport
 
-/// A todo's details in a line of the file (format 3.1): `"due":"2026-12-24"`, `"priority":"H"`,
-/// `"tags":["ci","release"]` and `"note":"…"`, after `commits`, each with its stamp in `clock`
-/// under the same name. A field never set has no key; one cleared is `null` (tags: `[]`).
+/// A todo's details in a line of the file: `"due":"2026-12-24"`, `"priority":"H"`,
+/// `"tags":["ci","Release"]` and `"note":"…"`, after `commits`. Due date, priority and note each
+/// have their stamp in `clock` under the same name; tags have one stamp each, by the tag's name
+/// folded, in `clock.tags` (`{"ci":"…","old":"…","release":"…"}`): a name there that `tags` does
+/// not hold is a tag removed. A field never set has no key; one cleared is `null` (tags: `[]`).
+/// Format 3 kept tags as one value, `clock.tags` one stamp: read as each tag added at it.
 extension TodoFile {
-    static let detailKeys = ["due", "priority", "tags", "note"]
-
-    /// The minor version a line with details needs.
-    static let detailsMinorVersion = 1
-
-    static func usesDetails(_ entry: TodoEntry) -> Bool {
-        entry.details.stamps.contains { $0 != .zero } || entry.seen.value?.labels != nil
-    }
-
     static func writeDetails(_ details: TodoDetails, into json: inout JSONStream) {
         if details.due.stamp != .zero { json.key("due"); json.string(details.due.value?.text) }
         if details.priority.stamp != .zero { json.key("priority"); json.string(details.priority.value?.rawValue) }
-        if details.tags.stamp != .zero {
+        if !details.tags.states.isEmpty {
             json.key("tags")
             json.beginArray()
-            for tag in details.tags.value { json.string(tag) }
+            for tag in details.tags { json.string(tag) }
             json.endArray()
         }
         if details.note.stamp != .zero { json.key("note"); json.string(details.note.value) }
     }
 
     static func writeDetailStamps(_ details: TodoDetails, into json: inout JSONStream) {
-        for (name, stamp) in Swift.zip(detailKeys, details.stamps) where stamp != .zero {
-            json.key(named: name); json.string(stamp.text)
+        if details.due.stamp != .zero { json.key("due"); json.string(details.due.stamp.text) }
+        if details.priority.stamp != .zero { json.key("priority"); json.string(details.priority.stamp.text) }
+        if !details.tags.states.isEmpty {
+            json.key("tags")
+            json.beginObject()
+            for (key, state) in details.tags.states.sorted(by: { $0.key < $1.key }) {
+                json.key(named: key); json.string(state.stamp.text)
+            }
+            json.endObject()
         }
+        if details.note.stamp != .zero { json.key("note"); json.string(details.note.stamp.text) }
     }
 
     /// `issueSeen.labels`: the names of the issue's labels (nil: not known).
@@ -42,8 +44,11 @@ extension TodoFile {
         }
     }
 
-    /// The details of a todo's line; `stamp` reads a field's stamp from `clock`.
-    static func readDetails(_ json: JSONValue, stamp: (String) throws -> HybridTimestamp) throws -> TodoDetails {
+    /// The details of a todo's line; `stamp` reads a field's stamp from `clock`, `tagStamp` a
+    /// tag's (by its folded name) from `clock.tags`, nil when a file of format 3 has one stamp
+    /// for the whole set there.
+    static func readDetails(_ json: JSONValue, stamp: (String) throws -> HybridTimestamp,
+                            tagStamp: (String) throws -> HybridTimestamp?) throws -> TodoDetails {
         var details = TodoDetails()
         if let value = json["due"] {
             var due: CalendarDate?
@@ -74,7 +79,7 @@ extension TodoFile {
                 }
                 tags.append(tag)
             }
-            details.tags = Register(TagSet(tags), at: try stamp("tags"))
+            details.tags = try readTags(tags, clock: json["clock"]?["tags"], stamp: stamp, tagStamp: tagStamp)
         }
         if let value = json["note"] {
             var note: String?
@@ -85,5 +90,26 @@ extension TodoFile {
             details.note = Register(note, at: try stamp("note"))
         }
         return details
+    }
+
+    /// The tags of a line: those in `tags` on, each at its stamp in `clock.tags`; a name there
+    /// that `tags` does not hold, off. Format 3: every tag on at the one stamp.
+    private static func readTags(_ tags: [String], clock: JSONValue?, stamp: (String) throws -> HybridTimestamp,
+                                 tagStamp: (String) throws -> HybridTimestamp?) throws -> TagSet {
+        guard case .object(let stamps)? = clock else { return TagSet(tags, at: try stamp("tags")) }
+        var states: [String: TagState] = [:]
+        for tag in tags {
+            let key = TagSet.key(tag)
+            guard states[key] == nil else { throw LineProblem("\"tags\" holds \"\(tag)\" twice (tags compare without case)") }
+            guard let at = try tagStamp(key) else { throw LineProblem("clock \"tags\" has no stamp for \"\(tag)\"") }
+            states[key] = TagState(spelling: tag, isOn: true, stamp: at)
+        }
+        for member in stamps where states[member.key] == nil {
+            guard TagSet.isValid(member.key), member.key == TagSet.key(member.key), let at = try tagStamp(member.key) else {
+                throw LineProblem("clock \"tags\" names \"\(member.key)\", which is not a tag's folded name")
+            }
+            states[member.key] = TagState(spelling: member.key, isOn: false, stamp: at)
+        }
+        return TagSet(states: states)
     }
 }

@@ -184,7 +184,8 @@ private struct LineReader {
                 commits.insert(sha)
             }
         }
-        let details = legacy ? TodoDetails() : try TodoFile.readDetails(json) { name in try stamp(clock, name) }
+        let details = legacy ? TodoDetails()
+            : try TodoFile.readDetails(json, stamp: { name in try stamp(clock, name) }, tagStamp: { key in try tagStamp(clock, key) })
         var localID: Int64?
         if json["localID"] != nil { localID = try json.int64("localID") }
         let entry = TodoEntry(
@@ -275,6 +276,18 @@ private struct LineReader {
         }
         guard case .string(let text)? = clock[name] else { throw LineProblem("clock \"\(name)\" is missing") }
         throw LineProblem("clock \"\(name)\" is not a stamp: \"\(text)\"")
+    }
+
+    /// A tag's stamp in `clock.tags` (by its folded name), as `stamp` reads a field's; nil when
+    /// `clock.tags` is one stamp (format 3).
+    private mutating func tagStamp(_ clock: JSONValue, _ key: String) throws -> HybridTimestamp? {
+        guard case .object = clock["tags"] ?? .object([]) else { return nil }
+        if case .string(let text)? = clock["tags"]?[key], let stamp = HybridTimestamp(text: text) { return stamp }
+        if let handEdit {
+            handEdits += 1
+            return handEdit
+        }
+        throw LineProblem("clock \"tags\" has no valid stamp for \"\(key)\"")
     }
 
     private mutating func unknownFields(_ members: [JSONMember], known: Set<String>, clock: JSONValue,

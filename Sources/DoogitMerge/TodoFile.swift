@@ -26,7 +26,9 @@ import DoogitSupport
 /// knows of each repository from GitHub.
 public enum TodoFile {
     public static let formatName = "doogit"
-    public static let majorVersion = 3
+    /// 4: tags are a set that merges tag by tag; a doogit of 3 merges them as one value, which
+    /// would undo that, so it refuses to write files of 4.
+    public static let majorVersion = 4
     public static let minorVersion = 0
     public static let fileName = "todos.jsonl"
 
@@ -38,9 +40,7 @@ public enum TodoFile {
         var header = JSONStream(indented: false)
         header.beginObject()
         header.key("format"); header.string(formatName)
-        // A file says 3.1 once a todo in it has details; files without any keep 3.0 as they were.
-        let minor = replica.todos.values.contains(where: usesDetails) ? detailsMinorVersion : minorVersion
-        header.key("version"); header.string("\(majorVersion).\(max(minor, replica.formatMinor))")
+        header.key("version"); header.string("\(majorVersion).\(max(minorVersion, replica.formatMinor))")
         writeUnknown(replica.headerUnknown, into: &header)
         header.endObject()
         out += header.bytes

@@ -107,9 +107,17 @@ public struct TodoRecord: Equatable, Sendable {
     public var issue: IssueLink? = nil
     public var due: CalendarDate? = nil
     public var priority: Priority? = nil
-    /// Sorted.
+    /// Its own tags, sorted (without case).
     public var tags: [String] = []
     public var note: String? = nil
+    /// Its issue's labels as last seen, sorted (nil: not linked, or not known).
+    public var labels: [String]? = nil
+
+    /// Its tags and its issue's labels, each name once (without case), sorted: what the list shows.
+    public var tagsAndLabels: [String] {
+        var seen = Set(tags.map(TagSet.key))
+        return tags + (labels ?? []).filter { seen.insert(TagSet.key($0)).inserted }.sorted { TagSet.key($0) < TagSet.key($1) }
+    }
 }
 
 /// One section of the list: a repository and the todos of it that were asked for.

@@ -70,6 +70,17 @@ extension ReplicaStore {
         incoming != current && (held.map { $0 == current } ?? incoming.supersedes(current))
     }
 
+    /// The same, tag by tag: each tag takes the incoming change unless changed here since.
+    static func taking(_ incoming: TagSet, over current: TagSet, held: TagSet?) -> TagSet {
+        var states = current.states
+        for (key, state) in incoming.states where state != current.states[key] {
+            let here = current.states[key]
+            let take = held.map { $0.states[key] == here } ?? (here.map { state.supersedes($0) } ?? true)
+            if take { states[key] = state }
+        }
+        return TagSet(states: states)
+    }
+
     private func write(_ change: TodoChange, machine: String, at now: Timestamp, into applied: inout AppliedChanges,
                        links: inout [ArrivingLink], batch: inout Batch) throws(StoreError) {
         let incoming = change.entry
@@ -79,7 +90,7 @@ extension ReplicaStore {
             var entry = incoming
             try dropForeignLink(&entry, at: now)
             try recordCommits(entry.commits, of: entry.uuid)
-            if !entry.details.tags.value.isEmpty { try writeTags(entry.details.tags.value, of: entry.uuid) }
+            if !entry.details.tags.states.isEmpty { try writeTags(entry.details.tags, of: entry.uuid) }
             if entry.isRemoved {
                 // An ID here too, so that a todo removed elsewhere can be restored here.
                 var id = try freeLocalID(change.preferredID)
@@ -106,7 +117,7 @@ extension ReplicaStore {
         if Self.takes(details.priority, over: merged.details.priority, held: heldDetails?.priority) {
             merged.details.priority = details.priority
         }
-        if Self.takes(details.tags, over: merged.details.tags, held: heldDetails?.tags) { merged.details.tags = details.tags }
+        merged.details.tags = Self.taking(details.tags, over: merged.details.tags, held: heldDetails?.tags)
         if Self.takes(details.note, over: merged.details.note, held: heldDetails?.note) { merged.details.note = details.note }
         merged.commits.formUnion(incoming.commits)
         // Made on two machines under one UUID (an issue's todo, imported on each): the first.
@@ -114,7 +125,7 @@ extension ReplicaStore {
         try dropForeignLink(&merged, at: now)
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
-        if merged.details.tags.value != current.entry.details.tags.value { try writeTags(merged.details.tags.value, of: merged.uuid) }
+        if merged.details.tags != current.entry.details.tags { try writeTags(merged.details.tags, of: merged.uuid) }
         let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
         let otherIssue = merged.issue.value.map { link in
             current.entry.issue.value.map { (link.repository, link.number) != ($0.repository, $0.number) } ?? true

@@ -81,9 +81,8 @@ extension Store {
         }
     }
 
-    /// Writes a link and the issue as seen under it, with one stamp.
-    /// The issue's labels that can be tags join the todo's tags, with the same stamp, so that
-    /// its tags and labels agree from the start and no later push drops a label.
+    /// Writes a link and the issue as seen under it (its labels with it: a todo's labels are
+    /// its issue's, apart from its own tags), with one stamp.
     func writeLink(todoID: Int64, issue: IssueSnapshot, stamp: HybridTimestamp) throws(StoreError) {
         let seen = issue.observation()
         try database.run("""
@@ -92,11 +91,6 @@ extension Store {
             WHERE id = ?7
             """, .integer(issue.number), .text(issue.url), .text(stamp.text), .text(seen.state), .text(issue.title),
             .optional(seen.updatedAt?.rfc3339), .integer(todoID), .text(seen.labels?.joined(separator: TodoRows.labelSeparator) ?? ""))
-        let todo = try requireTodos([todoID])[0]
-        let tags = TagSet(todo.tags).adding(issue.labels.filter(TagSet.isValid))
-        guard tags.tags != todo.tags else { return }
-        try replica.writeTags(tags, of: todo.uuid)
-        try database.run("UPDATE todos SET tags_clock = ? WHERE id = ?", .text(stamp.text), .integer(todoID))
     }
 
     /// Forgets the todo's issue (the issue itself is untouched, and import still never brings it
@@ -144,5 +138,51 @@ extension Store {
             SELECT repository_id, count(*) AS linked FROM todos WHERE issue_number IS NOT NULL GROUP BY repository_id
             """) { row throws(StoreError) in counts[try row.int64("repository_id")] = Int(try row.int64("linked")) }
         return counts
+    }
+}
+
+/// Labels to add to a linked todo's issue and to take off it, as its tags changed here.
+public struct LabelChanges: Equatable, Sendable {
+    public var todoID: Int64
+    public var uuid: String
+    public var issue: Int64
+    public var adding: [String]
+    public var removing: [String]
+}
+
+extension Store {
+    /// The label changes that wait for the repository's linked todos (live ones), in ID order;
+    /// those of todos no longer linked are dropped.
+    public func labelChanges(repositoryID: Int64) throws -> [LabelChanges] {
+        try database.transaction { () throws(StoreError) -> [LabelChanges] in
+            try database.run("""
+                DELETE FROM label_changes WHERE todo_uuid NOT IN (SELECT uuid FROM todos WHERE issue_number IS NOT NULL)
+                """)
+            var found: [Int64: LabelChanges] = [:]
+            _ = try database.query("""
+                SELECT t.id, t.uuid, t.issue_number, c.label, c.adding FROM label_changes c JOIN todos t ON t.uuid = c.todo_uuid
+                WHERE t.repository_id = ? ORDER BY t.id, c.label
+                """, [.integer(repositoryID)]) { row throws(StoreError) in
+                let id = try row.int64(0)
+                let uuid = try row.string(1), issue = try row.int64(2)
+                var changes = found[id] ?? LabelChanges(todoID: id, uuid: uuid, issue: issue, adding: [], removing: [])
+                if try row.bool(4) { changes.adding.append(try row.string(3)) } else { changes.removing.append(try row.string(3)) }
+                found[id] = changes
+            }
+            return found.keys.sorted().compactMap { found[$0] }
+        }
+    }
+
+    /// The label changes of a todo that GitHub took (or that will not go: pushing is off).
+    public func forgetLabelChanges(uuid: String, labels: [String]? = nil) throws {
+        try database.transaction { () throws(StoreError) in
+            guard let labels else {
+                try database.run("DELETE FROM label_changes WHERE todo_uuid = ?", .text(uuid))
+                return
+            }
+            for label in labels {
+                try database.run("DELETE FROM label_changes WHERE todo_uuid = ? AND label = ?", .text(uuid), .text(label))
+            }
+        }
     }
 }

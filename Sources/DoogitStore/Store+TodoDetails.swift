@@ -48,8 +48,13 @@ public struct DetailsFilter: Equatable, Sendable {
     var conditions: (sql: [String], values: [SQLValue]) {
         var sql: [String] = [], values: [SQLValue] = []
         if let tag {
-            sql.append("t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag = ?)")
-            values.append(.text(tag))
+            // Its own tags, or its issue's labels as last seen; without case.
+            sql.append("""
+                (t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag_key = ? AND is_on = 1)
+                 OR (t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock
+                     AND instr(char(31) || lower(t.seen_labels) || char(31), char(31) || ? || char(31)) > 0))
+                """)
+            values += [.text(TagSet.key(tag)), .text(TagSet.key(tag))]
         }
         if let priority {
             sql.append("t.priority = ?")
@@ -111,7 +116,8 @@ extension Store {
     func tagsByTodoID() throws(StoreError) -> [Int64: [String]] {
         var tags: [Int64: [String]] = [:]
         _ = try database.query("""
-            SELECT t.id, g.tag FROM todo_tags g JOIN todos t ON t.uuid = g.todo_uuid ORDER BY g.todo_uuid, g.tag
+            SELECT t.id, g.tag FROM todo_tags g JOIN todos t ON t.uuid = g.todo_uuid WHERE g.is_on = 1
+            ORDER BY g.todo_uuid, g.tag_key
             """) { row throws(StoreError) in
             tags[try row.int64(0), default: []].append(try row.string(1))
         }
@@ -142,20 +148,63 @@ extension Store {
             try database.run("UPDATE todos SET note = ? WHERE id = ?", .optional(note), .integer(todo.id))
             changed.insert(.note)
         }
-        let tags = TagSet(todo.tags).adding(edit.addTags).removing(edit.removeTags)
-        if tags.tags != todo.tags {
-            try replica.writeTags(tags, of: todo.uuid)
-            changed.insert(.tags)
+        // Tags added that it lacks (without case); tags and labels of its issue taken off.
+        let labels = todo.labels ?? []
+        var keys = Set(todo.tags.map(TagSet.key))
+        let adding = edit.addTags.filter { keys.insert(TagSet.key($0)).inserted }
+        let removing = edit.removeTags.filter { tag in
+            (todo.tags + labels).contains { TagSet.key($0) == TagSet.key(tag) } && !adding.contains { TagSet.key($0) == TagSet.key(tag) }
         }
+        if !adding.isEmpty || !removing.isEmpty { changed.insert(.tags) }
         guard !changed.isEmpty else { return }
         try database.run("UPDATE todos SET updated_at = ? WHERE id = ?", .text(now.rfc3339), .integer(todo.id))
-        try replica.stamp(changed, todos: [todo.id], at: now)
+        guard let stamp = try replica.stamp(changed, todos: [todo.id], at: now), changed.contains(.tags) else { return }
+        var tags = try replica.tags(of: todo.uuid)
+        let spellings = try labelSpellings(repositoryID: todo.repositoryID)
+        tags.add(adding, at: stamp) { spellings[TagSet.key($0)] ?? $0 }
+        tags.remove(removing, at: stamp)
+        try replica.writeTags(tags, of: todo.uuid)
+        try noteLabelChanges(of: todo, adding: adding.map { spellings[TagSet.key($0)] ?? $0 }, removing: removing)
+    }
+
+    /// The labels seen on the repository's issues, by folded name: a tag that names one takes
+    /// its spelling.
+    private func labelSpellings(repositoryID: Int64) throws(StoreError) -> [String: String] {
+        var spellings: [String: String] = [:]
+        _ = try database.query("""
+            SELECT seen_labels FROM todos WHERE repository_id = ? AND seen_labels IS NOT NULL AND seen_labels <> ''
+            """, [.integer(repositoryID)]) { row throws(StoreError) in
+            for label in TodoReader.labels(try row.string(0)) { spellings[TagSet.key(label)] = label }
+        }
+        return spellings
+    }
+
+    /// With pushing on, the tags added to a linked todo, and the tags and labels taken off it,
+    /// wait to be added to or removed from its issue's labels by the next sync: as changes, so
+    /// that a label someone else gave the issue meanwhile stays.
+    private func noteLabelChanges(of todo: TodoRecord, adding: [String], removing: [String]) throws(StoreError) {
+        guard todo.issue != nil, try database.scalarInt("SELECT push_issues FROM repositories WHERE id = ?",
+                                                        .integer(todo.repositoryID)) == 1 else { return }
+        let labels = todo.labels ?? []
+        let onIssue = Set(labels.map(TagSet.key))
+        for (names, isAdding) in [(adding, true), (removing, false)] {
+            // What the issue has as last seen needs no adding; what it lacks, no taking off.
+            for name in names where onIssue.contains(TagSet.key(name)) != isAdding {
+                // Taken off: the label as the issue spells it.
+                let label = isAdding ? name : labels.first { TagSet.key($0) == TagSet.key(name) } ?? name
+                try database.run("DELETE FROM label_changes WHERE todo_uuid = ? AND lower(label) = lower(?)", .text(todo.uuid),
+                                 .text(label))
+                try database.run("INSERT INTO label_changes (todo_uuid, label, adding) VALUES (?, ?, ?)", .text(todo.uuid),
+                                 .text(label), .bool(isAdding))
+            }
+        }
     }
 
     /// The tags in use on live todos, with how many todos carry each (for completion and help).
     public func tagsInUse() throws -> [(tag: String, count: Int)] {
         try database.query("""
-            SELECT tag, count(*) AS uses FROM todo_tags WHERE todo_uuid IN (SELECT uuid FROM todos) GROUP BY tag ORDER BY tag
+            SELECT min(tag) AS tag, count(*) AS uses FROM todo_tags WHERE is_on = 1 AND todo_uuid IN (SELECT uuid FROM todos)
+            GROUP BY tag_key ORDER BY tag_key
             """) { row throws(StoreError) in (try row.string("tag"), Int(try row.int64("uses"))) }
     }
 

@@ -5,7 +5,9 @@ extension Store {
 
     /// A todo's columns for `readTodo`; its issue's state and address are as last seen under
     /// the present link (the state unknown otherwise).
-    static let todoColumns = listColumns + ", (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) AS tags"
+    static let todoColumns = listColumns + """
+        , (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid AND is_on = 1) AS tags
+        """
 
     /// `todoColumns` without the tags, which a listing of many todos reads in one go (`tagsByTodoID`).
     static let listColumns = """
@@ -13,6 +15,7 @@ extension Store {
         t.updated_at, t.done_at, t.issue_number,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state,
+        CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_labels END AS issue_labels,
         t.due, t.priority, t.note
         """
 

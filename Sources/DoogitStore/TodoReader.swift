@@ -7,7 +7,7 @@ import DoogitSupport
 struct TodoReader {
     private struct Columns {
         let id, uuid, repositoryID, fullName, text, done, position, createdAt, updatedAt, doneAt: Int32
-        let issueNumber, issueURL, issueState, due, priority, note: Int32
+        let issueNumber, issueURL, issueState, issueLabels, due, priority, note: Int32
         /// nil where the tags are read apart (`listColumns`).
         let tags: Int32?
 
@@ -25,6 +25,7 @@ struct TodoReader {
             issueNumber = try row.index("issue_number")
             issueURL = try row.index("issue_url")
             issueState = try row.index("issue_state")
+            issueLabels = try row.index("issue_labels")
             due = try row.index("due")
             priority = try row.index("priority")
             note = try row.index("note")
@@ -51,7 +52,7 @@ struct TodoReader {
         if let tags {
             names = tags
         } else if let column = c.tags, let text = row.optionalString(column) {
-            names = text.split(separator: " ").map(String.init).sorted()
+            names = text.split(separator: " ").map(String.init).sorted { TagSet.key($0) < TagSet.key($1) }
         }
         return TodoRecord(
             id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),
@@ -60,13 +61,19 @@ struct TodoReader {
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
             due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
-            tags: names, note: row.optionalString(c.note))
+            tags: names, note: row.optionalString(c.note),
+            labels: row.optionalString(c.issueLabels).map { Self.labels($0) })
     }
 
     private mutating func fullName(_ row: Row, _ column: Int32) throws(StoreError) -> String {
         if row.textEquals(column, lastFullName) { return lastFullName }
         lastFullName = try row.string(column)
         return lastFullName
+    }
+
+    /// The names of `seen_labels`, sorted without case.
+    static func labels(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: TodoRows.labelSeparator).map(String.init).sorted { TagSet.key($0) < TagSet.key($1) }
     }
 
     /// The linked issue of `row`; a link with missing parts is no link.

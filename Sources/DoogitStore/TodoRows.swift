@@ -28,9 +28,13 @@ enum TodoRows {
     static let removedColumns = "todo_id AS id, uuid, coalesce(created_at, removed_at) AS created_at, "
         + "coalesce(updated_at, removed_at) AS updated_at, " + registerList + ", " + tagsColumn
 
-    /// A todo's tags as one column, `tags` (separated by spaces, which no tag holds); `uuid` is
-    /// the outer row's, since `todo_tags` has none.
-    static let tagsColumn = "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = uuid) AS tags"
+    /// A todo's tags as one column, `tags`: each tag's spelling, 1 (on) or 0 (off) and stamp,
+    /// separated by U+001F, the tags by U+001E (no tag holds either); `uuid` is the outer row's,
+    /// since `todo_tags` has none.
+    static let tagsColumn = """
+        (SELECT group_concat(tag || char(31) || is_on || char(31) || coalesce(clock, ''), char(30)) FROM todo_tags
+         WHERE todo_uuid = uuid) AS tags
+        """
 
     /// Between the names of an issue's labels in `seen_labels` (no label name holds it).
     static let labelSeparator = "\u{1F}"
@@ -47,7 +51,7 @@ enum TodoRows {
             .optional(seen?.labels?.joined(separator: labelSeparator)),
             .optional(entry.details.due.value?.text), .optional(entry.details.priority.value?.rawValue),
             .optional(entry.details.note.value), optionalStamp(entry.details.due.stamp), optionalStamp(entry.details.priority.stamp),
-            optionalStamp(entry.details.tags.stamp), optionalStamp(entry.details.note.stamp),
+            optionalStamp(entry.details.tags.stamps.max() ?? .zero), optionalStamp(entry.details.note.stamp),
         ]
     }
 
@@ -117,11 +121,22 @@ enum TodoRows {
             guard let date = CalendarDate(text: text) else { throw .corrupt }
             due = date
         }
-        let tags = try row.optionalString("tags").map { TagSet($0.split(separator: " ").map(String.init)) } ?? .empty
+        var states: [String: TagState] = [:]
+        for tag in (try row.optionalString("tags") ?? "").split(separator: "\u{1E}") {
+            let parts = tag.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty else { throw .corrupt }
+            var stamp = HybridTimestamp.zero
+            if !parts[2].isEmpty {
+                guard let read = HybridTimestamp(text: String(parts[2])) else { throw .corrupt }
+                stamp = read
+            }
+            let spelling = String(parts[0])
+            states[TagSet.key(spelling)] = TagState(spelling: spelling, isOn: parts[1] == "1", stamp: stamp)
+        }
         return TodoDetails(due: Register(due, at: try optionalStamp(row, "due_clock")),
                            priority: Register(try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
                                               at: try optionalStamp(row, "priority_clock")),
-                           tags: Register(tags, at: try optionalStamp(row, "tags_clock")),
+                           tags: TagSet(states: states),
                            note: Register(try row.optionalString("note"), at: try optionalStamp(row, "note_clock")))
     }
 }
@@ -149,11 +164,23 @@ extension ReplicaStore {
         })
     }
 
-    /// Writes a todo's tags over those it had.
+    /// A todo's tags, on and off, each with its stamp.
+    func tags(of uuid: String) throws(StoreError) -> TagSet {
+        var states: [String: TagState] = [:]
+        _ = try database.query("SELECT tag, tag_key, is_on, clock FROM todo_tags WHERE todo_uuid = ?", [.text(uuid)]) {
+            row throws(StoreError) in
+            let stamp = try TodoRows.optionalStamp(row, "clock")
+            states[try row.string("tag_key")] = TagState(spelling: try row.string("tag"), isOn: try row.bool("is_on"), stamp: stamp)
+        }
+        return TagSet(states: states)
+    }
+
+    /// Writes a todo's tags (on and off, each with its stamp) over those it had.
     func writeTags(_ tags: TagSet, of uuid: String) throws(StoreError) {
         try database.run("DELETE FROM todo_tags WHERE todo_uuid = ?", .text(uuid))
-        for tag in tags {
-            try database.run("INSERT INTO todo_tags (todo_uuid, tag) VALUES (?, ?)", .text(uuid), .text(tag))
+        for (key, state) in tags.states.sorted(by: { $0.key < $1.key }) {
+            try database.run("INSERT INTO todo_tags (todo_uuid, tag, tag_key, is_on, clock) VALUES (?, ?, ?, ?, ?)", .text(uuid),
+                             .text(state.spelling), .text(key), .bool(state.isOn), TodoRows.optionalStamp(state.stamp))
         }
     }
 

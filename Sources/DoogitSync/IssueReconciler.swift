@@ -8,7 +8,8 @@ import DoogitSupport
 /// told apart from an old state on every machine alike, and applied once. A change is dated by
 /// GitHub's time of it, so it never undoes a change the user made to the todo after it, on any
 /// machine: the later of the two wins. The issue follows the todo (with pushing on) where the
-/// todo changed after it was linked and differs from the issue.
+/// todo changed after it was linked and differs from the issue. The issue's labels are recorded
+/// as seen and shown with the todo's tags; they never add or remove a tag.
 enum IssueReconciler {
     /// What reading an issue did to its todo.
     struct Pull: Equatable {
@@ -41,11 +42,6 @@ enum IssueReconciler {
         if let previous, previous.sameIssue(as: issue) { return result }
         if let seen = previous?.updatedAt, let read = issue.updatedAt, read < seen { return result }
         let updated = issue.updatedAt ?? closedAt ?? Timestamp(millisecondsSinceEpoch: 0)
-        if previous?.labels == nil, let labels = issue.labels, entry.details.tags.stamp == .zero, !tags(labels).isEmpty {
-            // Labels never seen before, on a todo never tagged: its tags are the issue's labels.
-            result.entry.details.tags = Register(tags(labels), at: max(stamp(updated), .event(after: entry.issue.stamp)))
-            result.changes.append(.relabelled(tags(labels).tags))
-        }
         if let previous {
             // Changed since the issue was last seen (and after the link): what the user did.
             let lastSeen = max(entry.issue.stamp, previous.updatedAt.map(stamp) ?? .zero)
@@ -60,11 +56,9 @@ enum IssueReconciler {
                 if kept.taken { result.changes.append(.retitled(title)) }
                 if kept.conflict { result.conflicts.append(Conflict(field: .text, keptGitHub: kept.taken)) }
             }
-            if let before = previous.labels, let labels = issue.labels, tags(before) != tags(labels),
-               entry.details.tags.value != tags(labels) {
-                let kept = take(&result.entry.details.tags, tags(labels), at: stamp(updated), lastSeen: lastSeen)
-                if kept.taken { result.changes.append(.relabelled(tags(labels).tags)) }
-                if kept.conflict { result.conflicts.append(Conflict(field: .tags, keptGitHub: kept.taken)) }
+            // Labels are the issue's, shown with the todo's own tags and never changing them.
+            if let before = previous.labels, let labels = issue.labels, Set(before.map(TagSet.key)) != Set(labels.map(TagSet.key)) {
+                result.changes.append(.relabelled(labels.sorted { TagSet.key($0) < TagSet.key($1) }))
             }
         }
         result.entry.seen.set(issue, at: entry.issue.stamp)
@@ -84,23 +78,16 @@ enum IssueReconciler {
         return (true, changedHere)
     }
 
-    /// A todo's tags are the labels that can be tags (a label such as "good first issue", with
-    /// spaces, is left to the issue alone).
-    static func tags(_ labels: [String]) -> TagSet {
-        TagSet(labels.filter(TagSet.isValid))
-    }
-
-    /// What the issue must change to follow the todo.
+    /// What the issue must change to follow the todo (its labels follow the todo's tags as
+    /// changes, `label_changes`, not as a state to compare).
     struct Push: Equatable {
         var title: String?
         var closed: Bool?
-        /// Every label the issue is to have: the todo's tags and the labels that cannot be tags.
-        var labels: [String]?
     }
 
     /// What the issue must change to follow the todo: its title where the todo's text changed
-    /// after the link and differs from it, its state and labels likewise. Nil when nothing (or
-    /// when the issue was never seen under the link: there is nothing to compare with).
+    /// after the link and differs from it, its state likewise. Nil when nothing (or when the
+    /// issue was never seen under the link: there is nothing to compare with).
     static func push(_ entry: TodoEntry) -> Push? {
         guard let seen = entry.observation else { return nil }
         var title: String?
@@ -109,10 +96,6 @@ enum IssueReconciler {
         }
         var closed: Bool?
         if entry.done.value.done != seen.isClosed, entry.done.stamp > entry.issue.stamp { closed = entry.done.value.done }
-        var labels: [String]?
-        if let seenLabels = seen.labels, entry.details.tags.value != tags(seenLabels), entry.details.tags.stamp > entry.issue.stamp {
-            labels = (entry.details.tags.value.tags + seenLabels.filter { !TagSet.isValid($0) }).sorted()
-        }
-        return title == nil && closed == nil && labels == nil ? nil : Push(title: title, closed: closed, labels: labels)
+        return title == nil && closed == nil ? nil : Push(title: title, closed: closed)
     }
 }

@@ -56,7 +56,11 @@ struct RemoteAttempt {
 
         if let stub = try content(RemoteLayout.stubPath) {
             let contents = try decoded(RemoteLayout.stubPath) { () throws(TodoFileError) in try TodoFile.decode(stub, handEdit: handEdit) }
-            if contents.majorVersion < TodoFile.majorVersion {
+            if contents.majorVersion > RemoteLayout.singleFileVersion {
+                // Files of format 3 (tags merged as one value): the stub says 4 now, so that a
+                // doogit of 3 no longer writes here; each file goes to 4 when next written.
+                if contents.majorVersion < TodoFile.majorVersion { needsStub = true }
+            } else {
                 // The single file of format 2: what it holds is the remote's, split into files now.
                 needsStub = true
                 legacy = RemotePiece(replica: contents.replica)

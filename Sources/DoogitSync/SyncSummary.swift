@@ -36,13 +36,15 @@ public enum SyncChange: Equatable, Sendable {
 public enum IssueChange: Equatable, Sendable {
     case closed, reopened
     case retitled(String)
-    /// The todo's tags, the issue's labels.
+    /// Pulled: the issue's labels now (the todo's tags are its own).
     case relabelled([String])
+    /// Pushed: labels added to the issue and taken off it, as the todo's tags changed here.
+    case labelsChanged(added: [String], removed: [String])
 }
 
 /// What of a todo and its issue both sides changed.
 public enum IssueField: String, Equatable, Sendable {
-    case text, state, tags
+    case text, state
 }
 
 /// How many todos and issues a sync brought in step (`sync --json`'s `issues`).

@@ -138,7 +138,8 @@ import Testing
               "due": null,
               "priority": null,
               "tags": [],
-              "note": null
+              "note": null,
+              "labels": null
             }
 
             """)

@@ -189,15 +189,16 @@ import Testing
         --ascii), the ID and the text. Open todos come first: overdue and due ones
         first, earliest first, then by priority (H, M, L, none), then as they arrived; a
         todo shows its priority as (H), its due date relative to today (overdue in
-        colour) and its +tags. --tag, --priority and --due pick todos (all must hold);
-        --due takes overdue, today (due by today), week (by 6 days from today) or a
-        date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository has it,
-        a name the repository had before, id:ID (GitHub's numeric id), or '.' for the
-        repository of the current directory's git checkout; several show several
-        sections. --grep matches are highlighted when colour is on. --long adds each
-        todo's age (3d: created three days ago) before its text, and its note under it.
-        --removed lists removed todos instead, most recently removed first, each with
-        the ID that 'doogit todo restore' takes.
+        colour), its +tags and a linked todo's labels. --tag (a tag or a label, without
+        case), --priority and --due pick todos (all must hold); --due takes overdue,
+        today (due by today), week (by 6 days from today) or a date. REPO (or -R REPO)
+        is OWNER/NAME, NAME when one tracked repository has it, a name the repository
+        had before, id:ID (GitHub's numeric id), or '.' for the repository of the
+        current directory's git checkout; several show several sections. --grep matches
+        are highlighted when colour is on. --long adds each todo's age (3d: created
+        three days ago) before its text, and its note under it. --removed lists removed
+        todos instead, most recently removed first, each with the ID that 'doogit todo
+        restore' takes.
 
         Options:
           -R, --repo REPO       only this repository (may be given several times)
@@ -209,7 +210,7 @@ import Testing
                                 show
               --removed         the removed todos that can be restored here, whichever
                                 machine removed them
-              --tag TAG         only todos with this tag
+              --tag TAG         only todos with this tag or label (without case)
               --priority H|M|L  only todos of this priority
               --due WHEN        only todos due by then: overdue, today, week or a date
 

@@ -59,7 +59,7 @@ import TestSupport
         // The details are changes of this machine, stamped, and travel as registers.
         let entry = try #require(try harness.openStore().replica.read().replica.todos[shipped.uuid])
         #expect(entry.details.priority.value == .high && entry.details.priority.stamp != .zero)
-        #expect(entry.details.tags.value == TagSet(["ci", "release"]) && entry.details.note.stamp != .zero)
+        #expect(entry.details.tags.tags == ["ci", "release"] && entry.details.note.stamp != .zero)
     }
 
     @Test(arguments: [

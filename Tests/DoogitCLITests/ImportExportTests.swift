@@ -102,7 +102,7 @@ import TestSupport
         ("[{\"uuid\":\"5f0c8a5e-3b8e-4d7a-9a2c-1f4e6d2b7c01\",\"status\":\"pending\"}]\n", "task 1: no \"description\""),
         ("fine +Hello-World\nx 2023-11-12\n", "line 2: the todo text is empty"),
         ("{\"format\":\"doogit\",\"version\":\"1.0\"}\n{\"type\":\"todo\"}\n", "line 2: \"uuid\" is missing"),
-        ("{\"format\":\"doogit\",\"version\":\"4.1\"}\n", "was written by a newer doogit (format 4.1)"),
+        ("{\"format\":\"doogit\",\"version\":\"5.1\"}\n", "was written by a newer doogit (format 5.1)"),
     ])
     func aBadFileIsRefusedNamingItsFirstBadLine(text: String, message: String) throws {
         let harness = try harness()
@@ -135,8 +135,8 @@ import TestSupport
         _ = try store.moveTodos([3], toRepository: 9, at: Fixture.t3)
         let exported = source.run("export")
         #expect(exported.code == 0)
-        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"3.1"}"#),
-                "3.1: the issue as seen holds its labels")
+        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"4.0"}"#),
+                "the files' format, 4.0")
         #expect(exported.stdout.contains(#""localID":1"#), "the removed todo travels too, with its ID")
 
         let target = CLIHarness()

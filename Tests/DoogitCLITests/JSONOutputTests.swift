@@ -56,7 +56,8 @@ import Testing
                 "due": null,
                 "priority": null,
                 "tags": [],
-                "note": null
+                "note": null,
+                "labels": null
               }
             ]
           },
@@ -84,7 +85,8 @@ import Testing
                 "due": null,
                 "priority": null,
                 "tags": [],
-                "note": null
+                "note": null,
+                "labels": []
               },
               {
                 "id": 1,
@@ -97,7 +99,8 @@ import Testing
                 "due": null,
                 "priority": null,
                 "tags": [],
-                "note": null
+                "note": null,
+                "labels": null
               }
             ]
           }
@@ -230,7 +233,8 @@ import Testing
                 "due": null,
                 "priority": null,
                 "tags": [],
-                "note": null
+                "note": null,
+                "labels": null
               }
             ]
 
@@ -253,7 +257,8 @@ import Testing
               "due": null,
               "priority": null,
               "tags": [],
-              "note": null
+              "note": null,
+              "labels": null
             }
 
             """#)

@@ -164,8 +164,15 @@ import TestSupport
                         Bool.random(using: &random) ? CalendarDate(year: 2026, month: 12, day: Int.random(in: 1...31, using: &random)) : nil,
                         at: stamp)
                     case 1: machine.replica.todos[id]?.details.priority.set(pick(Priority.allCases.map(Optional.some) + [nil]) ?? nil, at: stamp)
-                    case 2: machine.replica.todos[id]?.details.tags.set(TagSet(MergePropertyTests.words.filter(TagSet.isValid).filter { _ in
-                        Int.random(in: 0..<4, using: &random) == 0 }), at: stamp)
+                    case 2:
+                        // Tags added or removed, one by one, in any case (they compare without it).
+                        let words = MergePropertyTests.words.filter(TagSet.isValid).filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+                            .map { Bool.random(using: &random) ? $0.uppercased() : $0 }
+                        if Bool.random(using: &random) {
+                            machine.replica.todos[id]?.details.tags.add(words, at: stamp)
+                        } else {
+                            machine.replica.todos[id]?.details.tags.remove(words, at: stamp)
+                        }
                     default: machine.replica.todos[id]?.details.note.set(Bool.random(using: &random) ? text() + "\n" + text() : nil, at: stamp)
                     }
                 }

@@ -9,7 +9,7 @@ import TestSupport
     static let stampB = "2023-11-14T22:14:20.000Z/0001/bbbbbbbbbbbb"
 
     static let sample = """
-        {"format":"doogit","version":"3.0"}
+        {"format":"doogit","version":"4.0"}
         {"type":"repository","id":7,"fullName":"octocat/tools","url":"https://github.com/octocat/tools","tracked":false,"clock":{"name":"\(stampA)","tracked":"\(stampB)"}}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(stampA)","tracked":"\(stampA)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":7,"text":"old idea","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","removed":true,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","removed":"\(stampB)"}}
@@ -20,7 +20,7 @@ import TestSupport
     @Test func theFileReadsBackAndWritesTheSameBytes() throws {
         let file = try TodoFile.decode(Array(Self.sample.utf8))
         let replica = file.replica
-        #expect(file.annotations == ReplicaAnnotations() && file.majorVersion == 3 && file.handEdits == 0)
+        #expect(file.annotations == ReplicaAnnotations() && file.majorVersion == 4 && file.handEdits == 0)
         #expect(replica.repositories.count == 2 && replica.todos.count == 2)
         let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
         #expect(todo.text.value == "write the \"release\" notes ✓")
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     static let linked = """
-        {"format":"doogit","version":"3.0"}
+        {"format":"doogit","version":"4.0"}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false},"clock":{"name":"\(stampA)","tracked":"\(stampA)","settings":"\(stampB)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":1296269,"text":"unlinked","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":null,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","issue":"\(stampB)"}}
         {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":"Fix the bug","url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":"2023-11-14T22:14:00.000Z","seenAt":"\(stampB)"},"commits":["6dcb09b5b57875f334f61aebed695e2e4193db5e","aaaa09b5b57875f334f61aebed695e2e4193db5e"],"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)","issueSeen":"\(stampB)"}}
@@ -78,7 +78,7 @@ import TestSupport
         #expect(todo.observation == IssueObservation(number: 12, state: "closed", title: nil,
                                                      url: "https://github.com/octocat/Hello-World/issues/12", updatedAt: nil))
         let written = String(decoding: TodoFile.encode(file.replica), as: UTF8.self)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"3.0"}"#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.0"}"#))
         #expect(written.contains(#""issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":null,"url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":null,"seenAt":null}"#))
         #expect(try TodoFile.decode(Array(written.utf8)).replica == file.replica)
     }
@@ -144,7 +144,7 @@ import TestSupport
             for replica in history.machines.map(\.replica) + [history.file] {
                 let bytes = TodoFile.encode(replica)
                 let decoded = try TodoFile.decode(bytes).replica
-                // A replica with details is written as 3.1, and read back so.
+                // A newer minor version read is written back so.
                 var expected = replica
                 expected.formatMinor = max(replica.formatMinor, decoded.formatMinor)
                 #expect(decoded == expected && decoded.formatMinor <= max(replica.formatMinor, 1))
@@ -160,7 +160,7 @@ import TestSupport
 
     @Test func unknownKeysLinesAndANewerMinorVersionAreKept() throws {
         let newer = """
-            {"format":"doogit","version":"3.3","machines":3}
+            {"format":"doogit","version":"4.3","machines":3}
             {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"topics":["cli"],"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)","topics":"\(Self.stampB)"}}
             {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"x","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","estimate":{"hours":2},"urgency":"high","clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","colour":"\(Self.stampB)","estimate":"\(Self.stampB)"}}
             {"type":"label","name":"urgent","color":"red"}
@@ -176,8 +176,8 @@ import TestSupport
     }
 
     @Test func aNewerMajorVersionIsRefused() {
-        #expect(throws: TodoFileError.newerVersion("4.0")) {
-            try TodoFile.decode(Array(#"{"format":"doogit","version":"4.0"}"#.utf8))
+        #expect(throws: TodoFileError.newerVersion("5.0")) {
+            try TodoFile.decode(Array(#"{"format":"doogit","version":"5.0"}"#.utf8))
         }
     }
 

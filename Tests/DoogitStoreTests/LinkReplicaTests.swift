@@ -321,7 +321,7 @@ struct LinkReplicaTests {
         let todo = try #require(try store.sections().flatMap(\.todos).first)
         #expect(todo.due?.text == "2026-12-24" && todo.priority == .medium && todo.tags == ["ci", "home"] && todo.note == "two\nlines")
         let written = try entry(store, uuid).details
-        #expect(written.stamps.count == 4 && written.stamps.allSatisfy { $0 != .zero && $0.wall >= moment(5).millisecondsSinceEpoch })
+        #expect(written.stamps.count == 5 && written.stamps.allSatisfy { $0 != .zero && $0.wall >= moment(5).millisecondsSinceEpoch })
         #expect(try waitingTodos(store) == [uuid])
     }
 }

@@ -292,6 +292,29 @@ struct MigrationTests {
         }
     }
 
+    @Test("tags kept as one set become tags of their own, at the set's stamp, one per name without case")
+    func tagsBecomeASet() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.file("doogit.db")
+        let uuid = "00000000-0000-4000-8000-000000000001"
+        let stamp = "2026-01-04T00:00:00.000Z/0000/aaaaaaaaaaaa"
+        do {
+            let database = try Database(path: path)
+            try Migrator.migrate(database, to: Array(Migrations.all.prefix(10)))
+            try seed(database, version: 10)
+            try database.execute("""
+                UPDATE todos SET tags_clock = '\(stamp)' WHERE uuid = '\(uuid)';
+                INSERT INTO todo_tags (todo_uuid, tag) VALUES ('\(uuid)', 'ci'), ('\(uuid)', 'BUG'), ('\(uuid)', 'bug');
+                """)
+        }
+        let store = try Store.open(path: path)
+        let tags = try #require(try store.replica.read().replica.todos[uuid]?.details.tags)
+        let at = try #require(HybridTimestamp(text: stamp))
+        #expect(tags.tags == ["BUG", "ci"], "two spellings of one tag were two tags: one is kept")
+        #expect(tags.states.values.allSatisfy { $0.isOn && $0.stamp == at })
+        #expect(try store.todo(id: 1).tags == ["BUG", "ci"])
+    }
+
     @Test("the remote's folders known before modes were are forgotten, its files kept, so the next sync lists it again")
     func remoteFoldersAreListedAgainWithTheirModes() throws {
         let directory = try ScratchDirectory()

@@ -3,15 +3,16 @@ import DoogitSupport
 @testable import DoogitSync
 import Testing
 
-/// A linked todo's tags are its issue's labels, both ways, under the rules for title and state.
+/// A linked todo's labels are its issue's, kept apart from its own tags: a pull records them and
+/// says when they changed, and never adds or removes a tag; a push never sends a whole set.
 @Suite struct LabelReconcilerTests {
     typealias R = IssueReconcilerTests
 
-    /// Linked at 10, the issue seen then with `labels`, the todo tagged with them.
-    static func tagged(_ labels: [String]) -> TodoEntry {
+    /// Linked at 10, the issue seen then with `labels`, the todo tagged `tags` at 5.
+    static func linked(labels: [String], tags: [String] = []) -> TodoEntry {
         var entry = R.linkedTodo(made: 0, linked: 10, seenAt: 10)
         entry.seen.value?.labels = labels
-        entry.details.tags = Register(TagSet(labels.filter(TagSet.isValid)), at: R.stamp(10))
+        entry.details.tags = TagSet(tags, at: R.stamp(5))
         return entry
     }
 
@@ -21,39 +22,32 @@ import Testing
         return issue
     }
 
-    @Test func aLabelAddedOnGitHubTagsTheTodo() {
-        let pulled = IssueReconciler.pull(Self.tagged(["bug"]), issue: Self.issue(["bug", "ci"], updated: 20), closedAt: nil)
-        #expect(pulled.entry.details.tags.value == TagSet(["bug", "ci"]))
-        #expect(pulled.changes == [.relabelled(["bug", "ci"])])
+    @Test func aLabelAddedOnGitHubIsTheIssuesAndNeverATag() {
+        let pulled = IssueReconciler.pull(Self.linked(labels: ["bug"], tags: ["mine"]), issue: Self.issue(["bug", "CI"], updated: 20),
+                                          closedAt: nil)
+        #expect(Set(pulled.entry.seen.value?.labels ?? []) == ["CI", "bug"])
+        #expect(pulled.entry.details.tags.tags == ["mine"], "the todo's own tags are as they were")
+        #expect(pulled.changes == [.relabelled(["bug", "CI"])])
         #expect(pulled.conflicts.isEmpty)
         #expect(IssueReconciler.push(pulled.entry) == nil, "nothing to send back")
     }
 
-    @Test func tagsChangedHereLaterThanGitHubsLabelsWinAndAreAConflict() {
-        var entry = Self.tagged(["bug"])
-        entry.details.tags = Register(TagSet(["bug", "release"]), at: R.stamp(31))
-        let pulled = IssueReconciler.pull(entry, issue: Self.issue(["bug", "ci"], updated: 20), closedAt: nil)
-        #expect(pulled.entry.details.tags.value == TagSet(["bug", "release"]))
-        #expect(pulled.conflicts == [IssueReconciler.Conflict(field: .tags, keptGitHub: false)])
-        #expect(IssueReconciler.push(pulled.entry)?.labels == ["bug", "release"])
+    @Test func labelsTakenOffOnGitHubNeverRemoveATag() {
+        let entry = Self.linked(labels: ["mine", "urgent"], tags: ["mine", "urgent"])
+        let pulled = IssueReconciler.pull(entry, issue: Self.issue([], updated: 20), closedAt: nil)
+        #expect(pulled.entry.details.tags.tags == ["mine", "urgent"], "what the user typed stays")
+        #expect(pulled.entry.seen.value?.labels == [])
+        #expect(pulled.changes == [.relabelled([])])
     }
 
-    @Test func aPushKeepsTheLabelsThatCannotBeTags() {
-        var entry = Self.tagged(["bug", "good first issue"])
-        #expect(entry.details.tags.value == TagSet(["bug"]))
-        entry.details.tags = Register(TagSet(["ci"]), at: R.stamp(20))
-        #expect(IssueReconciler.push(entry) == IssueReconciler.Push(labels: ["ci", "good first issue"]))
-        let spaced = IssueReconciler.pull(Self.tagged(["bug"]), issue: Self.issue(["bug", "help wanted"], updated: 20), closedAt: nil)
-        #expect(spaced.entry.details.tags.value == TagSet(["bug"]) && spaced.changes.isEmpty, "a label with spaces is no tag")
+    @Test func labelsThatDifferOnlyInCaseAreNoChange() {
+        let pulled = IssueReconciler.pull(Self.linked(labels: ["bug"]), issue: Self.issue(["Bug"], updated: 20), closedAt: nil)
+        #expect(pulled.changes.isEmpty, "GitHub compares labels without case")
     }
 
-    @Test func labelsNeverSeenBeforeTagATodoNeverTagged() {
-        let entry = R.linkedTodo(made: 0, linked: 10, seenAt: 10)  // seen by a doogit that kept no labels
-        let pulled = IssueReconciler.pull(entry, issue: Self.issue(["bug"], updated: 10), closedAt: nil)
-        #expect(pulled.entry.details.tags.value == TagSet(["bug"]) && pulled.entry.details.tags.stamp > entry.issue.stamp)
-        var tagged = entry
-        tagged.details.tags = Register(TagSet(["mine"]), at: R.stamp(5))
-        #expect(IssueReconciler.pull(tagged, issue: Self.issue(["bug"], updated: 10), closedAt: nil).entry.details.tags.value
-                == TagSet(["mine"]), "a todo tagged before keeps its tags")
+    @Test func aPushNeverCarriesLabels() {
+        var entry = Self.linked(labels: ["bug", "good first issue"])
+        entry.details.tags.add(["ci"], at: R.stamp(20))
+        #expect(IssueReconciler.push(entry) == nil, "tags go as label changes, noted when they are made")
     }
 }

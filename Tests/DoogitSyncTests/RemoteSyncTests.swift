@@ -351,9 +351,9 @@ struct RemoteSyncTests {
         _ = try a.add("mine")
         try a.sync()
         _ = try a.add("waiting")
-        let header4 = #"{"format":"doogit","version":"4.0"}"# + "\n"
-        for (path, text, expected) in [(Self.todosPath, "not json\n", "line: 1"), (RemoteLayout.metaPath, header4, "4.0"),
-                                       (RemoteLayout.stubPath, header4, "4.0"), (RemoteLayout.todosPath(1), header4, "4.0")] {
+        let header5 = #"{"format":"doogit","version":"5.0"}"# + "\n"
+        for (path, text, expected) in [(Self.todosPath, "not json\n", "line: 1"), (RemoteLayout.metaPath, header5, "5.0"),
+                                       (RemoteLayout.stubPath, header5, "5.0"), (RemoteLayout.todosPath(1), header5, "5.0")] {
             let before = github.contents.files(Machine.dataRepository)
             github.contents.commitFiles(Machine.dataRepository, [path: text])
             let remote = github.contents.files(Machine.dataRepository)
@@ -386,7 +386,7 @@ struct RemoteSyncTests {
         // A newer doogit rewrote the file: a minor version up, a field of its own (stamped), keys in its order.
         let file = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
         let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
-        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"3.0","#, with: #"{"version":"3.2","format":"doogit","#)
+        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"4.0","#, with: #"{"version":"4.2","format":"doogit","#)
             .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"estimate":{"hours":2},"type":"todo","#)
             .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"estimate":"\#(stamp)","repository""#)
         github.contents.commitFiles(Machine.dataRepository, [Self.todosPath: newer])
@@ -399,7 +399,7 @@ struct RemoteSyncTests {
         _ = try b.store.editTodo(id: b.id(todo.uuid), text: "shared, edited", at: b.now)
         try b.sync()
         let written = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"3.2""#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.2""#))
         #expect(written.contains(#""estimate":{"hours":2}"#) && written.contains(#""estimate":"\#(stamp)""#))
         #expect(written.contains("shared, edited"))
     }

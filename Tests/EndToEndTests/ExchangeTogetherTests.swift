@@ -33,8 +33,8 @@ struct ExchangeTogetherTests {
                     { github.contents.commitFiles(Machines.data, [Self.appTodos: good]) })
         case .newerVersion:
             let good = github.contents.file(Machines.data, "remote.jsonl")?.text ?? ""
-            github.contents.commitFiles(Machines.data, ["remote.jsonl": #"{"format":"doogit","version":"4.0"}"# + "\n"])
-            return ("was written by a newer doogit (format 4.0); the changes here wait. Upgrade doogit", 1,
+            github.contents.commitFiles(Machines.data, ["remote.jsonl": #"{"format":"doogit","version":"5.0"}"# + "\n"])
+            return ("was written by a newer doogit (format 5.0); the changes here wait. Upgrade doogit", 1,
                     { github.contents.commitFiles(Machines.data, ["remote.jsonl": good]) })
         case .repositoryDeleted:
             github.delete(id)

@@ -87,7 +87,7 @@ struct TodoWorkflowTests {
             Issue.record("section has no todos")
             return
         }
-        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue", "due", "priority", "tags", "note"])
+        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue", "due", "priority", "tags", "note", "labels"])
 
         let repos = try JSONParser.parse(sandbox.run("repo", "list", "--json").stdout)
         guard case .array(let entries) = repos, case .object(let fields)? = entries.first else {
