@@ -121,6 +121,7 @@ struct RemotePhase: SyncPhase {
             let plan = try attemptRun.plan()
             summary.milliseconds.append((step("merge"), stopwatch.lap()))
             summary.todos = attemptRun.local.todos.count
+            summary.noteDropped(plan, here: attemptRun.local)
             summary.handEdits = max(summary.handEdits, attemptRun.handEdits)
             if let ahead = attemptRun.thisClockAheadBy { summary.thisClockAheadBy = ahead }
             if let ahead = attemptRun.otherClockAheadBy { summary.otherClockAheadBy = ahead }
