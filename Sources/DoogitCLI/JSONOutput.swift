@@ -142,6 +142,7 @@ enum JSONOutput {
             json.key("pulled"); json.int(Int64(remote.pulled))
             json.key("pushed"); json.int(Int64(remote.pushed))
             json.key("retries"); json.int(Int64(remote.retries))
+            json.key("dropped"); json.int(Int64(remote.droppedEdits.count))
             json.endObject()
         } else {
             json.null()

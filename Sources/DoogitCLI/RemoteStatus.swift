@@ -21,7 +21,8 @@ enum RemoteStatus {
             A removal leaves the remote once every machine has merged it, or once it is older than the \\
             horizon ('doogit remote set --horizon'). MACHINE is an id from 'doogit remote status', of a \\
             machine that no longer syncs. If it syncs again, what was removed meanwhile is removed there \\
-            too, and what it changed meanwhile is sent. Takes effect at the next 'doogit sync'.
+            too, and what it made meanwhile is sent; its edits of todos removed meanwhile are dropped \\
+            (the removal wins), and its sync says so. Takes effect at the next 'doogit sync'.
             """,
         examples: ["doogit remote forget 3f2a9c1b7d4e"],
         run: runForget)

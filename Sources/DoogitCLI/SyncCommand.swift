@@ -81,6 +81,7 @@ enum SyncCommand {
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
         if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
+        if let remote = summary.remote, let line = droppedLine(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
@@ -101,6 +102,17 @@ enum SyncCommand {
         if remote.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + changes(remote.pulled)) }
         if remote.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + changes(remote.pushed)) }
         return "\(TerminalText.sanitize(remote.repository)): " + parts.joined(separator: ", ")
+    }
+
+    /// The edits made here that the exchange dropped: their todos' removal had left the remote
+    /// (the removal wins, as it would have had this machine synced before).
+    static func droppedLine(for remote: RemoteSummary, dryRun: Bool) -> String? {
+        guard !remote.droppedEdits.isEmpty else { return nil }
+        let count = remote.droppedEdits.count
+        let texts = remote.droppedEdits.values.map { quoted(TerminalText.sanitize($0.text)) }.sorted().joined(separator: ", ")
+        let restorable = remote.droppedEdits.values.contains(where: \.restorable) ? " (restorable: 'doogit todo list --removed')" : ""
+        return "\(TerminalText.sanitize(remote.repository)): \(dryRun ? "would drop" : "dropped") this machine's edits of \(count) "
+            + "todo\(count == 1 ? "" : "s") removed on another machine meanwhile: \(texts)\(restorable)"
     }
 
     /// A clock far ahead of GitHub's had its stamps clamped: worth saying, even from cron.

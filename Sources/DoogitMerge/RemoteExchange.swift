@@ -11,8 +11,10 @@ import DoogitSupport
 ///   once it is older than the horizon; the remote's `compacted` point then grows past it.
 /// - What this machine sent before, the remote no longer holds, and that is stamped up to the
 ///   compacted point left the remote after a removal: it is removed here too (restorable here),
-///   never brought back. What this machine changed since it last sent is sent, whatever became of
-///   it there. A removal stays here, restorable, until it is older than the horizon; then it goes.
+///   never brought back. What it made since it last exchanged is sent; an edit it made since of
+///   a todo (or a repository) whose removal left the remote meanwhile is dropped: the removal
+///   wins, as it would have had this machine merged it before it left. A removal stays here,
+///   restorable, until it is older than the horizon; then it goes.
 public enum RemoteExchange {
     public struct Input: Sendable {
         public var machine: String
@@ -33,6 +35,10 @@ public enum RemoteExchange {
         /// What changed here since it was last sent.
         public var pendingTodos: Set<String>
         public var pendingRepositories: Set<Int64>
+        /// What the files read anew held when this machine last read or wrote them: the todos and
+        /// repositories it had exchanged, which a removal may have taken from the remote since.
+        public var formerlyHeldTodos: Set<String>
+        public var formerlyHeldRepositories: Set<Int64>
         /// Whether this machine sent this remote its list before; if not, everything here goes
         /// out, and nothing is taken for removed for being absent there.
         public var exchangedBefore: Bool
@@ -47,8 +53,9 @@ public enum RemoteExchange {
 
         public init(machine: String, machineName: String, now: Timestamp, stamp: HybridTimestamp, meta: RemoteMeta,
                     repositories: RemotePiece, todoFiles: [Int64: RemotePiece], existingTodoFiles: Set<Int64>, local: Replica,
-                    pendingTodos: Set<String>, pendingRepositories: Set<Int64>, exchangedBefore: Bool, reportMerge: Bool,
-                    rewrite: Set<String> = [], forget: Set<String> = [], horizonDays: Register<Int64>? = nil) {
+                    pendingTodos: Set<String>, pendingRepositories: Set<Int64>, formerlyHeldTodos: Set<String> = [],
+                    formerlyHeldRepositories: Set<Int64> = [], exchangedBefore: Bool, reportMerge: Bool, rewrite: Set<String> = [],
+                    forget: Set<String> = [], horizonDays: Register<Int64>? = nil) {
             self.machine = machine
             self.machineName = machineName
             self.now = now
@@ -60,6 +67,8 @@ public enum RemoteExchange {
             self.local = local
             self.pendingTodos = pendingTodos
             self.pendingRepositories = pendingRepositories
+            self.formerlyHeldTodos = formerlyHeldTodos
+            self.formerlyHeldRepositories = formerlyHeldRepositories
             self.exchangedBefore = exchangedBefore
             self.reportMerge = reportMerge
             self.rewrite = rewrite
@@ -74,6 +83,8 @@ public enum RemoteExchange {
         /// What leaves this machine for good: it left the remote after a removal everyone merged.
         public var purgedTodos: Set<String> = []
         public var purgedRepositories: Set<Int64> = []
+        /// Todos edited here whose removal left the remote meanwhile: removed here, the edit not sent.
+        public var dropped: Set<String> = []
         /// The files to write there (nil: remove the file); none when nothing changed.
         public var files: [String: [UInt8]?] = [:]
         /// The remote's files of repositories and todos after the write, by path (nil: removed).
@@ -105,12 +116,18 @@ public enum RemoteExchange {
         }
         var merged: [String: TodoEntry] = input.local.todos
         for (uuid, entry) in remote { merged[uuid] = merged[uuid].map { $0.merged(with: entry) } ?? entry }
-        // What left the remote: kept here only, as a removal.
+        // What left the remote: kept here only, as a removal (an edit made here meanwhile dropped).
+        let removalsThatLeft = RemovalsThatLeft(compacted: input.meta.compacted)
         var leftRemote: Set<String> = []
         for (uuid, entry) in input.local.todos where remote[uuid] == nil && input.todoFiles[entry.repository.value] != nil
-            && input.exchangedBefore && !input.pendingTodos.contains(uuid) && entry.latestStamp <= input.meta.compacted {
+            && input.exchangedBefore {
+            let changed = input.pendingTodos.contains(uuid)
+            guard removalsThatLeft.left(latest: entry.latestStamp, removed: entry.removed, changedHere: changed,
+                                        heldBefore: input.formerlyHeldTodos.contains(uuid)) else { continue }
             leftRemote.insert(uuid)
-            if !entry.isRemoved { merged[uuid]?.removed = Register(true, at: max(input.meta.compacted, entry.removed.stamp.next(on: input.machine))) }
+            guard !entry.isRemoved else { continue }
+            merged[uuid]?.removed = removalsThatLeft.removal(over: entry.removed, on: input.machine)
+            if changed { plan.dropped.insert(uuid) }
         }
         plan.needed = Set(merged.values.map(\.repository.value)).subtracting(input.todoFiles.keys)
         guard plan.needed.isEmpty else { return plan }
@@ -119,9 +136,13 @@ public enum RemoteExchange {
         let remoteRepositories = input.repositories.replica.repositories
         var repositories = merge(Replica(repositories: input.local.repositories), Replica(repositories: remoteRepositories)).repositories
         var repositoriesLeft: Set<Int64> = []
-        for (id, entry) in input.local.repositories where remoteRepositories[id] == nil && !entry.tracked.value
-            && input.exchangedBefore && !input.pendingRepositories.contains(id) && entry.latestStamp <= input.meta.compacted {
+        for (id, entry) in input.local.repositories where remoteRepositories[id] == nil && input.exchangedBefore {
+            let untracked = Register(!entry.tracked.value, at: entry.tracked.stamp)
+            guard removalsThatLeft.left(latest: entry.latestStamp, removed: untracked, changedHere: input.pendingRepositories.contains(id),
+                                        heldBefore: input.formerlyHeldRepositories.contains(id)) else { continue }
             repositoriesLeft.insert(id)
+            guard entry.tracked.value else { continue }
+            repositories[id]?.tracked = Register(false, at: removalsThatLeft.removal(over: untracked, on: input.machine).stamp)
         }
 
         // Removals every machine has merged, or older than the horizon, leave (with the remote's
@@ -148,6 +169,8 @@ public enum RemoteExchange {
             }
         }
         let liveRepositories = Set(merged.filter { !$0.value.isRemoved && !leftRemote.contains($0.key) }.values.map(\.repository.value))
+        // A repository that holds a todo alive stays there, untracked (a todo added to it meanwhile keeps it).
+        repositoriesLeft.subtract(liveRepositories)
         for (id, since) in input.repositories.repositorySince {
             guard let entry = repositories[id], !entry.tracked.value, !input.existingTodoFiles.contains(id),
                   !liveRepositories.contains(id), !input.pendingRepositories.contains(id),

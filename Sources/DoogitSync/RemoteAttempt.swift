@@ -38,6 +38,8 @@ struct RemoteAttempt {
     private var meta = RemoteMeta()
     private var repositories = RemotePiece()
     private var pieces: [String: RemotePiece] = [:]
+    /// The files read anew as this machine last read or wrote them (nil: there was none).
+    private var piecesBefore: [String: RemotePiece?] = [:]
     private var rewrite: Set<String> = []
     private let handEdit: HybridTimestamp
 
@@ -109,6 +111,13 @@ struct RemoteAttempt {
                 concerned.insert(id)
             }
         }
+        // What the files read anew held before: what this machine had exchanged of them.
+        var heldTodos: Set<String> = [], heldRepositories: Set<Int64> = []
+        for path in fresh.keys where path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil {
+            guard let before = try pieceBefore(path) else { continue }
+            heldTodos.formUnion(before.replica.todos.keys)
+            heldRepositories.formUnion(before.replica.repositories.keys)
+        }
         while true {
             var files: [Int64: RemotePiece] = [:]
             for id in concerned { files[id] = try todosPiece(id) }
@@ -130,8 +139,9 @@ struct RemoteAttempt {
                 machine: machine, machineName: RemotePhase.hostName(), now: now, stamp: handEdit, meta: meta,
                 repositories: remoteRepositories, todoFiles: files, existingTodoFiles: legacy == nil ? known.todoFiles : [],
                 local: here, pendingTodos: Set(pending.keys), pendingRepositories: pendingRepositories,
-                exchangedBefore: settings.exchanged, reportMerge: meta.machines[machine] == nil || waitsForThisMachine,
-                rewrite: rewrite, forget: settings.forget, horizonDays: settings.horizonDays)
+                formerlyHeldTodos: heldTodos, formerlyHeldRepositories: heldRepositories, exchangedBefore: settings.exchanged,
+                reportMerge: meta.machines[machine] == nil || waitsForThisMachine, rewrite: rewrite, forget: settings.forget,
+                horizonDays: settings.horizonDays)
             let plan = RemoteExchange.plan(input)
             if plan.needed.isEmpty { return plan }
             concerned.formUnion(plan.needed)
@@ -179,9 +189,7 @@ struct RemoteAttempt {
             // A value a copy known here holds at the same stamp, but otherwise: changed by hand.
             var copies = [try store.replica.read(repositories: Set(piece.replica.todos.values.map(\.repository.value)),
                                                  uuids: Set(piece.replica.todos.keys))]
-            if let old = try store.remoteContent(path), let previous = try? RemotePiece.decode(old, handEdit: handEdit) {
-                copies.append(previous.piece.replica)
-            }
+            if let previous = try pieceBefore(path) { copies.append(previous.replica) }
             let restamped = piece.replica.restampingHandEdits(against: copies, at: handEdit)
             (piece.replica, edits) = (restamped.replica, edits + restamped.edits)
             if let removals = piece.removals {
@@ -193,6 +201,15 @@ struct RemoteAttempt {
             handEdits += edits
         }
         pieces[path] = piece
+        return piece
+    }
+
+    /// A file read anew as this machine last read or wrote it, decoded once (nil: none, or unreadable).
+    private mutating func pieceBefore(_ path: String) throws -> RemotePiece? {
+        if let piece = piecesBefore[path] { return piece }
+        let old = try store.remoteContent(path)
+        let piece = old.flatMap { try? RemotePiece.decode($0, handEdit: handEdit).piece }
+        piecesBefore[path] = .some(piece)
         return piece
     }
 

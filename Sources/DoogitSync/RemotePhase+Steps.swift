@@ -149,6 +149,7 @@ extension RemotePhase {
                                         machine: session.machine)
         let plan = try attempt.plan()
         summary.todos = attempt.local.todos.count
+        summary.noteDropped(plan, here: attempt.local)
         summary.handEdits = max(summary.handEdits, attempt.handEdits)
         if let ahead = attempt.thisClockAheadBy { summary.thisClockAheadBy = ahead }
         if let ahead = attempt.otherClockAheadBy { summary.otherClockAheadBy = ahead }

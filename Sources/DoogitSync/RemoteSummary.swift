@@ -23,6 +23,8 @@ public struct RemoteSummary: Equatable, Sendable {
     public var thisClockAheadBy: Int64?
     /// How far ahead another machine's clock was, when stamps it wrote were clamped.
     public var otherClockAheadBy: Int64?
+    /// Todos edited here whose removal had left the remote meanwhile: the edits were dropped.
+    public var droppedEdits: [String: DroppedEdit] = [:]
     /// Why the exchange failed (the rest of the sync went on); nil when it did not.
     public var failure: RemoteFailure?
     /// What the last attempt worked with, and how long its steps took (for `sync -v`).
@@ -37,7 +39,26 @@ public struct RemoteSummary: Equatable, Sendable {
     public static func == (lhs: RemoteSummary, rhs: RemoteSummary) -> Bool {
         lhs.repository == rhs.repository && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
             && lhs.handEdits == rhs.handEdits && lhs.thisClockAheadBy == rhs.thisClockAheadBy
-            && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.failure == rhs.failure
+            && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.droppedEdits == rhs.droppedEdits && lhs.failure == rhs.failure
+    }
+
+    /// Notes the edits made here that an exchange's plan drops, by what the user knows them by.
+    mutating func noteDropped(_ plan: RemoteExchange.Plan, here: Replica) {
+        for uuid in plan.dropped {
+            droppedEdits[uuid] = DroppedEdit(text: here.todos[uuid]?.text.value ?? "", restorable: plan.local.todos[uuid] != nil)
+        }
+    }
+}
+
+/// An edit made here of a todo whose removal left the remote meanwhile: the todo's text here,
+/// and whether the todo can still be restored here (its removal is not older than the horizon).
+public struct DroppedEdit: Equatable, Sendable {
+    public var text: String
+    public var restorable: Bool
+
+    public init(text: String, restorable: Bool) {
+        self.text = text
+        self.restorable = restorable
     }
 }
 

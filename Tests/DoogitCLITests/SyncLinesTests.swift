@@ -17,6 +17,20 @@ import Testing
         #expect(SyncCommand.line(for: .renamed(from: "a/x", to: "b/x"), prefix: "would be ") == "a/x: would be transferred to b/x")
     }
 
+    /// Edits made here of todos whose removal left the remote: one line, the texts sorted and
+    /// quoted, and where to restore them while they can be.
+    @Test func droppedEditsAreOneLine() {
+        var remote = RemoteSummary(repository: "octo/data")
+        #expect(SyncCommand.droppedLine(for: remote, dryRun: false) == nil)
+        remote.droppedEdits["b"] = DroppedEdit(text: #"say "hi""#, restorable: false)
+        #expect(SyncCommand.droppedLine(for: remote, dryRun: false)
+            == #"octo/data: dropped this machine's edits of 1 todo removed on another machine meanwhile: "say \"hi\"""#)
+        remote.droppedEdits["a"] = DroppedEdit(text: "write\u{1B}[31m docs", restorable: true)
+        #expect(SyncCommand.droppedLine(for: remote, dryRun: true)
+            == "octo/data: would drop this machine's edits of 2 todos removed on another machine meanwhile: "
+            + #""say \"hi\"", "write docs" (restorable: 'doogit todo list --removed')"#)
+    }
+
     @Test func quotesInDescriptionsAreEscaped() {
         #expect(lines([.descriptionChanged(fullName: "a/b", description: #"say "hi" \ bye"#)])
             == [#"a/b: description changed to "say \"hi\" \\ bye""#])

@@ -3,21 +3,24 @@ import DoogitSupport
 import Testing
 import TestSupport
 
-/// Random histories of three machines sharing a remote in files (adds, edits, removals, restores,
-/// moves, machines away for months, forgotten machines), from a seeded generator. An exchange
-/// never brings a todo to life that was alive nowhere; each todo lives in one file, its
-/// repository's; the machines end with the remote's list; a todo ends removed exactly when the
-/// latest removal or restore removed it (unless a machine changed it while away, and its removal
-/// left the remote meanwhile: that change is sent); and once everything is removed and merged,
-/// the remote holds no todo.
+/// Random histories of three machines sharing a remote in files (adds, edits, finishes, removals,
+/// restores, moves, repositories no longer tracked, machines away for weeks or months with changes
+/// of their own, forgotten machines), from a seeded generator. An exchange never brings a todo to
+/// life that was alive nowhere; each todo lives in one file, its repository's; the machines end
+/// with the remote's list; a todo ends removed exactly when the latest removal or restore removed
+/// it, whatever a machine away changed of it meanwhile (its edit of a todo whose removal left the
+/// remote is dropped, and said; what it made goes out); a repository ends tracked exactly when the
+/// latest `repo add` or `repo remove` tracked it; and once everything is removed and merged, the
+/// remote holds no todo.
 @Suite struct RemoteExchangePropertyTests {
     static let histories = 80
-    static let operationsPerHistory = 60
+    static let operationsPerHistory = 80
     static let seed: UInt64 = 0x5EED_F11E_5
 
     struct Counts {
         var values: [String: Int] = [:]
-        mutating func add(_ name: String) { values[name, default: 0] += 1 }
+        mutating func add(_ name: String, _ count: Int = 1) { values[name, default: 0] += count }
+        subscript(name: String) -> Int { values[name] ?? 0 }
     }
 
     @Test func randomHistoriesSettleWithoutBringingAnythingBack() {
@@ -26,69 +29,112 @@ import TestSupport
         for history in 0..<Self.histories {
             var world = RemoteWorld(3)
             var next = 0
-            // The latest removal or restore of each todo, and the todos a machine changed while
-            // their removal left the remote.
+            // The latest removal or restore of each todo, and the latest `repo add` or `repo remove`
+            // of each repository: what must stand at the end.
             var lastRemoval: [String: (stamp: HybridTimestamp, removed: Bool)] = [:]
-            var mayReturn: Set<String> = []
+            var lastTracking: [Int64: (stamp: HybridTimestamp, tracked: Bool)] = [:]
+            // Operations left before each machine away exchanges again.
+            var away = [0, 0, 0]
+            // What the contract leaves to the compaction point: a machine back after the horizon,
+            // or forgotten, removes what the remote no longer holds and that was stamped before the
+            // compaction point, a restore or `repo add` made elsewhere before it included; and a
+            // repository that a machine added apart, whose line had left the remote, goes out.
+            var comebackCompaction = HybridTimestamp.zero
+            var addedApart: Set<Int64> = []
+            var unsentAdds: [Int: Set<Int64>] = [:]
             func noteRemoval(_ index: Int, _ uuid: String) {
                 guard let register = world.machines[index].replica.todos[uuid]?.removed,
                       register.stamp > lastRemoval[uuid]?.stamp ?? .zero else { return }
                 lastRemoval[uuid] = (register.stamp, register.value)
             }
-            // A change made by a machine that has not seen the todo's removal (it is away) is sent as
-            // usual: the todo may come back when its removal left the remote meanwhile.
-            func noteChange(_ index: Int, _ uuid: String) {
-                if lastRemoval[uuid]?.removed == true, world.machines[index].replica.todos[uuid]?.isRemoved == false {
-                    mayReturn.insert(uuid)
-                }
+            func noteTracking(_ index: Int, _ repository: Int64) {
+                guard let register = world.machines[index].replica.repositories[repository]?.tracked,
+                      register.stamp > lastTracking[repository]?.stamp ?? .zero else { return }
+                lastTracking[repository] = (register.stamp, register.value)
             }
             func exchange(_ index: Int, forget: Set<String> = []) {
+                let machine = world.machines[index]
+                let meta = world.remote[RemoteLayout.metaPath].flatMap { try? RemoteMeta.decode($0) } ?? RemoteMeta()
+                let now = Timestamp(millisecondsSinceEpoch: world.now)
+                if machine.exchangedBefore, meta.machines[machine.id].map({ $0.forgotten.value || meta.isPastHorizon($0.exchangedAt, at: now) }) ?? true {
+                    comebackCompaction = max(comebackCompaction, meta.compacted)
+                }
+                let lines = RemoteWorld.piece(world.remote[RemoteLayout.repositoriesPath]).replica.repositories
+                addedApart.formUnion((unsentAdds[index] ?? []).filter { lines[$0] == nil })
+                unsentAdds[index] = []
                 let before = world.alive
-                let held = Set(world.remoteTodos.keys)
                 world.exchange(index, forget: forget)
                 expectNoNewLife(before, world, history)
-                for uuid in held.subtracting(world.remoteTodos.keys)
-                where world.machines.contains(where: { $0.pending[uuid] != nil }) {
-                    mayReturn.insert(uuid)
+                for uuid in world.dropped[index] ?? [] {
+                    #expect(lastRemoval[uuid] != nil, "history \(history): an edit of \(uuid) dropped, though it was never removed")
                 }
+                counts.add("edit made away of a todo removed meanwhile, dropped", world.dropped[index]?.count ?? 0)
             }
             for _ in 0..<Self.operationsPerHistory {
                 let index = Int.random(in: 0..<3, using: &random)
                 let todos = world.machines[index].replica.todos.keys.sorted()
                 let uuid = todos.isEmpty ? nil : todos[Int.random(in: 0..<todos.count, using: &random)]
+                // As the commands do, only a todo alive here is edited, finished, moved or removed.
+                let alive = uuid.flatMap { world.machines[index].replica.todos[$0]?.isRemoved == false ? $0 : nil }
+                let repository = Int64.random(in: 1...4, using: &random)
                 world.now += Int64.random(in: 1...60_000, using: &random)
+                if away[index] > 0 { away[index] -= 1 }
+                let isAway = away[index] > 0
                 switch Int.random(in: 0..<100, using: &random) {
-                case 0..<22:
+                case 0..<20:
+                    // `todo add` needs the repository tracked here (or new here: `repo add` first).
+                    guard world.machines[index].replica.repositories[repository]?.tracked.value != false else { continue }
+                    let isNew = world.machines[index].replica.repositories[repository] == nil
                     next += 1
-                    world.add(index, RemoteExchangeTests.uuid(next), repository: Int64.random(in: 1...4, using: &random), text: "todo \(next)")
-                    counts.add("add")
-                case 22..<30:
-                    guard let uuid else { continue }
-                    noteChange(index, uuid)
+                    world.add(index, RemoteExchangeTests.uuid(next), repository: repository, text: "todo \(next)")
+                    if isNew {
+                        noteTracking(index, repository)
+                        unsentAdds[index, default: []].insert(repository)
+                    }
+                    counts.add(isAway ? "add while away" : "add")
+                case 20..<28:
+                    guard let uuid = alive else { continue }
                     world.retext(index, uuid, "edited \(Int.random(in: 0..<1000, using: &random))")
-                    counts.add("edit")
-                case 30..<42:
-                    guard let uuid else { continue }
+                    counts.add(isAway ? "edit while away" : "edit")
+                case 28..<33:
+                    guard let uuid = alive else { continue }
+                    world.finish(index, uuid)
+                    counts.add(isAway ? "done while away" : "done")
+                case 33..<45:
+                    guard let uuid = alive else { continue }
                     world.remove(index, uuid)
                     noteRemoval(index, uuid)
                     counts.add("remove")
-                case 42..<47:
+                case 45..<50:
                     guard let uuid, world.machines[index].replica.todos[uuid]?.isRemoved == true else { continue }
                     world.restore(index, uuid)
                     noteRemoval(index, uuid)
                     counts.add("restore")
-                case 47..<52:
-                    guard let uuid else { continue }
-                    noteChange(index, uuid)
-                    world.move(index, uuid, to: Int64.random(in: 1...4, using: &random))
+                case 50..<55:
+                    guard let uuid = alive, world.machines[index].replica.repositories[repository]?.tracked.value == true else { continue }
+                    world.move(index, uuid, to: repository)
                     counts.add("move")
-                case 52..<55:
+                case 55..<57:
+                    guard world.machines[index].replica.repositories[repository]?.tracked.value == true else { continue }
+                    let removing = world.machines[index].replica.todos.filter { $0.value.repository.value == repository && !$0.value.isRemoved }
+                    world.untrack(index, repository)
+                    for uuid in removing.keys { noteRemoval(index, uuid) }
+                    noteTracking(index, repository)
+                    counts.add("repo remove")
+                case 57..<60:
                     world.advance(days: Int64.random(in: 20...120, using: &random))
                     counts.add("days pass")
-                case 55..<57:
-                    exchange(index, forget: [world.machines[(index + 1) % 3].id])
+                case 60..<64:
+                    // Away for a while: it changes things, and does not exchange.
+                    away[index] = Int.random(in: 10...40, using: &random)
+                    counts.add("goes away")
+                case 64..<66:
+                    guard !isAway else { continue }
+                    let other = away.indices.first { $0 != index && away[$0] > 0 } ?? (index + 1) % 3
+                    exchange(index, forget: [world.machines[other].id])
                     counts.add("forget")
                 default:
+                    guard !isAway else { continue }
                     exchange(index)
                     counts.add("exchange")
                 }
@@ -98,10 +144,18 @@ import TestSupport
             for uuid in (1...max(next, 1)).map(RemoteExchangeTests.uuid) where next > 0 {
                 let removed = lastRemoval[uuid]?.removed ?? false
                 let live = world.live(0)[uuid] != nil
-                if !removed { #expect(live, "history \(history): \(uuid) lost") }
-                if removed && live {
-                    #expect(mayReturn.contains(uuid), "history \(history): \(uuid) came back from the dead")
-                    counts.add("changed while away, sent")
+                if !removed && !live {
+                    #expect(lastRemoval[uuid].map { $0.stamp <= comebackCompaction } == true, "history \(history): \(uuid) lost")
+                    counts.add("restore stamped before the compaction point a machine came back to, outranked")
+                }
+                if removed { #expect(!live, "history \(history): \(uuid) came back from the dead") }
+            }
+            for (repository, last) in lastTracking {
+                for index in 0..<3 {
+                    let tracked = world.machines[index].replica.repositories[repository]?.tracked.value ?? false
+                    if tracked && !last.tracked && addedApart.contains(repository) { continue }
+                    if !tracked && last.tracked && last.stamp <= comebackCompaction { continue }
+                    #expect(tracked == last.tracked, "history \(history): repository \(repository) on machine \(index)")
                 }
             }
             let remoteLive = Set(world.remoteTodos.filter { !$0.value.isRemoved }.keys)
@@ -119,6 +173,9 @@ import TestSupport
         }
         print("RemoteExchangePropertyTests: " + counts.values.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             .joined(separator: ", "))
+        // The histories reach what they are meant to try.
+        #expect(counts["edit made away of a todo removed meanwhile, dropped"] >= 10)
+        #expect(counts["add while away"] >= Self.histories && counts["repo remove"] >= Self.histories / 2)
     }
 
     func expectNoNewLife(_ before: Set<String>, _ world: RemoteWorld, _ history: Int) {

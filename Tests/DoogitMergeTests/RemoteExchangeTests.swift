@@ -78,25 +78,109 @@ import Testing
         for index in 0..<3 { #expect(world.machines[index].replica.todos[Self.uuid(1)] == nil, "pruned here too") }
     }
 
-    @Test func aMachineBackAfterTheHorizonRemovesWhatLeftAndSendsWhatItChanged() throws {
+    @Test func aMachineBackAfterTheHorizonRemovesWhatLeftAndSendsWhatItMade() throws {
         var world = RemoteWorld(2)
         for number in 1...3 { world.add(0, Self.uuid(number), repository: 1, text: "todo \(number)") }
         world.settle()
-        // Machine 1 goes away with the three todos; it edits the third meanwhile.
-        world.retext(1, Self.uuid(3), "edited while away")
+        // Machine 1 goes away with the three todos; meanwhile it edits two, one of which machine 0
+        // removes, and makes one.
+        world.retext(1, Self.uuid(2), "edited while away")
+        world.retext(1, Self.uuid(3), "edited, but removed elsewhere")
+        world.add(1, Self.uuid(4), repository: 1, text: "made while away")
         world.remove(0, Self.uuid(1))
         world.remove(0, Self.uuid(3))
         world.exchange(0)
         world.advance(days: 100)
         world.exchange(0)
         world.exchange(0)
-        #expect(world.remoteTodos[Self.uuid(1)] == nil, "older than the horizon: it left without machine 1")
+        #expect(world.remoteTodos[Self.uuid(1)] == nil && world.remoteTodos[Self.uuid(3)] == nil,
+                "older than the horizon: they left without machine 1")
         world.exchange(1)
         #expect(world.machines[1].replica.todos[Self.uuid(1)].map(\.isRemoved) != false, "not brought back from the dead")
-        #expect(world.live(1)[Self.uuid(3)] == "1 edited while away false", "what it changed while away is sent")
+        #expect(world.live(1)[Self.uuid(3)] == nil && world.remoteTodos[Self.uuid(3)] == nil,
+                "the edit of a todo whose removal left is dropped: the removal wins")
+        #expect(world.dropped[1] == [Self.uuid(3)], "and said")
+        #expect(world.live(1)[Self.uuid(2)] == "1 edited while away false", "what it changed of the others is sent")
+        #expect(world.remoteTodos[Self.uuid(4)]?.isRemoved == false, "what it made is sent")
         world.settle()
         #expect(world.live(0) == world.live(1))
-        #expect(world.live(0).keys.sorted() == [Self.uuid(2), Self.uuid(3)])
+        #expect(world.live(0).keys.sorted() == [Self.uuid(2), Self.uuid(4)])
+    }
+
+    /// Removed, and its removal gone from the remote because the machine was forgotten: the
+    /// machine's done of it is dropped in its first exchange, and the todo stays removed everywhere.
+    @Test func aForgottenMachineDropsInOneExchangeItsEditOfATodoRemovedMeanwhile() {
+        var world = RemoteWorld(3)
+        world.add(0, Self.uuid(1), repository: 1, text: "gone soon")
+        world.add(0, Self.uuid(2), repository: 1, text: "kept")
+        world.settle()
+        world.remove(0, Self.uuid(1))
+        world.settle([0, 1])
+        world.exchange(0, forget: [world.machines[2].id])
+        world.exchange(0)
+        #expect(world.remoteTodos[Self.uuid(1)] == nil, "machine 2 forgotten: the removal left")
+        world.finish(2, Self.uuid(1))
+        world.exchange(2)
+        #expect(world.live(2)[Self.uuid(1)] == nil, "removed here in one exchange")
+        #expect(world.dropped[2] == [Self.uuid(1)])
+        #expect(world.machines[2].replica.todos[Self.uuid(1)]?.done.value.done == true, "kept with its removal: restorable here")
+        #expect(world.remoteTodos[Self.uuid(1)] == nil)
+        world.settle()
+        for index in 0..<3 { #expect(world.live(index).keys.sorted() == [Self.uuid(2)], "machine \(index)") }
+    }
+
+    /// A restore made while away, of a todo whose removal the machine had merged and seen leave,
+    /// is made there: it goes out, though the machine was forgotten and the compaction point moved
+    /// past the restore meanwhile.
+    @Test func aRestoreMadeWhileAwayOfARemovalMergedBeforeStands() throws {
+        var world = RemoteWorld(3)
+        world.add(0, Self.uuid(1), repository: 1, text: "removed, then restored")
+        world.add(0, Self.uuid(2), repository: 1, text: "removed later")
+        world.settle()
+        world.remove(0, Self.uuid(1))
+        world.settle()
+        #expect(world.remoteTodos[Self.uuid(1)] == nil, "every machine merged the removal: it left")
+        world.now += 1000
+        world.restore(2, Self.uuid(1))
+        world.now += 1000
+        world.remove(0, Self.uuid(2))
+        world.settle([0, 1])
+        world.exchange(0, forget: [world.machines[2].id])
+        world.exchange(0)
+        #expect(world.remoteTodos[Self.uuid(2)] == nil, "machine 2 forgotten: the removal left")
+        let meta = try RemoteMeta.decode(try #require(world.remote[RemoteLayout.metaPath]))
+        let restore = try #require(world.machines[2].replica.todos[Self.uuid(1)]?.removed.stamp)
+        #expect(meta.compacted > restore, "the compaction point is past the restore")
+        world.exchange(2)
+        #expect(world.dropped[2] == [])
+        world.settle()
+        for index in 0..<3 { #expect(world.live(index).keys.sorted() == [Self.uuid(1)], "machine \(index)") }
+    }
+
+    /// A repository another machine stopped tracking, whose line left the remote, is not tracked
+    /// again by a machine back from longer away; a todo that machine made in it meanwhile keeps
+    /// it in the list (untracked), as a todo added elsewhere does.
+    @Test(arguments: [false, true]) func aRepositoryUntrackedElsewhereIsNotTrackedAgainByAMachineBack(madeATodoInIt: Bool) throws {
+        var world = RemoteWorld(2)
+        world.add(0, Self.uuid(1), repository: 1, text: "stays")
+        world.add(0, Self.uuid(2), repository: 2, text: "in a repository dropped")
+        world.settle()
+        world.untrack(0, 2)
+        world.exchange(0)
+        world.advance(days: 100)
+        world.exchange(0)
+        world.exchange(0)
+        #expect(RemoteWorld.piece(world.remote[RemoteLayout.repositoriesPath]).replica.repositories[2] == nil, "it left")
+        if madeATodoInIt { world.add(1, Self.uuid(3), repository: 2, text: "made while away") }
+        world.exchange(1)
+        world.settle()
+        for index in 0..<2 {
+            let entry = world.machines[index].replica.repositories[2]
+            #expect(entry?.tracked.value != true, "machine \(index): not tracked again")
+            #expect(world.machines[index].replica.showsRepository(2) == madeATodoInIt, "machine \(index)")
+        }
+        #expect(world.live(0) == world.live(1))
+        #expect(world.live(0).keys.sorted() == (madeATodoInIt ? [Self.uuid(1), Self.uuid(3)] : [Self.uuid(1)]))
     }
 
     @Test func aForgottenMachineNoLongerHoldsRemovalsBack() {

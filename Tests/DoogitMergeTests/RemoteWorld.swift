@@ -40,6 +40,8 @@ struct RemoteWorld {
     private(set) var pieces: [String: RemotePiece] = [:]
     var now: Int64 = 1_800_000_000_000
     var writes = 0
+    /// The edits each machine's last exchange dropped (their todos' removal had left the remote).
+    var dropped: [Int: Set<String>] = [:]
 
     init(_ count: Int) {
         machines = (0..<count).map { Machine(id: String(repeating: "\($0 + 1)", count: 12)) }
@@ -66,6 +68,13 @@ struct RemoteWorld {
             concerned.insert(entry.repository.value)
         }
         let existing = Set(remote.keys.compactMap(RemoteLayout.repository(ofTodosPath:)))
+        // What the files read anew held when this machine last read them.
+        var heldTodos: Set<String> = [], heldRepositories: Set<Int64> = []
+        for path in changedPaths where path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil {
+            let before = Self.piece(machine.cache[path]).replica
+            heldTodos.formUnion(before.todos.keys)
+            heldRepositories.formUnion(before.repositories.keys)
+        }
         let ownGeneration = meta.machines[machine.id]?.generation
         let waitsForMe = remote.keys.contains { path in
             pieces[path]?.todoSince.values.contains { $0 > (ownGeneration ?? -1) } == true
@@ -85,7 +94,8 @@ struct RemoteWorld {
                 machine: machine.id, machineName: "machine \(index)", now: Timestamp(millisecondsSinceEpoch: now), stamp: stamp,
                 meta: meta, repositories: pieces[RemoteLayout.repositoriesPath] ?? RemotePiece(), todoFiles: files,
                 existingTodoFiles: existing, local: local, pendingTodos: Set(machine.pending.keys),
-                pendingRepositories: machine.pendingRepositories, exchangedBefore: machine.exchangedBefore,
+                pendingRepositories: machine.pendingRepositories, formerlyHeldTodos: heldTodos,
+                formerlyHeldRepositories: heldRepositories, exchangedBefore: machine.exchangedBefore,
                 reportMerge: ownGeneration == nil || waitsForMe, forget: forget))
             concerned.formUnion(plan.needed)
         } while !plan.needed.isEmpty
@@ -104,6 +114,7 @@ struct RemoteWorld {
             if remote[RemoteLayout.stubPath] == nil { remote[RemoteLayout.stubPath] = RemoteLayout.stub }
         }
         machine.cache = remote
+        dropped[index] = plan.dropped
         machine.pending = [:]
         machine.pendingRepositories = []
         machine.exchangedBefore = true
@@ -167,6 +178,22 @@ struct RemoteWorld {
     mutating func remove(_ index: Int, _ uuid: String) { edit(index, uuid) { $0.removed.set(true, at: $1) } }
     mutating func restore(_ index: Int, _ uuid: String) { edit(index, uuid) { $0.removed.set(false, at: $1) } }
     mutating func retext(_ index: Int, _ uuid: String, _ text: String) { edit(index, uuid) { $0.text.set(text, at: $1) } }
+    mutating func finish(_ index: Int, _ uuid: String) {
+        let now = Timestamp(millisecondsSinceEpoch: self.now)
+        edit(index, uuid) { $0.done.set(DoneState(doneAt: now), at: $1) }
+    }
+
+    /// `repo remove --force`: its todos removed, and the repository no longer tracked.
+    mutating func untrack(_ index: Int, _ repository: Int64) {
+        for (uuid, entry) in machines[index].replica.todos where entry.repository.value == repository && !entry.isRemoved {
+            remove(index, uuid)
+        }
+        guard var entry = machines[index].replica.repositories[repository] else { return }
+        entry.tracked.set(false, at: machines[index].stamp(now))
+        machines[index].replica.repositories[repository] = entry
+        machines[index].pendingRepositories.insert(repository)
+    }
+
     mutating func move(_ index: Int, _ uuid: String, to repository: Int64) {
         if machines[index].replica.repositories[repository] == nil { return }
         edit(index, uuid) { $0.repository.set(repository, at: $1) }

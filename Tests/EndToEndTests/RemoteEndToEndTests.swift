@@ -89,7 +89,8 @@ struct RemoteEndToEndTests {
         #expect(b.run("todo", "list", "--json").stdout == a.run("todo", "list", "--json").stdout)
 
         let json = try JSONParser.parse(b.run("sync", "--json").stdout)
-        #expect(json["remote"] == .object([JSONMember("pulled", .int(0)), JSONMember("pushed", .int(0)), JSONMember("retries", .int(0))]))
+        #expect(json["remote"] == .object([JSONMember("pulled", .int(0)), JSONMember("pushed", .int(0)), JSONMember("retries", .int(0)),
+                                           JSONMember("dropped", .int(0))]))
         let status = try JSONParser.parse(b.run("remote", "status", "--json").stdout)
         #expect(status["repository"] == .string(Self.data) && status["pending"] == .int(0) && status["branch"] == .string("master"))
 

@@ -124,6 +124,67 @@ struct RemoteForYearsTests {
         #expect(!b.run("todo", "list", "--removed").stdout.contains("gone"), "older than the horizon: gone for good here too")
     }
 
+    static let droppedLine = "octocat/doogit-data: dropped this machine's edits of 1 todo removed on another machine meanwhile: "
+
+    /// A machine away past the horizon edits (or finishes) a todo that another machine removed
+    /// meanwhile, and makes one. Back, its edit is dropped and said: the removal left the remote
+    /// and wins, as it would have had the machine synced before; what it made goes out.
+    @Test(arguments: ["edit", "done"]) func anEditMadeAwayOfATodoWhoseRemovalLeftIsDropped(_ change: String) throws {
+        let machines = try Machines(2)
+        let (a, b) = (machines[0], machines[1])
+        for text in ["kept", "gone"] { #expect(a.run("todo", "add", "-R", "app", text).status == 0) }
+        machines.syncAll([0, 1, 0])
+        #expect(a.run("todo", "rm", try machines.id("gone", on: a)).status == 0)
+        machines.syncAll([0])
+        daysPass(100, machines)
+        machines.syncAll([0])
+        #expect(machines.github.contents.file(Machines.data, Self.appTodos)?.text.contains("\"gone\"") == false,
+                "past the horizon: it left")
+        let gone = try machines.id("gone", on: b)
+        let edit = change == "edit" ? b.run("todo", "edit", gone, "gone, edited while away") : b.run("todo", "done", gone)
+        #expect(edit.status == 0, "\(edit.stderr)")
+        #expect(b.run("todo", "add", "-R", "app", "made while away").status == 0)
+        let back = b.run("sync")
+        #expect(back.status == 0, "\(back.stderr)")
+        let edited = change == "edit" ? "gone, edited while away" : "gone"
+        #expect(back.stdout.split(separator: "\n").contains { $0 == Self.droppedLine + "\"\(edited)\"" }, "\(back.stdout)")
+        #expect(try machines.list(b) == ["octocat/app: kept, made while away"])
+        #expect(!b.run("todo", "list", "--removed").stdout.contains("gone"), "older than the horizon: gone for good")
+        let remote = machines.github.contents.file(Machines.data, Self.appTodos)?.text ?? ""
+        #expect(!remote.contains("gone") && remote.contains("made while away"), "\(remote)")
+        machines.syncAll([0])
+        #expect(try machines.list(a) == machines.list(b), "not back to life on the other machine either")
+        let again = b.run("sync")
+        #expect(again.status == 0 && !again.stdout.contains("dropped"), "said once: \(again.stdout)")
+    }
+
+    /// Forgotten while only offline, with a done of a todo removed meanwhile (its removal left
+    /// when the machine was forgotten): the machine's first sync drops it, restorable there.
+    @Test func aForgottenMachineDropsATodoRemovedElsewhereInOneSync() throws {
+        let machines = try Machines(2)
+        let (a, b) = (machines[0], machines[1])
+        for text in ["kept", "gone"] { #expect(a.run("todo", "add", "-R", "app", text).status == 0) }
+        machines.syncAll([0, 1, 0])
+        #expect(a.run("todo", "rm", try machines.id("gone", on: a)).status == 0)
+        machines.syncAll([0])
+        #expect(a.run("remote", "forget", try id(of: b)).status == 0)
+        machines.syncAll([0])
+        #expect(machines.github.contents.file(Machines.data, Self.appTodos)?.text.contains("\"gone\"") == false, "it left")
+        #expect(b.run("todo", "done", try machines.id("gone", on: b)).status == 0)
+        let preview = b.run("sync", "--dry-run", "--json")
+        #expect(try JSONParser.parse(preview.stdout).field("remote").int64("dropped") == 1, "\(preview.stdout)")
+        #expect(try machines.list(b).first?.contains("gone [done]") == true, "a dry run changes nothing")
+        let back = b.run("sync")
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try machines.list(b) == ["octocat/app: kept"], "one sync")
+        #expect(back.stdout.split(separator: "\n").contains { $0 == Self.droppedLine + "\"gone\" (restorable: 'doogit todo list --removed')" },
+                "\(back.stdout)")
+        #expect(b.run("todo", "list", "--removed").stdout.contains("gone"), "within the horizon: restorable here")
+        #expect(machines.github.contents.file(Machines.data, Self.appTodos)?.text.contains("\"gone\"") == false)
+        machines.syncAll([0])
+        #expect(try machines.list(a) == ["octocat/app: kept"])
+    }
+
     @Test func aForgottenMachineNoLongerHoldsRemovalsBack() throws {
         let machines = try Machines(3)
         let (a, c) = (machines[0], machines[2])
