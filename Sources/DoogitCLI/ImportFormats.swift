@@ -34,7 +34,7 @@ enum ImportFormat: String, CaseIterable {
     case doogit, taskwarrior, todotxt
 
     /// doogit's own file by its header; Taskwarrior's `task export` by its JSON; anything else
-    /// is read as todo.txt.
+    /// is read as todo.txt. `bytes` are without a byte-order mark (`ByteOrderMark.utf8`).
     static func detect(_ bytes: [UInt8]) -> ImportFormat {
         if TodoFile.looksLikeDoogit(bytes) { return .doogit }
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }

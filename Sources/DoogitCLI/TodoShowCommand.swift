@@ -44,9 +44,7 @@ extension TodoCommands {
         if let priority = todo.priority { rows.append(("Priority", priority.rawValue)) }
         if !todo.tags.isEmpty { rows.append(("Tags", todo.tags.map(TerminalText.sanitize).joined(separator: " "))) }
         if let note = todo.note {
-            for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                rows.append((index == 0 ? "Note" : "", TerminalText.sanitize(String(line))))
-            }
+            for (index, line) in TerminalText.lines(note).enumerated() { rows.append((index == 0 ? "Note" : "", line)) }
         }
         rows.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state?.rawValue ?? "not seen yet")) \(TerminalText.sanitize($0.url))" } ?? "none"))
         let labelWidth = rows.map(\.0.count).max() ?? 0

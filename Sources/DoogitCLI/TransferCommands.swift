@@ -43,7 +43,8 @@ enum TransferCommands {
             OptionSpec("repo", short: "R", value: "REPO", help: "the repository for todos whose project names no tracked one"),
         ],
         discussion: """
-            FILE - reads standard input. All or nothing: a bad file is refused naming its first bad \
+            FILE - reads standard input; a byte-order mark at its start is not part of its first line \
+            (UTF-16 with one is read as such). All or nothing: a bad file is refused naming its first bad \
             line, and nothing is imported. Todos are recognised by UUID, so importing a file twice adds \
             nothing the second time; a doogit file is merged field by field, as sync does, links to \
             issues and repository settings included. Taskwarrior: \
@@ -215,14 +216,17 @@ enum TransferCommands {
         path.hasPrefix("/") ? path : runtime.context.currentDirectory + "/" + path
     }
 
-    /// The bytes of FILE, or of standard input for `-`.
-    static func readInput(_ argument: String, _ runtime: Runtime) throws -> [UInt8] {
-        let limit = "larger than \(inputLimit >> 20) MB"
+    /// The bytes of FILE, or of standard input for `-`, at most `limit` of them, without a
+    /// byte-order mark (UTF-16 read as such): an editor's mark is not part of the first line.
+    /// `instead` is the advice when standard input cannot be used.
+    static func readInput(_ argument: String, _ runtime: Runtime, limit: Int = inputLimit,
+                          instead: String = "import a file instead") throws -> [UInt8] {
+        let tooLarge = limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB"
         if argument == "-" {
-            guard let bytes = runtime.context.readStandardInputBytes(inputLimit) else {
-                throw CommandFailure(message: "standard input is \(limit) or cannot be read", hint: "import a file instead")
+            guard let bytes = runtime.context.readStandardInputBytes(limit) else {
+                throw CommandFailure(message: "standard input is \(tooLarge) or cannot be read", hint: instead)
             }
-            return bytes
+            return ByteOrderMark.utf8(bytes)
         }
         let descriptor = open(absolute(argument, runtime), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -230,10 +234,10 @@ enum TransferCommands {
         }
         defer { close(descriptor) }
         guard !Files.isDirectory(absolute(argument, runtime)),
-              let bytes = Files.readAll(descriptor: descriptor, limit: inputLimit + 1), bytes.count <= inputLimit else {
-            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(limit), or unreadable",
+              let bytes = Files.readAll(descriptor: descriptor, limit: limit + 1), bytes.count <= limit else {
+            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(tooLarge), or unreadable",
                                  hint: "check the path")
         }
-        return bytes
+        return ByteOrderMark.utf8(bytes)
     }
 }
