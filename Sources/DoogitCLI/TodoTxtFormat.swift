@@ -125,10 +125,10 @@ enum TodoTxtImport {
         return priorityLetter(Substring("(\(word.dropFirst(4)))"))
     }
 
-    /// The date of `due:YYYY-MM-DD`.
+    /// The date of `due:YYYY-MM-DD` (years 1970 to 9999: another stays in the text).
     private static func due(_ word: Substring) -> CalendarDate? {
-        guard word.hasPrefix("due:") else { return nil }
-        return CalendarDate(text: String(word.dropFirst(4)))
+        guard word.hasPrefix("due:"), let date = CalendarDate(text: String(word.dropFirst(4))) else { return nil }
+        return ForeignDates.isTaken(date) ? date : nil
     }
 
     /// The tag of `@context`, when it can be one.
@@ -170,11 +170,12 @@ enum TodoTxtImport {
 /// todo.txt as `export --format todotxt` writes it: one line per todo not removed, in list
 /// order: `x DONE-DATE` for a done one, `(A)`, `(B)` or `(C)` for an open one's priority H, M or
 /// L, its creation date (so that a text starting with `x `, a priority or a date reads back as
-/// text), the text without control characters, its issue as `issue:OWNER/NAME#N`, its due date
-/// as `due:YYYY-MM-DD`, each tag as `@tag`, a done one's priority as `pri:A` (todo.txt's way to
-/// keep it on completion), and its repository as `+OWNER/NAME`. The note has no place in
-/// todo.txt and is left out. Importing it gives the same todos, unless a word of a text reads as
-/// one of those fields (an `@word`, or `due:DATE` in the text of a todo without a due date).
+/// text), the text without control characters (todo.txt shows a line as it is), its issue as
+/// `issue:OWNER/NAME#N`, its due date as `due:YYYY-MM-DD`, each tag as `@tag`, a done one's
+/// priority as `pri:A` (todo.txt's way to keep it on completion), and its repository as
+/// `+OWNER/NAME`. The note has no place in todo.txt and is left out. Importing it gives the same
+/// todos, unless a word of a text reads as one of those fields (an `@word`, or `due:DATE` in the
+/// text of a todo without a due date).
 enum TodoTxtExport {
     static func write(_ sections: [TodoSection]) -> String {
         var out = ""
@@ -187,12 +188,13 @@ enum TodoTxtExport {
                     out += "(\(letter)) "
                 }
                 out += String(todo.createdAt.rfc3339.prefix(10)) + " "
-                out += words(todo.text)
-                if let issue = todo.issue { out += " issue:\(section.repository.fullName)#\(issue.number)" }
-                if let due = todo.due { out += " due:" + due.text }
-                for tag in todo.tags { out += " @" + words(tag) }
+                out += text(todo.text)
+                let repository = words(section.repository.fullName)
+                if let issue = todo.issue { out += " issue:\(repository)#\(issue.number)" }
+                if let due = todo.due, ForeignDates.isTaken(due) { out += " due:" + due.text }
+                for tag in Set(todo.tags.map(words)).sorted() where !tag.isEmpty { out += " @" + tag }
                 if todo.doneAt != nil, let letter { out += " pri:\(letter)" }
-                out += " +" + section.repository.fullName + "\n"
+                out += " +" + repository + "\n"
             }
         }
         return out
@@ -209,5 +211,11 @@ enum TodoTxtExport {
     /// Text on one line: no control characters, single spaces.
     private static func words(_ text: String) -> String {
         TerminalText.sanitize(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A todo's text as its line says it: never empty, which the import refuses.
+    static func text(_ text: String) -> String {
+        let line = words(text)
+        return line.isEmpty ? "(no text)" : line
     }
 }

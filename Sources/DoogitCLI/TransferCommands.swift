@@ -28,8 +28,11 @@ enum TransferCommands {
             line: 'x DATE' for done ones, (A), (B) or (C) for priority H, M or L (pri:A when done), \
             due:YYYY-MM-DD, @tag, '+OWNER/NAME' for the repository; todo.txt has no place for the note, \
             and reads a word '@word' of a text as a tag. taskwarrior writes what 'task import' reads: \
-            the todos not removed, the project OWNER/NAME, the due date as its local midnight, the note \
-            as an annotation. Imported back, either gives the same todos (todotxt: but for those).
+            the todos not removed, the project OWNER/NAME, the due date as its local midnight, each line \
+            of the note as an annotation. Imported back, either gives the same todos (todotxt: but for \
+            those). Neither carries a control \
+            character: the programs that read them show text as it is, so text from GitHub or another \
+            machine is written without them (the doogit format keeps text as it was received).
             """,
         examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt",
                    "doogit export --format taskwarrior | task import"],

@@ -182,7 +182,7 @@ import TestSupport
             [
             {"uuid":"\(try #require(try store.sections().flatMap(\.todos).first { $0.text == "plain" }).uuid)","description":"plain","status":"pending","entry":"20231114T221520Z","modified":"20231114T221520Z","project":"octocat/Hello-World"},
             {"uuid":"\(done.uuid)","description":"finished","status":"completed","entry":"20231114T221520Z","end":"20231114T231320Z","modified":"20231114T231320Z","project":"octocat/Hello-World","priority":"L"},
-            {"uuid":"\(first.uuid)","description":"ship \\"it\\"","status":"pending","entry":"20231114T221420Z","modified":"20231114T221420Z","project":"octocat/tools","due":"\(due)","priority":"H","tags":["ci","release"],"annotations":[{"entry":"20231114T221420Z","description":"line one\\nline two"}]}
+            {"uuid":"\(first.uuid)","description":"ship \\"it\\"","status":"pending","entry":"20231114T221420Z","modified":"20231114T221420Z","project":"octocat/tools","due":"\(due)","priority":"H","tags":["ci","release"],"annotations":[{"entry":"20231114T221419Z","description":"line one"},{"entry":"20231114T221420Z","description":"line two"}]}
             ]
 
             """)

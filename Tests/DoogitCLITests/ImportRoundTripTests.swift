@@ -6,7 +6,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Files as other programs and systems write them: with a byte-order mark, they read as without.
+/// Files as other programs and systems write them, and as they read them: with a byte-order mark
+/// they read as without, what another program's file brings is what `todo add` takes, and no
+/// export carries a control character. In-process; the real `task` and `todo-txt` are in the
+/// end-to-end TransferDetailsTests.
 @Suite struct ImportRoundTripTests {
     /// A harness with octocat/Hello-World and octocat/tools (id 9) tracked.
     func harness() throws -> CLIHarness {
@@ -76,5 +79,68 @@ import TestSupport
         let imported = target.run("import", file)
         #expect(imported.code == 0, "\(imported.stderr)")
         #expect(try target.openStore().sections().flatMap(\.todos).map(\.text) == ["ship it"])
+    }
+
+    // MARK: Control characters
+
+    /// Everything another program shows of an export: no control character, raw or escaped.
+    @Test(arguments: ["todotxt", "taskwarrior"])
+    func noExportCarriesAControlCharacter(format: String) throws {
+        let harness = try harness()
+        let store = try harness.openStore()
+        _ = try store.addTodo(repositoryID: 9, text: "Ship \u{1B}]0;pwned\u{07}it\u{9B}31m \u{202E}now", details: DetailsEdit(
+            addTags: ["a\u{202E}b", "c\u{9F}"], note: .some("bell\u{07} \u{1B}[2Jclear\r\nline\ttwo\u{0B}three")), at: Fixture.t1)
+        let exported = harness.run("export", "--format", format).stdout
+        #expect(!exported.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" }, "\(exported.debugDescription)")
+        #expect(!exported.contains("\\u00") && !exported.contains("\\t") && !exported.contains("\\r") && !exported.contains("\\n"))
+        if format == "taskwarrior" {
+            let task = try #require(try JSONParser.parse(exported).arrayValue?.first)
+            #expect(try task.string("description") == "Ship it now")
+            #expect(try task.array("tags") == [.string("ab"), .string("c")])
+            #expect(try task.array("annotations").map { try $0.string("description") } == ["bell clear", "line two", "three"])
+        } else {
+            #expect(exported == "2023-11-14 Ship it now @ab @c +octocat/tools\n")
+        }
+    }
+
+    // MARK: What another program's file brings
+
+    @Test func aTaskwarriorNoteLongerThanTheLimitIsABadTask() throws {
+        let harness = try harness()
+        let line = String(repeating: "n", count: 6000)
+        let file = try harness.writeFile("tasks.json", """
+            {"uuid":"5f0c8a5e-3b8e-4d7a-9a2c-1f4e6d2b7c01","description":"x","project":"tools","annotations":[{"description":"\(line)"},{"description":"\(line)"}]}
+
+            """)
+        let refused = harness.run("import", file)
+        #expect(refused.code == 1 && refused.errorLines == ["doogit: error: \(file), line 1: the annotations, the todo's note, are longer than 10000 characters; nothing was imported"])
+    }
+
+    @Test func aDueDateOutsideTheYears1970To9999NeitherComesInNorGoesOut() throws {
+        let harness = try harness()
+        let tasks = try harness.writeFile("tasks.json", """
+            {"uuid":"5f0c8a5e-3b8e-4d7a-9a2c-1f4e6d2b7c01","description":"x","project":"tools","due":"00010101T000000Z"}
+
+            """)
+        let refused = harness.run("import", tasks)
+        #expect(refused.code == 1 && refused.errorLines == ["doogit: error: \(tasks), line 1: \"due\" is not a date of the years 1970 to 9999; nothing was imported"])
+        let lines = try harness.writeFile("todo.txt", "call due:0001-01-01 +tools\nwrite due:1970-01-01 +tools\n")
+        #expect(harness.run("import", lines).code == 0)
+        let todos = try harness.openStore().sections().flatMap(\.todos)
+        #expect(todos.map { "\($0.text) \($0.due?.text ?? "-")" }.sorted() == ["call due:0001-01-01 -", "write 1970-01-01"])
+
+        // One in the database already (an older doogit took it) is not written for another program.
+        let store = try harness.openStore()
+        _ = try store.addTodo(repositoryID: 9, text: "ancient", details: DetailsEdit(due: .some(try Self.day("0001-01-01"))),
+                                    at: Fixture.t1)
+        #expect(!harness.run("export", "--format", "taskwarrior").stdout.contains(#""due":"0"#))
+        #expect(harness.run("export", "--format", "todotxt").stdout.contains("ancient +octocat/tools\n"))
+    }
+}
+
+extension JSONValue {
+    var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
     }
 }

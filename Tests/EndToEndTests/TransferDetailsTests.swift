@@ -1,3 +1,4 @@
+import DoogitStore
 import DoogitSupport
 import Foundation
 import Testing
@@ -33,6 +34,59 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         }
     }
     return strip(try JSONParser.parse(machine.run("todo", "list", "--json").stdout))
+}
+
+/// A Taskwarrior of its own (data and taskrc in a temporary folder), run as a user would, without
+/// colour or confirmations.
+private struct Taskwarrior {
+    let path: String
+    let data = TemporaryDirectory()
+    let zone: String
+
+    init(_ path: String, zone: String = "UTC") throws {
+        self.path = path
+        self.zone = zone
+        _ = try data.write(".taskrc", "")
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) -> ProcessResult {
+        ChildProcess.run(path, ["rc.confirmation=off", "rc.verbose=nothing", "rc.color=off"] + arguments,
+                         environment: ["HOME": data.path, "TASKRC": data.path + "/.taskrc", "TASKDATA": data.path + "/.task",
+                                       "PATH": "/usr/bin:/bin", "TZ": zone])
+    }
+}
+
+/// todo-txt (todo.sh) with its files in a temporary folder, plain output.
+private struct TodoTxt {
+    let path: String
+    let folder = TemporaryDirectory()
+    let config: String
+
+    init(_ path: String) throws {
+        self.path = path
+        config = try folder.write("config", """
+            export TODO_DIR="\(folder.path)"
+            export TODO_FILE="$TODO_DIR/todo.txt"
+            export DONE_FILE="$TODO_DIR/done.txt"
+            export REPORT_FILE="$TODO_DIR/report.txt"
+
+            """)
+        _ = try folder.write("done.txt", "")
+    }
+
+    var todoFile: String { folder.path + "/todo.txt" }
+
+    /// todo.txt and done.txt, as one file.
+    func lines() throws -> String {
+        try String(contentsOfFile: folder.path + "/todo.txt", encoding: .utf8)
+            + String(contentsOfFile: folder.path + "/done.txt", encoding: .utf8)
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) -> ProcessResult {
+        ChildProcess.run(path, ["-d", config, "-p"] + arguments, environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"])
+    }
 }
 
 /// Details through export and import as a user meets them: the due date of a Taskwarrior task
@@ -99,7 +153,8 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         let shipped = try #require(tasks.first { (try? $0.string("description")) == "ship it" })
         #expect(try shipped.string("project") == "octocat/app" && shipped.string("priority") == "H")
         #expect(try shipped.array("tags") == [.string("ci"), .string("release")])
-        #expect(try shipped.array("annotations").first?.string("description") == "line one\nline two")
+        #expect(try shipped.array("annotations").map { try $0.string("description") } == ["line one", "line two"],
+                "a line of the note an annotation: task shows an annotation on one line")
         #expect(try shipped.string("due") == "20261224T110000Z")
         #expect(run("_get", try shipped.string("uuid") + ".due").stdout == "2026-12-24T00:00:00\n", "due that day where it is")
         let finished = try #require(tasks.first { (try? $0.string("description")) == "finished" })
@@ -153,5 +208,43 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         let shipped = try #require(todos.first { (try? $0.string("text")) == "ship it" })
         #expect(try shipped.bool("done") && shipped.array("tags") == [.string("release")] && shipped.string("due") == "2026-12-24")
         #expect(try todos.first { (try? $0.string("text")) == "finished" }?.string("priority") == "M")
+    }
+
+    /// An issue title that retitles the terminal, and a note with ESC and BEL (as another
+    /// machine's file may bring one), reach neither `task` nor todo-txt: what they print of
+    /// doogit's exports has no control character.
+    @Test(.enabled(if: installed("task") != nil && installed("todo-txt") != nil, "task or todo-txt is not on PATH"))
+    func noExportChangesTheTerminalOfTheProgramThatReadsIt() throws {
+        let task = try Taskwarrior(try #require(installed("task")))
+        let todoTxt = try TodoTxt(try #require(installed("todo-txt")))
+        let machine = try Sandbox()
+        machine.github.addRepository(id: 1, name: "app", description: nil)
+        machine.github.activity.addIssue(repository: 1, title: "\u{1B}]0;pwned\u{07}Fix the \u{1B}[31mbuild")
+        #expect(machine.run("repo", "add", "octocat/app").status == 0)
+        #expect(machine.run("repo", "set", "app", "--import-issues", "all").status == 0)
+        #expect(machine.run("sync").status == 0)
+        #expect(machine.run("todo", "add", "-R", "app", "with a note").status == 0)
+        let database = try Database(path: machine.databasePath)
+        try database.run("UPDATE todos SET note = ? WHERE text = 'with a note'", .text("ring\u{07}\u{1B}]2;title\u{07} me\r\nlater"))
+        // A due date an older doogit took, which `task import` refuses (the whole file).
+        try database.run("UPDATE todos SET due = '0001-01-01' WHERE text = 'with a note'")
+        let raw = machine.run("todo", "list", "--json").stdout
+        #expect(raw.contains(#"\u001b]0;pwned\u0007Fix"#) && raw.contains(#"ring\u0007"#), "doogit keeps text as it came: \(raw)")
+
+        let tasks = machine.home.path + "/tasks.json"
+        #expect(machine.run(["export", "--format", "taskwarrior", "-o", tasks]).status == 0)
+        let imported = task.run("import", tasks)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for shown in [task.run("list"), task.run("1", "info"), task.run("2", "info"), task.run("export")] {
+            #expect(shown.status == 0)
+            #expect(!shown.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } && !shown.stdout.contains("\\u00"),
+                    "\(shown.stdout.debugDescription)")
+        }
+        #expect(task.run("list").stdout.contains("Fix the build"))
+
+        #expect(machine.run(["export", "--format", "todotxt", "-o", todoTxt.todoFile]).status == 0)
+        let listed = todoTxt.run("ls")
+        #expect(listed.status == 0 && listed.stdout.contains("Fix the build"))
+        #expect(!listed.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(listed.stdout.debugDescription)")
     }
 }
