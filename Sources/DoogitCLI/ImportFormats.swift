@@ -19,8 +19,13 @@ struct ForeignTodo {
     var issue: (repository: String, number: Int64, word: String)? = nil
     /// Its due date, priority, tags and note, as the file says them.
     var details = DetailsEdit()
+    /// When the task last changed (Taskwarrior's `modified`; todo.txt has no such time).
+    var modified: Timestamp? = nil
     /// A todo.txt priority past `(C)`, taken as L: the letter, for the warning that names it.
     var otherPriority: Character? = nil
+    /// The file gives no UUID (a todo.txt line without `uuid:`): `uuid` was made from the line,
+    /// and the todo is also recognised by its repository, text and creation date.
+    var madeUUID = false
 }
 
 /// A file that is not what its format allows: where, and why.

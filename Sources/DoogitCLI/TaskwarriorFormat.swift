@@ -6,7 +6,8 @@ import DoogitSupport
 /// line, as older versions write). `description` is the text, `status` completed is done and
 /// deleted is skipped (as are recurring templates), `entry` and `end` are the times, `project`
 /// names the repository, and the task's UUID is kept; `priority`, `tags`, `due` and the
-/// annotations (the note) are the details.
+/// annotations (the note) are the details, and `modified` says when the task last changed (for
+/// a todo that is here already: `TaskwarriorUpdate`).
 enum TaskwarriorImport {
     static func read(_ bytes: [UInt8]) throws(ImportFormatError) -> [ForeignTodo] {
         var tasks: [(JSONValue, String)] = []
@@ -94,7 +95,7 @@ private struct TaskFields {
         let done = status == "completed"
         return ForeignTodo(uuid: uuid, text: try cleanText(description, place: place), doneAt: done ? try time("end") : nil,
                            done: done, createdAt: try time("entry"), project: try text("project"), place: place,
-                           details: try details())
+                           details: try details(), modified: try time("modified"))
     }
 
     /// `priority`, `tags`, `due` and the annotations' descriptions, one a line, as the note.
