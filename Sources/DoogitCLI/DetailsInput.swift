@@ -12,6 +12,7 @@ enum DetailsInput {
         OptionSpec("priority", value: "H|M|L", help: "how pressing it is: H (high), M or L", values: .choices(["H", "M", "L"])),
         OptionSpec("tag", value: "TAG", help: "a tag (repeat it for several)", values: .tag),
         OptionSpec("note", value: "TEXT", help: "a note (several lines allowed)"),
+        OptionSpec("note-file", value: "FILE", help: "the note from FILE ('-': standard input)"),
         OptionSpec("raw", help: "keep every word as text: no +tag, due: or pri: fields"),
     ]
 
@@ -20,8 +21,8 @@ enum DetailsInput {
         addOptions[1], OptionSpec("no-priority", help: "clear the priority"),
         addOptions[2], OptionSpec("untag", value: "TAG", help: "remove a tag, or a label of its issue (repeat it for several)",
                                    values: .tag),
-        addOptions[3], OptionSpec("no-note", help: "clear the note"),
-        addOptions[4],
+        addOptions[3], addOptions[4], OptionSpec("no-note", help: "clear the note"),
+        addOptions[5],
     ]
 
     static let shorthandHelp = """
@@ -112,10 +113,7 @@ enum DetailsInput {
         if invocation.flag("no-priority") { edit.priority = .some(nil) }
         for text in invocation.options["tag"] ?? [] { edit.addTags.append(try tag(text, topic: topic)) }
         for text in invocation.options["untag"] ?? [] { edit.removeTags.append(try tag(text, topic: topic)) }
-        if let note = invocation.value("note") {
-            let trimmed = note.trimmingSpaces
-            edit.note = .some(trimmed.isEmpty ? nil : note)
-        }
+        // --note and --note-file are read by NoteInput.
         if invocation.flag("no-note") { edit.note = .some(nil) }
         return edit
     }

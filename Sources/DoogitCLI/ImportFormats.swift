@@ -19,8 +19,13 @@ struct ForeignTodo {
     var issue: (repository: String, number: Int64, word: String)? = nil
     /// Its due date, priority, tags and note, as the file says them.
     var details = DetailsEdit()
+    /// When the task last changed (Taskwarrior's `modified`; todo.txt has no such time).
+    var modified: Timestamp? = nil
     /// A todo.txt priority past `(C)`, taken as L: the letter, for the warning that names it.
     var otherPriority: Character? = nil
+    /// The file gives no UUID (a todo.txt line without `uuid:`): `uuid` was made from the line,
+    /// and the todo is also recognised by its repository, text and creation date.
+    var madeUUID = false
 }
 
 /// A file that is not what its format allows: where, and why.
@@ -34,7 +39,7 @@ enum ImportFormat: String, CaseIterable {
     case doogit, taskwarrior, todotxt
 
     /// doogit's own file by its header; Taskwarrior's `task export` by its JSON; anything else
-    /// is read as todo.txt.
+    /// is read as todo.txt. `bytes` are without a byte-order mark (`ByteOrderMark.utf8`).
     static func detect(_ bytes: [UInt8]) -> ImportFormat {
         if TodoFile.looksLikeDoogit(bytes) { return .doogit }
         let first = bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
@@ -51,4 +56,14 @@ func cleanText(_ raw: String, place: String) throws(ImportFormatError) -> String
         throw ImportFormatError(place: place, reason: "the todo text is longer than \(InputValidation.maximumTextLength) characters")
     }
     return text
+}
+
+/// The due dates doogit takes from another program's file and writes to one: years 1970 to 9999,
+/// as `todo add` takes them (`task import` refuses a whole file with an earlier one).
+enum ForeignDates {
+    /// A stand-in for the year check of `todo add` (DetailsInput): once that is shared, this
+    /// calls it, so that every way in takes the same dates.
+    static func isTaken(_ date: CalendarDate) -> Bool {
+        (1970...9999).contains(date.year)
+    }
 }

@@ -6,7 +6,7 @@ import DoogitSync
 /// `doogit todo promote|link|unlink`: a todo and its GitHub issue.
 enum IssueCommands {
     static let bodyOptions = [
-        OptionSpec("body", value: "TEXT", help: "the issue's body"),
+        OptionSpec("body", value: "TEXT", help: "the issue's body (default: the todo's note)"),
         OptionSpec("body-file", value: "FILE", help: "read the issue's body from FILE ('-': standard input)"),
         OptionSpec("label", value: "NAME", help: "add a label (repeat it, or separate names with commas)"),
     ]
@@ -16,8 +16,9 @@ enum IssueCommands {
         arguments: ArgumentSpec(display: "ID", minimum: 1, maximum: 1),
         options: bodyOptions,
         discussion: """
-            The issue is created in the todo's repository, titled with the todo's text; its body \
-            ends with an invisible marker naming the todo. If GitHub's answer is lost, nothing is \
+            The issue is created in the todo's repository, titled with the todo's text; its body is \
+            --body (or --body-file), else the todo's note, and ends with an invisible marker naming the \
+            todo. After that the note and the body are apart. If GitHub's answer is lost, nothing is \
             created twice: running promote again (or 'doogit sync') looks for the issue first and \
             links it if GitHub made it. Prints 'Created OWNER/NAME#N for todo ID' and the issue's URL.
             """,
@@ -50,14 +51,17 @@ enum IssueCommands {
     }
 
     /// `todo add TEXT --issue`: the todo and its issue, as one step.
-    /// Its tags go as labels; the details (the tags too) are written once the todo is there.
+    /// Its tags go as labels, its note is the issue's body unless --body says otherwise; the
+    /// details (the tags too) are written once the todo is there, and what is printed is the
+    /// todo with them.
     static func runAddWithIssue(_ invocation: Invocation, _ runtime: Runtime, text: String,
                                 repository: RepositoryRecord, details: DetailsEdit) throws {
         let (body, labels) = try issueContent(invocation, runtime)
-        let linked = try linker(runtime).addTodoWithIssue(repositoryID: repository.id, text: text, body: body,
+        var linked = try linker(runtime).addTodoWithIssue(repositoryID: repository.id, text: text,
+                                                          body: body ?? details.note.flatMap { $0 } ?? "",
                                                           labels: Array(Set(labels + details.addTags)).sorted())
         let rest = DetailsEdit(due: details.due, priority: details.priority, addTags: details.addTags, note: details.note)
-        if !rest.isEmpty { _ = try runtime.store().editTodo(id: linked.todo.id, text: nil, details: rest, at: runtime.now()) }
+        if !rest.isEmpty { linked.todo = try runtime.store().editTodo(id: linked.todo.id, text: nil, details: rest, at: runtime.now()) }
         runtime.say("Added \(linked.todo.id) to \(TerminalText.sanitize(repository.fullName))")
         try report(linked, runtime)
     }
@@ -133,21 +137,22 @@ enum IssueCommands {
         runtime.note("\(TerminalText.sanitize(repository.fullName)) is archived, so GitHub refuses changes to its issues: sync cannot push to \(issueName(linked)) (turn pushing off with 'doogit repo set \(TerminalText.sanitize(repository.fullName)) --push-issues off')")
     }
 
-    /// The body (`--body`, or `--body-file FILE|-`) and labels of an issue to create.
-    static func issueContent(_ invocation: Invocation, _ runtime: Runtime) throws -> (body: String, labels: [String]) {
+    /// The body (`--body`, or `--body-file FILE|-`; nil when neither is given) and labels of an
+    /// issue to create.
+    static func issueContent(_ invocation: Invocation, _ runtime: Runtime) throws -> (body: String?, labels: [String]) {
         if invocation.value("body") != nil && invocation.value("body-file") != nil {
             throw UsageError(message: "--body and --body-file cannot be used together", topic: invocation.path)
         }
-        var body = invocation.value("body") ?? ""
+        var body = invocation.value("body")
         if let file = invocation.value("body-file") {
             if file == "-" {
-                body = runtime.context.readStandardInput()
+                body = ByteOrderMark.dropped(runtime.context.readStandardInput())
             } else {
-                guard let text = Files.read(file, limit: 1 << 20) else {
+                guard let text = Files.read(TransferCommands.absolute(file, runtime), limit: 1 << 20) else {
                     throw CommandFailure(message: "cannot read the body file \(TerminalText.sanitize(file)) (\(Files.reason()))",
                                          hint: "check the path, or give the body with --body")
                 }
-                body = text
+                body = ByteOrderMark.dropped(text)
             }
         }
         var labels: [String] = []

@@ -246,9 +246,9 @@ struct ListRenderer {
             for todo in section.todos {
                 appendTodo(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "", to: &out)
                 if long != nil, let note = todo.note {
-                    for line in note.split(separator: "\n", omittingEmptySubsequences: false) {
+                    for line in TerminalText.lines(note) {
                         out.pad(6 + idWidth)
-                        out += style.dim(TerminalText.sanitize(String(line)))
+                        out += style.dim(line)
                         out += "\n" as StaticString
                     }
                 }

@@ -6,7 +6,8 @@ import DoogitSupport
 /// line, as older versions write). `description` is the text, `status` completed is done and
 /// deleted is skipped (as are recurring templates), `entry` and `end` are the times, `project`
 /// names the repository, and the task's UUID is kept; `priority`, `tags`, `due` and the
-/// annotations (the note) are the details.
+/// annotations (the note) are the details, and `modified` says when the task last changed (for
+/// a todo that is here already: `TaskwarriorUpdate`).
 enum TaskwarriorImport {
     static func read(_ bytes: [UInt8]) throws(ImportFormatError) -> [ForeignTodo] {
         var tasks: [(JSONValue, String)] = []
@@ -94,7 +95,7 @@ private struct TaskFields {
         let done = status == "completed"
         return ForeignTodo(uuid: uuid, text: try cleanText(description, place: place), doneAt: done ? try time("end") : nil,
                            done: done, createdAt: try time("entry"), project: try text("project"), place: place,
-                           details: try details())
+                           details: try details(), modified: try time("modified"))
     }
 
     /// `priority`, `tags`, `due` and the annotations' descriptions, one a line, as the note.
@@ -116,7 +117,9 @@ private struct TaskFields {
         // Taskwarrior keeps a due date as a moment (the local midnight where it was set): the
         // day is the local calendar's at that moment, as `task` shows it.
         if let moment = try time("due") {
-            guard let day = CalendarDate.local(at: moment) else { throw failure("\"due\" is not a date of the calendar") }
+            guard let day = CalendarDate.local(at: moment), ForeignDates.isTaken(day) else {
+                throw failure("\"due\" is not a date of the years 1970 to 9999")
+            }
             edit.due = .some(day)
         }
         var lines: [String] = []
@@ -124,18 +127,23 @@ private struct TaskFields {
             guard case .string(let description)? = annotation["description"] else {
                 throw failure("an annotation has no \"description\"")
             }
-            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitize(String($0)) }
+            lines.append(description)
         }
-        let note = lines.joined(separator: "\n")
-        if !note.trimmingSpaces.isEmpty { edit.note = .some(note) }
+        if let note = NoteInput.clean(lines.joined(separator: "\n")) {
+            guard NoteInput.fits(note) else { throw failure("the annotations, the todo's note, are \(NoteInput.tooLong)") }
+            edit.note = .some(note)
+        }
         return edit
     }
 }
 
 /// What `task import` reads, as `task export` writes it: a JSON array, one task a line, of the
 /// todos not removed, in list order. The project is the repository's OWNER/NAME (which names it
-/// whatever else is tracked), the due date its local midnight as a UTC moment, the note one
-/// annotation; a linked issue is not said. `doogit import` of it gives the same todos.
+/// whatever else is tracked), the due date its local midnight as a UTC moment, the note an
+/// annotation a line; a linked issue is not said. `doogit import` of it gives the same todos.
+/// `task` shows what it holds as it is, so no text carries a control character (nor a line break:
+/// a note's lines are annotations of their own), whatever the todo's text holds as it came from
+/// GitHub or another machine.
 enum TaskwarriorExport {
     static func write(_ sections: [TodoSection]) -> String {
         var tasks: [String] = []
@@ -149,31 +157,57 @@ enum TaskwarriorExport {
         return "[\n" + tasks.joined(separator: ",\n") + (tasks.isEmpty ? "" : "\n") + "]\n"
     }
 
+    /// The description `task` shows: the text without control characters, trimmed, never empty
+    /// (`task import` fails on an empty description).
+    static func description(_ text: String) -> String {
+        let clean = TerminalText.sanitize(text).trimmingSpaces
+        return clean.isEmpty ? "(no text)" : clean
+    }
+
+    /// The annotations of a note: its lines without control characters, blank ones left out
+    /// (`task import` drops an empty annotation).
+    static func annotations(_ note: String?) -> [String] {
+        TerminalText.lines(note ?? "").filter { !$0.trimmingSpaces.isEmpty }
+    }
+
+    /// A tag or project as `task` shows it.
+    static func word(_ text: String) -> String {
+        TerminalText.sanitize(text).filter { !$0.isWhitespace }
+    }
+
     private static func task(_ todo: TodoRecord, project: String, into json: inout JSONStream) {
         let modified = TaskwarriorImport.text(todo.updatedAt)
         json.beginObject()
         json.key("uuid"); json.string(todo.uuid)
-        json.key("description"); json.string(todo.text)
+        json.key("description"); json.string(description(todo.text))
         json.key("status"); json.string(todo.done ? "completed" : "pending")
         json.key("entry"); json.string(TaskwarriorImport.text(todo.createdAt))
         if todo.done { json.key("end"); json.string(TaskwarriorImport.text(todo.doneAt ?? todo.updatedAt)) }
         json.key("modified"); json.string(modified)
-        json.key("project"); json.string(project)
-        if let start = todo.due?.localStart { json.key("due"); json.string(TaskwarriorImport.text(start)) }
+        json.key("project"); json.string(word(project))
+        if let due = todo.due, ForeignDates.isTaken(due), let start = due.localStart {
+            json.key("due"); json.string(TaskwarriorImport.text(start))
+        }
         if let priority = todo.priority { json.key("priority"); json.string(priority.rawValue) }
         if !todo.tags.isEmpty {
             json.key("tags")
             json.beginArray()
-            for tag in todo.tags { json.string(tag) }
+            for tag in Set(todo.tags.map(word)).sorted() where !tag.isEmpty { json.string(tag) }
             json.endArray()
         }
-        if let note = todo.note {
+        let lines = annotations(todo.note)
+        if !lines.isEmpty {
+            // Taskwarrior keeps one annotation per moment: a second each, the last at `modified`.
+            let last = todo.updatedAt.millisecondsSinceEpoch / 1000
             json.key("annotations")
             json.beginArray()
-            json.beginObject()
-            json.key("entry"); json.string(modified)
-            json.key("description"); json.string(note)
-            json.endObject()
+            for (index, line) in lines.enumerated() {
+                json.beginObject()
+                let entry = Timestamp(millisecondsSinceEpoch: (last - Int64(lines.count - 1 - index)) * 1000)
+                json.key("entry"); json.string(TaskwarriorImport.text(entry))
+                json.key("description"); json.string(line)
+                json.endObject()
+            }
             json.endArray()
         }
         json.endObject()

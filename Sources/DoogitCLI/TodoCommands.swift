@@ -37,8 +37,10 @@ enum TodoCommands {
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
             checkout finds the tracked original), then the others. It must be tracked: see 'doogit repo add'. \
-            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote'. \
-            \(DetailsInput.shorthandHelp)
+            With --issue the todo's GitHub issue is created too, as with 'doogit todo promote': its \
+            body is the note, unless --body or --body-file gives one. --note-file reads the note from \
+            FILE ('-': standard input); a note keeps its lines, without control characters, and has \
+            the text's limit of 10,000 characters. \(DetailsInput.shorthandHelp)
             """,
         examples: ["doogit todo add write the release notes", "doogit todo add -R octocat/Hello-World \"fix CI\"",
                    "doogit add fix the build +ci due:fri pri:H", "doogit add --raw email +someone about the launch",
@@ -97,7 +99,8 @@ enum TodoCommands {
         options: DetailsInput.editOptions,
         discussion: """
             The words of TEXT are joined with spaces, as in 'doogit todo add', and replace the text; \
-            without TEXT the text stays. \(DetailsInput.shorthandHelp) Tags compare without case, and \
+            without TEXT the text stays. --note-file reads the note from FILE ('-': standard input); a \
+            blank note clears it. \(DetailsInput.shorthandHelp) Tags compare without case, and \
             merge tag by tag with other machines' changes. --untag also takes a label off a linked \
             todo's issue: with pushing on ('doogit repo set REPO --push-issues on'), the next sync \
             adds the tags added to the issue's labels and removes those taken off, each change once.
@@ -118,7 +121,8 @@ enum TodoCommands {
     static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
         let issueOptions = ["issue", "body", "body-file", "label"].filter { invocation.options[$0] != nil }
         if invocation.positionals == ["-"] {
-            if let option = issueOptions.first {
+            // --note-file - would read the same standard input.
+            if let option = (issueOptions + ["note-file"]).first(where: { invocation.options[$0] != nil }) {
                 throw UsageError(message: "--\(option) is for one todo, not for todos read from standard input", topic: invocation.path)
             }
             return try runAddFromInput(invocation, runtime)
@@ -126,11 +130,12 @@ enum TodoCommands {
         let today = try DetailsInput.today(runtime)
         let (words, fromWords) = try DetailsInput.shorthand(invocation.positionals, raw: invocation.flag("raw"), today: today,
                                                             topic: invocation.path)
-        let details = try DetailsInput.options(invocation, over: fromWords, today: today)
+        var details = try DetailsInput.options(invocation, over: fromWords, today: today)
         let text = try InputValidation.todoText(words, topic: invocation.path)
         if !invocation.flag("issue"), let option = issueOptions.first {
             throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
         }
+        if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         let repository = try targetRepository(invocation, runtime)
         if invocation.flag("issue") {
             return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository, details: details)
@@ -262,8 +267,9 @@ enum TodoCommands {
         let today = try DetailsInput.today(runtime)
         let (words, fromWords) = try DetailsInput.shorthand(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
                                                             today: today, topic: invocation.path)
-        let details = try DetailsInput.options(invocation, over: fromWords, today: today)
+        var details = try DetailsInput.options(invocation, over: fromWords, today: today)
         let text = words.isEmpty ? nil : try InputValidation.todoText(words, topic: invocation.path)
+        if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         guard text != nil || !details.isEmpty else {
             throw UsageError(message: "'doogit todo edit' needs a new TEXT, or what to change (--due, --priority, --tag, --note...)",
                              topic: invocation.path)

@@ -47,9 +47,7 @@ extension TodoCommands {
             rows.append(("Labels", labels.map { TerminalText.sanitize($0.contains(" ") ? "\"\($0)\"" : $0) }.joined(separator: " ")))
         }
         if let note = todo.note {
-            for (index, line) in note.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                rows.append((index == 0 ? "Note" : "", TerminalText.sanitize(String(line))))
-            }
+            for (index, line) in TerminalText.lines(note).enumerated() { rows.append((index == 0 ? "Note" : "", line)) }
         }
         rows.append(("Issue", todo.issue.map { "#\($0.number) (\($0.state?.rawValue ?? "not seen yet")) \(TerminalText.sanitize($0.url))" } ?? "none"))
         let labelWidth = rows.map(\.0.count).max() ?? 0

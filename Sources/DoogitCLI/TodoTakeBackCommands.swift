@@ -10,7 +10,8 @@ extension TodoCommands {
             Brings back todos removed by 'doogit todo rm' or 'doogit todo clear', here or on another \
             machine ('doogit todo list --removed' shows them with their IDs here), with their text and \
             state, at the end of their repository's list. All IDs are checked first: each must be a \
-            removed todo whose repository is still tracked; nothing changes otherwise.
+            removed todo whose repository is still tracked; nothing changes otherwise. A linked todo \
+            comes back linked, and the next 'doogit sync' brings what its issue did meanwhile.
             """,
         examples: ["doogit todo restore 3", "doogit todo restore 3-7"],
         run: runRestore)

@@ -8,9 +8,10 @@ import DoogitSupport
 /// made. A done line's priority may be `pri:A`, as todo.txt keeps it on completion. The
 /// repository is the last `+project` that names a tracked one (`namesRepository`), else the
 /// first; `issue:OWNER/NAME#N` links it to an issue of that repository; `due:YYYY-MM-DD` is the
-/// due date and each `@context` a tag. Those words leave the text; other dates and `key:value`
-/// words stay. A todo has no UUID in todo.txt: it gets one made from its line, so importing the
-/// same file twice adds nothing the second time.
+/// due date and each `@context` a tag; `uuid:UUID` (as doogit's export writes it) is the todo's
+/// UUID. Those words leave the text; other dates and `key:value` words stay. A line without a
+/// UUID gets one made from the line, so importing the same file twice adds nothing the second
+/// time, and is also recognised by its repository, text and creation date (`madeUUID`).
 enum TodoTxtImport {
     static func read(_ bytes: [UInt8], namesRepository: (String) -> Bool = { _ in false }) throws(ImportFormatError)
         -> [ForeignTodo] {
@@ -64,6 +65,11 @@ enum TodoTxtImport {
             }
             details.addTags = words.compactMap(context)
             words.removeAll { context($0) != nil }
+            var given: String?
+            if let index = words.lastIndex(where: { uuid($0) != nil }) {
+                given = uuid(words[index])
+                words.remove(at: index)
+            }
             var issue: (repository: String, number: Int64, word: String)?
             if project != nil, let linkIndex = words.lastIndex(where: { link($0) != nil }), let found = link(words[linkIndex]) {
                 _ = try cleanText(words.joined(separator: " "), place: place)  // fits with the word put back
@@ -78,9 +84,9 @@ enum TodoTxtImport {
             }
             let occurrence = seen[key, default: 0]
             seen[key] = occurrence + 1
-            todos.append(ForeignTodo(uuid: nameBasedUUID("todo.txt\u{0}\(key)\u{0}\(occurrence)"), text: text, doneAt: doneAt,
-                                     done: done, createdAt: createdAt, project: project, place: place, issue: issue,
-                                     details: details, otherPriority: otherPriority))
+            todos.append(ForeignTodo(uuid: given ?? nameBasedUUID("todo.txt\u{0}\(key)\u{0}\(occurrence)"), text: text,
+                                     doneAt: doneAt, done: done, createdAt: createdAt, project: project, place: place, issue: issue,
+                                     details: details, otherPriority: otherPriority, madeUUID: given == nil))
         }
         return todos
     }
@@ -125,10 +131,17 @@ enum TodoTxtImport {
         return priorityLetter(Substring("(\(word.dropFirst(4)))"))
     }
 
-    /// The date of `due:YYYY-MM-DD`.
+    /// The date of `due:YYYY-MM-DD` (years 1970 to 9999: another stays in the text).
     private static func due(_ word: Substring) -> CalendarDate? {
-        guard word.hasPrefix("due:") else { return nil }
-        return CalendarDate(text: String(word.dropFirst(4)))
+        guard word.hasPrefix("due:"), let date = CalendarDate(text: String(word.dropFirst(4))) else { return nil }
+        return ForeignDates.isTaken(date) ? date : nil
+    }
+
+    /// The UUID of `uuid:UUID`, lowercased.
+    private static func uuid(_ word: Substring) -> String? {
+        guard word.hasPrefix("uuid:") else { return nil }
+        let uuid = word.dropFirst(5).lowercased()
+        return UUIDv4.isValid(uuid) ? uuid : nil
     }
 
     /// The tag of `@context`, when it can be one.
@@ -170,11 +183,13 @@ enum TodoTxtImport {
 /// todo.txt as `export --format todotxt` writes it: one line per todo not removed, in list
 /// order: `x DONE-DATE` for a done one, `(A)`, `(B)` or `(C)` for an open one's priority H, M or
 /// L, its creation date (so that a text starting with `x `, a priority or a date reads back as
-/// text), the text without control characters, its issue as `issue:OWNER/NAME#N`, its due date
-/// as `due:YYYY-MM-DD`, each tag as `@tag`, a done one's priority as `pri:A` (todo.txt's way to
-/// keep it on completion), and its repository as `+OWNER/NAME`. The note has no place in
-/// todo.txt and is left out. Importing it gives the same todos, unless a word of a text reads as
-/// one of those fields (an `@word`, or `due:DATE` in the text of a todo without a due date).
+/// text), the text without control characters (todo.txt shows a line as it is), its issue as
+/// `issue:OWNER/NAME#N`, its due date as `due:YYYY-MM-DD`, each tag as `@tag`, a done one's
+/// priority as `pri:A` (todo.txt's way to keep it on completion), its repository as
+/// `+OWNER/NAME`, and its UUID as `uuid:UUID`, so that the file imported back where it came
+/// from adds nothing. The note has no place in todo.txt and is left out. Importing it gives the
+/// same todos, unless a word of a text reads as one of those fields (an `@word`, or `due:DATE`
+/// in the text of a todo without a due date).
 enum TodoTxtExport {
     static func write(_ sections: [TodoSection]) -> String {
         var out = ""
@@ -187,12 +202,13 @@ enum TodoTxtExport {
                     out += "(\(letter)) "
                 }
                 out += String(todo.createdAt.rfc3339.prefix(10)) + " "
-                out += words(todo.text)
-                if let issue = todo.issue { out += " issue:\(section.repository.fullName)#\(issue.number)" }
-                if let due = todo.due { out += " due:" + due.text }
-                for tag in todo.tags { out += " @" + words(tag) }
+                out += text(todo.text)
+                let repository = words(section.repository.fullName)
+                if let issue = todo.issue { out += " issue:\(repository)#\(issue.number)" }
+                if let due = todo.due, ForeignDates.isTaken(due) { out += " due:" + due.text }
+                for tag in Set(todo.tags.map(words)).sorted() where !tag.isEmpty { out += " @" + tag }
                 if todo.doneAt != nil, let letter { out += " pri:\(letter)" }
-                out += " +" + section.repository.fullName + "\n"
+                out += " +" + repository + " uuid:" + todo.uuid + "\n"
             }
         }
         return out
@@ -209,5 +225,11 @@ enum TodoTxtExport {
     /// Text on one line: no control characters, single spaces.
     private static func words(_ text: String) -> String {
         TerminalText.sanitize(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A todo's text as its line says it: never empty, which the import refuses.
+    static func text(_ text: String) -> String {
+        let line = words(text)
+        return line.isEmpty ? "(no text)" : line
     }
 }

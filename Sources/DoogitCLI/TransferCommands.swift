@@ -26,10 +26,13 @@ enum TransferCommands {
             what it knows of each repository from GitHub: 'doogit import' of it into an empty database \
             gives the same list, IDs, links and settings included. todotxt writes the todos not removed, one a \
             line: 'x DATE' for done ones, (A), (B) or (C) for priority H, M or L (pri:A when done), \
-            due:YYYY-MM-DD, @tag, '+OWNER/NAME' for the repository; todo.txt has no place for the note, \
-            and reads a word '@word' of a text as a tag. taskwarrior writes what 'task import' reads: \
-            the todos not removed, the project OWNER/NAME, the due date as its local midnight, the note \
-            as an annotation. Imported back, either gives the same todos (todotxt: but for those).
+            due:YYYY-MM-DD, @tag, '+OWNER/NAME' for the repository and uuid:UUID; todo.txt has no place \
+            for the note, and reads a word '@word' of a text as a tag. taskwarrior writes what 'task \
+            import' reads: the todos not removed, the project OWNER/NAME, the due date as its local \
+            midnight, each line of the note as an annotation. Imported back, either gives the same todos \
+            (todotxt: but for those), and where it came from adds nothing. Neither carries a control \
+            character: the programs that read them show text as it is, so text from GitHub or another \
+            machine is written without them (the doogit format keeps text as it was received).
             """,
         examples: ["doogit export > todos.jsonl", "doogit export --format todotxt -o todo.txt",
                    "doogit export --format taskwarrior | task import"],
@@ -43,20 +46,26 @@ enum TransferCommands {
             OptionSpec("repo", short: "R", value: "REPO", help: "the repository for todos whose project names no tracked one"),
         ],
         discussion: """
-            FILE - reads standard input. All or nothing: a bad file is refused naming its first bad \
+            FILE - reads standard input; a byte-order mark at its start is not part of its first line \
+            (UTF-16 with one is read as such). All or nothing: a bad file is refused naming its first bad \
             line, and nothing is imported. Todos are recognised by UUID, so importing a file twice adds \
             nothing the second time; a doogit file is merged field by field, as sync does, links to \
             issues and repository settings included. Taskwarrior: \
             the output of 'task export'; 'project' names a tracked repository (NAME or OWNER/NAME), \
             completed tasks are done, deleted ones are skipped, UUIDs are kept, and so are priority, \
-            tags, due (the local date of its moment) and annotations (the note, one a line). todo.txt: \
+            tags, due (the local date of its moment) and annotations (the note, one a line). A task \
+            that is a todo here already brings each field that differs (status, description, \
+            priority, tags, due, note) when it was modified after that field last changed here; a \
+            field changed here later stays. todo.txt: \
             'x ' marks a done todo, the creation date is kept, the last +project that names a tracked \
             repository (else the first) names it, issue:OWNER/NAME#N of that repository links its \
             issue, (A), (B) and (C) are priority H, M and L (later letters L, with a warning), and so \
-            is pri:A on a done line; due:YYYY-MM-DD is the due date and @context a tag; other dates and \
-            key:value words stay in the text. \
+            is pri:A on a done line; due:YYYY-MM-DD is the due date, @context a tag and uuid:UUID the \
+            todo's UUID; other dates and key:value words stay in the text. A line without uuid: that \
+            has the repository, text and creation date of a todo here is that todo, and skipped (a note \
+            names such lines). \
             A project that names no tracked repository, or several, is an error naming it, unless \
-            --repo takes every such todo.
+            --repo takes every such todo. Prints how many todos were added, updated and already here.
             """,
         examples: ["doogit import todos.jsonl", "task export | doogit import -", "doogit import todo.txt --repo octocat/notes"],
         run: runImport)
@@ -131,15 +140,18 @@ enum TransferCommands {
             let todos: [ForeignTodo]
             do {
                 todos = foreign == .taskwarrior ? try TaskwarriorImport.read(bytes)
-                    : try TodoTxtImport.read(bytes) { project in (try? lookUp(project, store).get()) != nil }
+                    : try TodoTxtImport.read(bytes) { project in (try? ForeignImport.lookUp(project, store).get()) != nil }
             } catch {
                 throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
             }
-            let states = try foreignStates(todos, name: name, invocation, runtime, at: now)
-            (added, updated) = (try store.addTodos(states, at: now), 0)
-            unchanged = todos.count - added
-            let new = Set(states.map(\.uuid))
+            let plan = try ForeignImport(todos, name: name, invocation, runtime, at: now)
+            (added, updated) = try store.transaction {
+                (try store.addTodos(plan.added, at: now), try store.updateTodos(plan.updates, at: now))
+            }
+            unchanged = todos.count - added - updated
+            let new = Set(plan.added.map(\.uuid))
             if let warning = TodoTxtImport.warning(todos.filter { new.contains($0.uuid) }, in: name) { runtime.note(warning) }
+            if let note = ForeignImport.recognisedNote(plan.recognised, in: name) { runtime.note(note) }
         }
         if runtime.global.json {
             runtime.printJSON(.object([JSONMember("added", .int(added)), JSONMember("updated", .int(updated)),
@@ -150,79 +162,23 @@ enum TransferCommands {
                     + (updated > 0 ? ", updated \(updated)" : "") + (unchanged > 0 ? " (\(unchanged) already here)" : ""))
     }
 
-    /// The todos of another program's file that are new here, each given its repository: the
-    /// one its project names, else `--repo`'s.
-    static func foreignStates(_ todos: [ForeignTodo], name: String, _ invocation: Invocation, _ runtime: Runtime,
-                              at now: Timestamp) throws -> [NewTodo] {
-        let store = try runtime.store()
-        let fallback = try invocation.value("repo").map { try runtime.trackedRepository($0, topic: invocation.path) }
-        var byProject: [String: Result<RepositoryRecord, StoreError>] = [:]
-        var known = Set(try store.replica.read().replica.todos.keys)
-        var states: [NewTodo] = []
-        for todo in todos where known.insert(todo.uuid).inserted {
-            var repository = fallback
-            if let project = todo.project {
-                let found = try byProject[project] ?? lookUp(project, store)
-                byProject[project] = found
-                switch found {
-                case .success(let record):
-                    repository = record
-                case .failure(let problem) where fallback == nil:
-                    let what: String
-                    if case .ambiguousRepository(_, let candidates) = problem {
-                        what = "names several tracked repositories (\(candidates.map(\.fullName).joined(separator: ", ")))"
-                    } else {
-                        what = "names no tracked repository"
-                    }
-                    throw CommandFailure(message: "project '\(TerminalText.sanitize(project))' (\(name), \(todo.place)) \(what); nothing was imported",
-                                         hint: "track it with 'doogit repo add OWNER/NAME', or put such todos in one with --repo REPO")
-                case .failure:
-                    break
-                }
-            }
-            guard let repository else {
-                throw CommandFailure(message: "\(name), \(todo.place): the todo has no project; nothing was imported",
-                                     hint: "choose the repository for such todos with --repo REPO")
-            }
-            var issue: Int64?, text = todo.text
-            if let link = todo.issue {
-                if link.repository.lowercased() == repository.fullName.lowercased() { issue = link.number } else { text += " " + link.word }
-            }
-            states.append(NewTodo(uuid: todo.uuid, repositoryID: repository.id, text: text,
-                                  doneAt: todo.done ? (todo.doneAt ?? now) : nil, createdAt: todo.createdAt ?? now, issue: issue,
-                                  details: todo.details))
-        }
-        return states
-    }
-
-    /// The tracked repository a project names (NAME or OWNER/NAME), or why none.
-    private static func lookUp(_ project: String, _ store: Store) throws -> Result<RepositoryRecord, StoreError> {
-        let parts = project.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        do {
-            return .success(parts.count == 2 ? try store.findRepository(owner: parts[0], name: parts[1])
-                : try store.findRepository(owner: nil, name: project))
-        } catch let error as StoreError {
-            switch error {
-            case .unknownRepository, .ambiguousRepository: return .failure(error)
-            default: throw error
-            }
-        }
-    }
-
     // MARK: Files
 
     static func absolute(_ path: String, _ runtime: Runtime) -> String {
         path.hasPrefix("/") ? path : runtime.context.currentDirectory + "/" + path
     }
 
-    /// The bytes of FILE, or of standard input for `-`.
-    static func readInput(_ argument: String, _ runtime: Runtime) throws -> [UInt8] {
-        let limit = "larger than \(inputLimit >> 20) MB"
+    /// The bytes of FILE, or of standard input for `-`, at most `limit` of them, without a
+    /// byte-order mark (UTF-16 read as such): an editor's mark is not part of the first line.
+    /// `instead` is the advice when standard input cannot be used.
+    static func readInput(_ argument: String, _ runtime: Runtime, limit: Int = inputLimit,
+                          instead: String = "import a file instead") throws -> [UInt8] {
+        let tooLarge = limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB"
         if argument == "-" {
-            guard let bytes = runtime.context.readStandardInputBytes(inputLimit) else {
-                throw CommandFailure(message: "standard input is \(limit) or cannot be read", hint: "import a file instead")
+            guard let bytes = runtime.context.readStandardInputBytes(limit) else {
+                throw CommandFailure(message: "standard input is \(tooLarge) or cannot be read", hint: instead)
             }
-            return bytes
+            return ByteOrderMark.utf8(bytes)
         }
         let descriptor = open(absolute(argument, runtime), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -230,10 +186,10 @@ enum TransferCommands {
         }
         defer { close(descriptor) }
         guard !Files.isDirectory(absolute(argument, runtime)),
-              let bytes = Files.readAll(descriptor: descriptor, limit: inputLimit + 1), bytes.count <= inputLimit else {
-            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(limit), or unreadable",
+              let bytes = Files.readAll(descriptor: descriptor, limit: limit + 1), bytes.count <= limit else {
+            throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(tooLarge), or unreadable",
                                  hint: "check the path")
         }
-        return bytes
+        return ByteOrderMark.utf8(bytes)
     }
 }

@@ -39,3 +39,54 @@ extension Store {
         }
     }
 }
+
+/// What an import changes of a todo that is here already (a Taskwarrior task changed since the
+/// todo was exported): nil leaves a field as it is.
+public struct TodoUpdate: Equatable, Sendable {
+    public var id: Int64
+    public var text: String?
+    /// Done at a moment, or open (`DoneState.open`).
+    public var done: DoneState?
+    /// Due date, priority, tags (as tags to add and to remove) and note.
+    public var details: DetailsEdit
+
+    public init(id: Int64, text: String? = nil, done: DoneState? = nil, details: DetailsEdit = DetailsEdit()) {
+        self.id = id
+        self.text = text
+        self.done = done
+        self.details = details
+    }
+
+    public var isEmpty: Bool { text == nil && done == nil && details.isEmpty }
+}
+
+extension Store {
+    /// Writes what an import changes of todos here, in one transaction, each field as a change of
+    /// this machine made now, as `todo edit` and `todo done` make them (tags through the same
+    /// tag-setting operation). Returns how many todos changed.
+    public func updateTodos(_ updates: [TodoUpdate], at now: Timestamp) throws -> Int {
+        try database.transaction { () throws(StoreError) -> Int in
+            var updated = 0
+            for update in updates where !update.isEmpty {
+                let before = try requireTodos([update.id])[0]
+                var changed: TodoFields = []
+                if let text = update.text, text != before.text {
+                    try database.run("UPDATE todos SET text = ? WHERE id = ?", .text(text), .integer(update.id))
+                    changed.insert(.text)
+                }
+                if let done = update.done, done.done != before.done {
+                    try database.run("UPDATE todos SET done = ?, done_at = ? WHERE id = ?", .bool(done.done),
+                                     .optional(done.doneAt?.rfc3339), .integer(update.id))
+                    changed.insert(.done)
+                }
+                if !changed.isEmpty {
+                    try database.run("UPDATE todos SET updated_at = ? WHERE id = ?", .text(now.rfc3339), .integer(update.id))
+                    try replica.stamp(changed, todos: [update.id], at: now)
+                }
+                try writeDetails(of: try requireTodos([update.id])[0], update.details, at: now)
+                if try requireTodos([update.id])[0] != before { updated += 1 }
+            }
+            return updated
+        }
+    }
+}

@@ -47,6 +47,12 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// The lines of a text of several (a note), each sanitized: lines end at LF, CRLF or CR (a
+    /// note written on another system), so none is shown as one long line.
+    public static func lines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { sanitize(String($0)) }
+    }
+
     private static func skipEscapeSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
         guard let next = scalars.next() else { return }
         switch next {

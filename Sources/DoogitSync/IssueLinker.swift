@@ -67,10 +67,10 @@ public struct IssueLinker {
         text.trimmingSpaces.isEmpty ? marker(for: uuid) : text + "\n\n" + marker(for: uuid)
     }
 
-    /// Creates an issue for the todo, titled with its text, and links the two. An issue made for
-    /// it already (an earlier attempt whose answer was lost, or another machine's promote) is
-    /// looked for first, and linked instead.
-    public func promote(todoID: Int64, body: String, labels: [String]) throws -> Linked {
+    /// Creates an issue for the todo, titled with its text, with `body` (nil: the todo's note) as
+    /// its body, and links the two. An issue made for it already (an earlier attempt whose answer
+    /// was lost, or another machine's promote) is looked for first, and linked instead.
+    public func promote(todoID: Int64, body: String?, labels: [String]) throws -> Linked {
         let lock = try creationLock()
         return try withExtendedLifetime(lock) {
             let todo = try store.todo(id: todoID)
@@ -85,7 +85,7 @@ public struct IssueLinker {
             }
             // Its tags go as labels, with those asked for.
             let pending = PendingIssue(todoUUID: todo.uuid, repositoryID: repository.id, title: todo.text,
-                                       body: Self.body(body, uuid: todo.uuid), labels: Array(Set(labels + todo.tags)).sorted(),
+                                       body: Self.body(body ?? todo.note ?? "", uuid: todo.uuid), labels: Array(Set(labels + todo.tags)).sorted(),
                                        marker: Self.marker(for: todo.uuid), createdAt: clock())
             let issue = try create(pending, in: repository, todoID: todo.id, addTodo: nil)
             return try link(issue, to: todo, in: repository, foundEarlier: false, madeAfterSearching: searching)

@@ -197,7 +197,8 @@ fileprivate final class ArgumentFuzzWorld {
                                      longestWaitMilliseconds: 5, deadlineMilliseconds: 2000),
             timeouts: HTTPTimeouts(connectMilliseconds: 50, totalMilliseconds: 50, stallMilliseconds: 50),
             readStandardInput: { "" },
-            runProgram: { _, _ in nil })
+            runProgram: { _, _ in nil },
+            readStandardInputBytes: { _ in [] })
         let code = Doogit.run(fuzzCase.arguments, context: context)
         return RunResult(code: code, stdout: output.text, stderr: errors.text)
     }

@@ -73,6 +73,10 @@ final class CLIHarness {
             runProgram: { [self] arguments, _ in
                 programCalls.append(arguments)
                 return programResult
+            },
+            readStandardInputBytes: { [self] limit in
+                let bytes = Array(standardInput.utf8)
+                return bytes.count <= limit ? bytes : nil
             })
     }
 

@@ -136,18 +136,21 @@ import Testing
         one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's checkout
         finds the tracked original), then the others. It must be tracked: see 'doogit
         repo add'. With --issue the todo's GitHub issue is created too, as with 'doogit
-        todo promote'. In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and
-        'pri:H' (or 'priority:H') the priority, as Taskwarrior takes them; --raw keeps
-        every word as text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon,
-        friday), +3d or +2w: a weekday is its next one after today, and dates are the
-        local calendar's (TZ).
+        todo promote': its body is the note, unless --body or --body-file gives one.
+        --note-file reads the note from FILE ('-': standard input); a note keeps its
+        lines, without control characters, and has the text's limit of 10,000
+        characters. In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and 'pri:H'
+        (or 'priority:H') the priority, as Taskwarrior takes them; --raw keeps every
+        word as text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon, friday), +3d
+        or +2w: a weekday is its next one after today, and dates are the local
+        calendar's (TZ).
 
         Options:
           -R, --repo REPO       the repository (default: $GH_REPO, else the current
                                 checkout's GitHub remote)
               --issue           also create its GitHub issue (no todo is added if GitHub
                                 refuses)
-              --body TEXT       the issue's body
+              --body TEXT       the issue's body (default: the todo's note)
               --body-file FILE  read the issue's body from FILE ('-': standard input)
               --label NAME      add a label (repeat it, or separate names with commas)
               --due WHEN        the date to do it by: YYYY-MM-DD, today, tomorrow, a
@@ -155,6 +158,7 @@ import Testing
               --priority H|M|L  how pressing it is: H (high), M or L
               --tag TAG         a tag (repeat it for several)
               --note TEXT       a note (several lines allowed)
+              --note-file FILE  the note from FILE ('-': standard input)
               --raw             keep every word as text: no +tag, due: or pri: fields
 
         Global options:

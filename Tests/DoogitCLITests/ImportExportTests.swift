@@ -171,12 +171,12 @@ import TestSupport
     @Test func exportWritesAFileOrTodoTxt() throws {
         let harness = try harness()
         let store = try harness.openStore()
-        _ = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "(A) ship it @work", at: Fixture.t1)
+        let ship = try store.addTodo(repositoryID: Fixture.helloWorld.id, text: "(A) ship it @work", at: Fixture.t1)
         let done = try store.addTodo(repositoryID: 9, text: "sharpen the tools", at: Fixture.t1)
         _ = try store.setDone([done.id], done: true, at: Fixture.t2)
         #expect(harness.run("export", "--format", "todotxt").stdout == """
-            2023-11-14 (A) ship it @work +octocat/Hello-World
-            x 2023-11-14 2023-11-14 sharpen the tools +octocat/tools
+            2023-11-14 (A) ship it @work +octocat/Hello-World uuid:\(ship.uuid)
+            x 2023-11-14 2023-11-14 sharpen the tools +octocat/tools uuid:\(done.uuid)
 
             """)
         let written = harness.run("export", "-o", "out.jsonl")

@@ -122,4 +122,12 @@ struct TerminalTextTests {
         let scalar = try #require(Unicode.Scalar(UInt32(value)))
         #expect(!TerminalText.isUnsafe(scalar))
     }
+
+    @Test("a text's lines end at LF, CRLF, CR or another line break, each cleaned")
+    func lines() {
+        #expect(TerminalText.lines("one\r\ntwo\rthree\nfour\u{2028}five") == ["one", "two", "three", "four", "five"])
+        #expect(TerminalText.lines("a\n\nb\r\n") == ["a", "", "b", ""])
+        #expect(TerminalText.lines("\u{1B}]0;title\u{07}x\ty\n\u{1B}[31mred") == ["x y", "red"])
+        #expect(TerminalText.lines("") == [""])
+    }
 }

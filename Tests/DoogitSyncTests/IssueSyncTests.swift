@@ -300,6 +300,39 @@ struct IssueSyncTests {
         #expect(try !world.todo(todo.id).done)
     }
 
+    /// A linked todo removed while its issue was closed, then restored: the listings read
+    /// meanwhile (another linked todo keeps the repository read) skipped it, so without more the
+    /// listing answers 304 until another issue changes. It catches up at the next sync, also when
+    /// `since` moved past the close (busy: more than 50 issues changed after it).
+    @Test(arguments: [false, true])
+    func aRestoredLinkedTodoCatchesUpWithItsIssueAtTheNextSync(busy: Bool) throws {
+        let world = try IssueWorld()
+        world.activity.setClock(1_893_456_000)
+        let (todo, number) = try world.linkedTodo("write the docs")
+        try world.linkedTodo("another linked todo")
+        try world.sync()
+        _ = try world.store.removeTodos([todo.id], at: .now())
+        world.activity.setClock(1_893_456_100)
+        world.activity.close(repository: IssueWorld.app, number: number)
+        if busy {
+            world.activity.setClock(1_893_456_200)
+            for index in 1...60 { world.activity.addIssue(repository: IssueWorld.app, title: "busy \(index)") }
+        }
+        let whileRemoved = try world.sync()
+        #expect(whileRemoved.changes.isEmpty, "no todo takes the close while removed")
+        if busy { #expect(try world.store.issueListingState(repositoryID: IssueWorld.app).since == "2030-01-01T00:03:19Z") }
+
+        _ = try world.store.restoreTodos([todo.id], at: .now())
+        let caughtUp = try world.sync()
+        #expect(try world.todo(todo.id).done)
+        #expect(caughtUp.changes == [.issuePulled(fullName: "octocat/app", number: number, todoID: todo.id, change: .closed)])
+        // A large read moves `since` on, which asks once more at the new start (as any large read does).
+        if busy { #expect(try world.sync().changes.isEmpty) }
+        world.github.resetCounters()
+        let settled = try world.sync()
+        #expect(settled.changes.isEmpty && world.github.rateLimitUsed == 0, "read once: then unchanged, a 304")
+    }
+
     @Test func aSyncWithNothingChangedCostsNoRateLimit() throws {
         let world = try IssueWorld()
         try world.setPush(true)

@@ -57,6 +57,33 @@ struct IssueCommandTests {
         #expect(sandbox.github.activity.issue(repository: 1, number: 2)?.body.hasPrefix("from a file\n\n<!-- doogit:") == true)
     }
 
+    /// The issue made from a todo carries its note as its body (with the marker), unless --body
+    /// says otherwise; `add --issue --json` prints the todo with everything it was given.
+    @Test func theIssueMadeFromATodoCarriesItsNote() throws {
+        let sandbox = try sandbox()
+        let note = sandbox.home.file("note.txt")
+        try "\u{FEFF}Steps:\r\n1. run it\r\n".write(toFile: note, atomically: true, encoding: .utf8)
+        let added = sandbox.run("--json", "todo", "add", "-R", "app", "--issue", "crash on start", "--note-file", note,
+                                "--due", "2030-01-02", "--priority", "H")
+        #expect(added.status == 0, "\(added.stderr)")
+        let json = try JSONParser.parse(added.stdout)
+        #expect(json["note"] == .string("Steps:\n1. run it") && json["due"] == .string("2030-01-02") && json["priority"] == .string("H"),
+                "\(added.stdout)")
+        #expect(json["issue"]?["number"] == .int(1))
+        #expect(sandbox.github.activity.issue(repository: 1, number: 1)?.body == "Steps:\n1. run it\n\n<!-- doogit:\(try uuid(sandbox, 1)) -->")
+
+        #expect(sandbox.run("todo", "add", "-R", "app", "write the docs", "--note", "for 1.2").status == 0)
+        #expect(sandbox.run("todo", "promote", "2").status == 0)
+        #expect(sandbox.github.activity.issue(repository: 1, number: 2)?.body == "for 1.2\n\n<!-- doogit:\(try uuid(sandbox, 2)) -->")
+        #expect(sandbox.run("todo", "add", "-R", "app", "third", "--note", "kept here").status == 0)
+        #expect(sandbox.run("todo", "promote", "3", "--body", "said instead").status == 0)
+        #expect(sandbox.github.activity.issue(repository: 1, number: 3)?.body == "said instead\n\n<!-- doogit:\(try uuid(sandbox, 3)) -->")
+        #expect(sandbox.run("--json", "todo", "add", "-R", "app", "--issue", "fourth", "--note", "mine", "--body", "").status == 0)
+        #expect(sandbox.github.activity.issue(repository: 1, number: 4)?.body == "<!-- doogit:\(try uuid(sandbox, 4)) -->",
+                "an empty --body is a body given")
+        #expect(try JSONParser.parse(sandbox.run("todo", "show", "4", "--json").stdout)["note"] == .string("mine"))
+    }
+
     @Test func addWithIssueAddsNothingWhenGitHubRefuses() throws {
         let sandbox = try sandbox()
         sandbox.github.activity.failNext("POST", pathSuffix: "/issues", with: .status(422))

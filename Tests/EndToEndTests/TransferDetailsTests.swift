@@ -1,3 +1,4 @@
+import DoogitStore
 import DoogitSupport
 import Foundation
 import Testing
@@ -33,6 +34,66 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         }
     }
     return strip(try JSONParser.parse(machine.run("todo", "list", "--json").stdout))
+}
+
+/// Waits until the wall clock is in a later second than now: Taskwarrior keeps times to the
+/// second, and a change made in `task` is later than doogit's only in a later second.
+private func waitForTheNextSecond() {
+    let now = Int(Date().timeIntervalSince1970)
+    while Int(Date().timeIntervalSince1970) <= now { usleep(10_000) }
+}
+
+/// A Taskwarrior of its own (data and taskrc in a temporary folder), run as a user would, without
+/// colour or confirmations.
+private struct Taskwarrior {
+    let path: String
+    let data = TemporaryDirectory()
+    let zone: String
+
+    init(_ path: String, zone: String = "UTC") throws {
+        self.path = path
+        self.zone = zone
+        _ = try data.write(".taskrc", "")
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) -> ProcessResult {
+        ChildProcess.run(path, ["rc.confirmation=off", "rc.verbose=nothing", "rc.color=off"] + arguments,
+                         environment: ["HOME": data.path, "TASKRC": data.path + "/.taskrc", "TASKDATA": data.path + "/.task",
+                                       "PATH": "/usr/bin:/bin", "TZ": zone])
+    }
+}
+
+/// todo-txt (todo.sh) with its files in a temporary folder, plain output.
+private struct TodoTxt {
+    let path: String
+    let folder = TemporaryDirectory()
+    let config: String
+
+    init(_ path: String) throws {
+        self.path = path
+        config = try folder.write("config", """
+            export TODO_DIR="\(folder.path)"
+            export TODO_FILE="$TODO_DIR/todo.txt"
+            export DONE_FILE="$TODO_DIR/done.txt"
+            export REPORT_FILE="$TODO_DIR/report.txt"
+
+            """)
+        _ = try folder.write("done.txt", "")
+    }
+
+    var todoFile: String { folder.path + "/todo.txt" }
+
+    /// todo.txt and done.txt, as one file.
+    func lines() throws -> String {
+        try String(contentsOfFile: folder.path + "/todo.txt", encoding: .utf8)
+            + String(contentsOfFile: folder.path + "/done.txt", encoding: .utf8)
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) -> ProcessResult {
+        ChildProcess.run(path, ["-d", config, "-p"] + arguments, environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"])
+    }
 }
 
 /// Details through export and import as a user meets them: the due date of a Taskwarrior task
@@ -99,7 +160,8 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         let shipped = try #require(tasks.first { (try? $0.string("description")) == "ship it" })
         #expect(try shipped.string("project") == "octocat/app" && shipped.string("priority") == "H")
         #expect(try shipped.array("tags") == [.string("ci"), .string("release")])
-        #expect(try shipped.array("annotations").first?.string("description") == "line one\nline two")
+        #expect(try shipped.array("annotations").map { try $0.string("description") } == ["line one", "line two"],
+                "a line of the note an annotation: task shows an annotation on one line")
         #expect(try shipped.string("due") == "20261224T110000Z")
         #expect(run("_get", try shipped.string("uuid") + ".due").stdout == "2026-12-24T00:00:00\n", "due that day where it is")
         let finished = try #require(tasks.first { (try? $0.string("description")) == "finished" })
@@ -133,7 +195,7 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
             ChildProcess.run(todoTxt, ["-d", config, "-p"] + arguments, environment: ["HOME": folder.path, "PATH": "/usr/bin:/bin"])
         }
         let today = String(Timestamp.now().rfc3339.prefix(10))  // the export writes days of UTC
-        #expect(run("listpri", "A").stdout.hasPrefix("1 (A) \(today) ship it due:2026-12-24 @release +octocat/app\n"))
+        #expect(run("listpri", "A").stdout.hasPrefix("1 (A) \(today) ship it due:2026-12-24 @release +octocat/app uuid:\(try machines.uuid("ship it", on: a))\n"))
         #expect(run("lsc").stdout == "@release\n")
         #expect(run("lsprj").stdout == "+octocat/app\n")
         #expect(run("ls", "pri:B").stdout.contains("x \(today) \(today) finished pri:B +octocat/app"))
@@ -153,5 +215,114 @@ private func list(_ machine: Sandbox) throws -> JSONValue {
         let shipped = try #require(todos.first { (try? $0.string("text")) == "ship it" })
         #expect(try shipped.bool("done") && shipped.array("tags") == [.string("release")] && shipped.string("due") == "2026-12-24")
         #expect(try todos.first { (try? $0.string("text")) == "finished" }?.string("priority") == "M")
+    }
+
+    /// `task done`, `modify priority:H +tag`, `annotate` and a new description come back: each
+    /// field that differs, where the task changed after the todo's field; a field changed here
+    /// after the task keeps this machine's value. Imported again, nothing changes.
+    @Test(.enabled(if: installed("task") != nil, "Taskwarrior's task is not on PATH (scripts/install-dependencies --for-tests installs it)"))
+    func whatTaskwarriorChangedComesBack() throws {
+        let task = try Taskwarrior(try #require(installed("task")))
+        let machines = try Machines(1, remote: false)
+        let a = machines[0]
+        a.environment["TZ"] = "UTC"
+        #expect(a.run(["todo", "add", "-R", "app", "ship it", "--priority", "L", "--tag", "ci", "--note", "first"]).status == 0)
+        #expect(a.run("todo", "add", "-R", "app", "plain").status == 0)
+        #expect(a.run("todo", "add", "-R", "app", "rename me").status == 0)
+        for index in 1...13 { #expect(a.run("todo", "add", "-R", "app", "untouched \(index)").status == 0) }
+        let file = a.home.path + "/tasks.json"
+        #expect(a.run(["export", "--format", "taskwarrior", "-o", file]).status == 0)
+        #expect(task.run("import", file).status == 0)
+        let uuids = try ["ship it", "plain", "rename me"].map { try machines.uuid($0, on: a) }
+        waitForTheNextSecond()
+
+        #expect(task.run(uuids[0], "done").status == 0)
+        #expect(task.run(uuids[0], "modify", "priority:H", "+release").status == 0)
+        #expect(task.run(uuids[0], "annotate", "second").status == 0)
+        #expect(task.run(uuids[1], "done").status == 0)
+        #expect(task.run(uuids[1], "modify", "due:2027-01-05").status == 0)
+        #expect(task.run(uuids[2], "modify", "renamed in task").status == 0)
+        // Changed here after the task: this text stays (the task's state still comes).
+        #expect(a.run("todo", "edit", try machines.id("plain", on: a), "plain, edited here").status == 0)
+
+        let exported = task.run("export")
+        #expect(exported.status == 0)
+        let imported = a.run(["--json", "import", "-"], stdin: exported.stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == #"{"added":0,"updated":3,"unchanged":13}"# + "\n")
+        let todos = try machines.todos(a)
+        let shipped = try #require(todos.first { (try? $0.string("uuid")) == uuids[0] })
+        #expect(try shipped.bool("done") && shipped.string("priority") == "H" && shipped.string("text") == "ship it")
+        #expect(try shipped.array("tags") == [.string("ci"), .string("release")] && shipped.string("note") == "first\nsecond")
+        let plain = try #require(todos.first { (try? $0.string("uuid")) == uuids[1] })
+        #expect(try plain.string("text") == "plain, edited here" && plain.bool("done") && plain.string("due") == "2027-01-05")
+        #expect(try todos.first { (try? $0.string("uuid")) == uuids[2] }?.string("text") == "renamed in task")
+
+        let again = a.run(["--json", "import", "-"], stdin: exported.stdout)
+        #expect(again.stdout == #"{"added":0,"updated":0,"unchanged":16}"# + "\n")
+    }
+
+    /// An issue title that retitles the terminal, and a note with ESC and BEL (as another
+    /// machine's file may bring one), reach neither `task` nor todo-txt: what they print of
+    /// doogit's exports has no control character.
+    @Test(.enabled(if: installed("task") != nil && installed("todo-txt") != nil, "task or todo-txt is not on PATH"))
+    func noExportChangesTheTerminalOfTheProgramThatReadsIt() throws {
+        let task = try Taskwarrior(try #require(installed("task")))
+        let todoTxt = try TodoTxt(try #require(installed("todo-txt")))
+        let machine = try Sandbox()
+        machine.github.addRepository(id: 1, name: "app", description: nil)
+        machine.github.activity.addIssue(repository: 1, title: "\u{1B}]0;pwned\u{07}Fix the \u{1B}[31mbuild")
+        #expect(machine.run("repo", "add", "octocat/app").status == 0)
+        #expect(machine.run("repo", "set", "app", "--import-issues", "all").status == 0)
+        #expect(machine.run("sync").status == 0)
+        #expect(machine.run("todo", "add", "-R", "app", "with a note").status == 0)
+        let database = try Database(path: machine.databasePath)
+        try database.run("UPDATE todos SET note = ? WHERE text = 'with a note'", .text("ring\u{07}\u{1B}]2;title\u{07} me\r\nlater"))
+        // A due date an older doogit took, which `task import` refuses (the whole file).
+        try database.run("UPDATE todos SET due = '0001-01-01' WHERE text = 'with a note'")
+        let raw = machine.run("todo", "list", "--json").stdout
+        #expect(raw.contains(#"\u001b]0;pwned\u0007Fix"#) && raw.contains(#"ring\u0007"#), "doogit keeps text as it came: \(raw)")
+
+        let tasks = machine.home.path + "/tasks.json"
+        #expect(machine.run(["export", "--format", "taskwarrior", "-o", tasks]).status == 0)
+        let imported = task.run("import", tasks)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for shown in [task.run("list"), task.run("1", "info"), task.run("2", "info"), task.run("export")] {
+            #expect(shown.status == 0)
+            #expect(!shown.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } && !shown.stdout.contains("\\u00"),
+                    "\(shown.stdout.debugDescription)")
+        }
+        #expect(task.run("list").stdout.contains("Fix the build"))
+
+        #expect(machine.run(["export", "--format", "todotxt", "-o", todoTxt.todoFile]).status == 0)
+        let listed = todoTxt.run("ls")
+        #expect(listed.status == 0 && listed.stdout.contains("Fix the build"))
+        #expect(!listed.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(listed.stdout.debugDescription)")
+    }
+
+    /// todo-txt keeps the `uuid:` word of each line, so the file comes back adding only what was
+    /// added in todo-txt; an export without UUIDs (an older doogit's) is recognised by
+    /// repository, text and creation date, and the lines skipped are named.
+    @Test(.enabled(if: installed("todo-txt") != nil, "todo-txt (todotxt-cli) is not on PATH (scripts/install-dependencies --for-tests installs it)"))
+    func aTodoTxtExportImportedBackAddsOnlyWhatTodoTxtAdded() throws {
+        let todoTxt = try TodoTxt(try #require(installed("todo-txt")))
+        let machines = try Machines(1, remote: false)
+        let a = machines[0]
+        #expect(a.run(["todo", "add", "-R", "app", "ship it", "--priority", "H", "--tag", "release"]).status == 0)
+        #expect(a.run("todo", "add", "-R", "app", "plain").status == 0)
+        #expect(a.run(["export", "--format", "todotxt", "-o", todoTxt.todoFile]).status == 0)
+        #expect(todoTxt.run("ls").stdout.contains("uuid:\(try machines.uuid("ship it", on: a))"))
+        #expect(todoTxt.run("do", "2").status == 0)
+        #expect(todoTxt.run("add", "from todo-txt +app").status == 0)
+
+        let imported = a.run(["--json", "import", "-"], stdin: try todoTxt.lines())
+        #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
+        #expect(imported.stdout == #"{"added":1,"updated":0,"unchanged":2}"# + "\n")
+        #expect(try machines.list(a) == ["octocat/app: ship it, plain, from todo-txt"])
+
+        let older = try todoTxt.lines().replacingOccurrences(of: #" uuid:[0-9a-f-]{36}"#, with: "", options: .regularExpression)
+        let recognised = a.run(["--json", "import", "-"], stdin: older)
+        #expect(recognised.stdout == #"{"added":0,"updated":0,"unchanged":3}"# + "\n", "\(older)")
+        #expect(recognised.stderr == "doogit: standard input: skipped 2 lines without a uuid: word that are todos here already (the same repository, text and creation date): line 1, line 3\n")
     }
 }
