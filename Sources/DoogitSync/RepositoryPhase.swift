@@ -178,6 +178,7 @@ struct RepositoryPhase: SyncPhase {
         case .notFound: return "not found"
         case .unknownRoute: return "no such API route (HTTP 404)"
         case .rateLimited: return "rate limit used up"
+        case .secondaryRateLimited: return "secondary rate limit met"
         case .missingToken: return "no token"
         case .unauthorized(let message): return "the token was rejected (\(message))"
         case .outcomeUnknown(let request, let reason): return "\(request) may have reached GitHub (\(reason))"
