@@ -24,6 +24,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0008_remote_files_sql, as: UTF8.self)),
         Migration(version: 9, name: "m0009_todo_details",
                   sql: String(decoding: PackageResources.m0009_todo_details_sql, as: UTF8.self)),
+        Migration(version: 10, name: "m0010_read_progress",
+                  sql: String(decoding: PackageResources.m0010_read_progress_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }
