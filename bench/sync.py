@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Benchmark of `doogit sync`: 1,000 tracked repositories against a GitHub API on loopback that
-adds a delay to every answer. Prints, for each scenario: wall time (median of runs), requests
-sent, rate-limit units used and connections opened, for `repo add` of them all in one command,
-the first sync, a no-op sync, and a sync after 10 changes.
+adds a delay to every answer and enforces GitHub's secondary rate limits. Prints, for each
+scenario: wall time (median of runs), requests sent, rate-limit units used, connections opened
+and the time doogit waited to keep within the secondary limits ("paced ms"), for `repo add` of
+them all, the first sync, a no-op sync, and a sync after 10 changes. Scenarios: your own
+repositories (your listing), others' public ones (their owners' listings, 10 owners), others'
+private ones (by id, paced: a minute's points are 900 on GitHub, 800 for doogit), and with
+--scale, 10,000 of 100 owners (first and no-op syncs only).
 
 With --https the GitHub is behind an HTTP/2 TLS proxy (nghttpx, a self-signed certificate that
 doogit trusts through SSL_CERT_FILE), connections are counted with strace, and `curl --parallel`
-fetching the same URLs over HTTP/2 is measured in the same run, as the limit.
+fetching the same URLs over HTTP/2 is measured in the same run, as the limit (others' private
+repositories, read by id: give --repositories 800 or fewer, or doogit's wait for the secondary
+limits, which curl does not keep, is part of its time).
 
 Run through bench/run-sync (which builds the binaries), or:
     bench/sync.py --doogit .build/release/doogit --fake .build/release/fake-github [--https]
@@ -16,6 +22,7 @@ same run, their runs taking turns.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -32,17 +39,23 @@ def call(base, path):
         return json.loads(response.read() or b"{}")
 
 
+PACED = re.compile(r"waiting (\d+) ms to keep within GitHub's secondary rate limit")
+
+
 def run(doogit, env, *args, wrap=lambda command: command):
+    """Runs doogit with -v: (seconds, stdout, ms it waited for the secondary limits)."""
     started = time.monotonic()
-    result = subprocess.run(wrap([doogit, *args]), env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(wrap([doogit, "-v", *args]), env=env, capture_output=True, text=True, timeout=3600)
     elapsed = time.monotonic() - started
     if result.returncode != 0:
-        raise SystemExit(f"doogit {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()}")
-    return elapsed, result.stdout
+        raise SystemExit(f"doogit {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()[-2000:]}")
+    return elapsed, result.stdout, sum(int(ms) for ms in PACED.findall(result.stderr))
 
 
-def scenario(args, label, own, others, runs, proxy_wanted=False):
-    fake = subprocess.Popen([args.fake, "--own", str(own), "--others", str(others)],
+def scenario(args, label, own, others, runs, proxy_wanted=False, owners=10, private=False,
+             phases=("first sync", "no-op sync", "10 changed")):
+    fake = subprocess.Popen([args.fake, "--own", str(own), "--others", str(others), "--owners", str(owners)]
+                            + (["--private-others"] if private else []),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     proxy = None
     try:
@@ -50,7 +63,7 @@ def scenario(args, label, own, others, runs, proxy_wanted=False):
         if proxy_wanted:
             proxy = https.Proxy(base)
         names = [f"octocat/own-{i:04d}" for i in range(own)] + \
-                [f"other{i % 10}/lib-{i:04d}" for i in range(others)]
+                [f"other{i % owners}/lib-{i:04d}" for i in range(others)]
         call(base, f"/_delay?ms={args.delay}")
         # Each binary in a HOME of its own; the phases of all of them take turns, so that they
         # are measured on the machine as it is at the same moments.
@@ -64,25 +77,37 @@ def scenario(args, label, own, others, runs, proxy_wanted=False):
             homes.append((doogit, home, env))
 
         def measured(doogit, env, *doogit_args):
-            """One command: (ms, requests, units, connections)."""
+            """One command: (ms, requests, units, connections, paced ms). The fake's counters and
+            its secondary limits' minute start afresh, as for a sync run a while after the last."""
             call(base, "/_reset")
             opened = call(base, "/_stats")["connections"]
             if proxy:
                 wrap, count = https.traced([], proxy.port)
-                elapsed, _ = run(doogit, env, *doogit_args, wrap=lambda command: wrap + command)
+                elapsed, _, paced = run(doogit, env, *doogit_args, wrap=lambda command: wrap + command)
                 connections = count()
             else:
-                elapsed, _ = run(doogit, env, *doogit_args)
+                elapsed, _, paced = run(doogit, env, *doogit_args)
             stats = call(base, "/_stats")
+            if stats["secondaryRefusals"] or stats["requestsWhileLimited"]:
+                raise SystemExit(f"doogit {' '.join(doogit_args)} met a secondary rate limit: {stats}")
             if not proxy:
                 connections = stats["connections"] - opened
-            return elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections
+            return elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections, paced
 
         rows = []
         samples = {}
         for doogit, home, env in homes:
-            rows.append((label, "repo add", doogit, *measured(doogit, env, "repo", "add", *names)))
-        for phase in ("first sync", "no-op sync", "10 changed"):
+            if len(names) <= 1000:
+                rows.append((label, "repo add", doogit, *measured(doogit, env, "repo", "add", *names)))
+            else:
+                # Thousands are added in parts, with the fake's secondary limits off meanwhile
+                # (each part is a command of its own, and not what is measured).
+                call(base, "/_limits?on=0")
+                for start in range(0, len(names), 800):
+                    call(base, "/_reset")  # and within the hour's requests
+                    run(doogit, env, "repo", "add", *names[start:start + 800])
+                call(base, "/_limits?on=1")
+        for phase in phases:
             for attempt in range(runs):
                 for doogit, home, env in homes:
                     if phase == "first sync":
@@ -118,25 +143,32 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--https", action="store_true",
                         help="behind an HTTP/2 TLS proxy (nghttpx), with curl --parallel as the limit")
+    parser.add_argument("--scale", action="store_true",
+                        help="also 10,000 repositories of 100 owners (first and no-op sync)")
     args = parser.parse_args()
     n = args.repositories
     rows = []
     if args.https:
-        rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs, proxy_wanted=True)
+        rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs, proxy_wanted=True, private=True)
     else:
         rows += scenario(args, f"{n} own (listing)", n, 0, args.runs)
-        rows += scenario(args, f"{n} others' (by id)", 0, n, args.runs)
+        rows += scenario(args, f"{n} others' (listings)", 0, n, args.runs)
+        rows += scenario(args, f"{n} others' (by id)", 0, n, 1, private=True)
+        if args.scale:
+            rows += scenario(args, "10000 of 100 owners", 0, 10_000, 1, owners=100,
+                             phases=("first sync", "no-op sync"))
     transport = "HTTPS through nghttpx (HTTP/2)" if args.https else "plain HTTP"
     print(f"\ndoogit, {n} tracked repositories, {transport}, +{args.delay} ms per answer "
           f"(median of {args.runs} runs; repo add once)\n")
     limit = {label: ms for label, phase, _, ms, *_ in rows if phase == "curl --parallel"}
     several = len(args.doogit) > 1
     print(f"{'repositories':<24}{'phase':<17}" + (f"{'binary':<28}" if several else "")
-          + f"{'wall ms':>10}{'vs curl':>9}{'requests':>10}{'rate units':>12}{'connections':>13}")
-    for label, phase, binary, ms, requests, units, connections in rows:
+          + f"{'wall ms':>10}{'vs curl':>9}{'requests':>10}{'rate units':>12}{'connections':>13}{'paced ms':>10}")
+    for label, phase, binary, ms, requests, units, connections, *paced in rows:
         ratio = f"{ms / limit[label]:8.2f}x" if label in limit else f"{'-':>9}"
         print(f"{label:<24}{phase:<17}" + (f"{binary[-27:]:<28}" if several else "")
-              + f"{ms:>10.0f}{ratio}{requests:>10.0f}{units:>12.0f}{connections:>13.0f}")
+              + f"{ms:>10.0f}{ratio}{requests:>10.0f}{units:>12.0f}{connections:>13.0f}"
+              + (f"{paced[0]:>10.0f}" if paced else f"{'-':>10}"))
     sequential = n * args.delay
     print(f"\n(one request at a time would need at least {sequential} ms for {n} repositories)")
 

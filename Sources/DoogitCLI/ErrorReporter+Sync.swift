@@ -19,6 +19,9 @@ extension ErrorReporter {
         case .rateLimited(let resetAt, _):
             return Report(code: .temporaryFailure, message: "sync stopped: GitHub's rate limit is used up; "
                 + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))
+        case .secondaryRateLimited(let retryAt, _):
+            return Report(code: .temporaryFailure, message: "sync stopped: \(secondaryLimitMet); what was done is kept; "
+                + "try again after \(minuteAfter(retryAt))")
         case .reserveReached(let reserve, let resetAt, _):
             return Report(code: .temporaryFailure, message: "sync stopped to keep \(reserve) requests of GitHub's rate limit in reserve; "
                 + (resetAt.map { "what was done is kept; try again after \($0.localTimeOfDay)" } ?? "what was done is kept; try again later"))

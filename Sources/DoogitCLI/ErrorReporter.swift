@@ -191,6 +191,20 @@ enum ErrorReporter {
         }
     }
 
+    /// What GitHub's answer to a secondary rate limit means, in words.
+    static let secondaryLimitMet = "GitHub's secondary rate limit was met (too many requests in a short time)"
+
+    /// The time of day GitHub allows requests again, rounded up to the minute (a time of day is
+    /// shown to the minute; rounded down, it would be too early).
+    static func minuteAfter(_ time: Timestamp) -> String {
+        let milliseconds = time.millisecondsSinceEpoch
+        let minute: Int64 = 60_000
+        // A server may send any time: one too far off to round stays as it is.
+        let rounded = milliseconds % minute == 0 || milliseconds > Int64.max - minute ? milliseconds
+            : milliseconds - milliseconds % minute + (milliseconds > 0 ? minute : 0)
+        return Timestamp(millisecondsSinceEpoch: rounded).localTimeOfDay
+    }
+
     /// What a 404 says, by what the request was about.
     static func notFoundMessage(_ resource: GitHubResource) -> String {
         switch resource {
@@ -220,6 +234,8 @@ enum ErrorReporter {
         case .rateLimited(let resetAt):
             let when = resetAt.map { "try again after \($0.localTimeOfDay)" } ?? "try again later"
             return Report(code: .temporaryFailure, message: "GitHub's rate limit is used up; \(when)")
+        case .secondaryRateLimited(let retryAt):
+            return Report(code: .temporaryFailure, message: "\(secondaryLimitMet); try again after \(minuteAfter(retryAt))")
         case .notFound(let resource, _):
             return Report(code: .failure, message: notFoundMessage(resource))
         case .unknownRoute:

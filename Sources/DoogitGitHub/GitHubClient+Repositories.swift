@@ -52,7 +52,17 @@ extension GitHubClient {
     /// The URL of the first page of the signed-in user's repositories.
     public var userRepositoriesURL: String { configuration.endpoint.url(Self.userRepositoriesPath) }
 
-    /// One page of a repository listing, unless unchanged since `etag`.
+    /// The URL of the first page of an owner's public repositories (`GET /users/{username}/repos`,
+    /// which serves organizations too), 100 a page by full name; nil for a login GitHub could not
+    /// have given (it would need escaping in a path).
+    public func ownerRepositoriesURL(_ owner: String) -> String? {
+        guard !owner.isEmpty, owner.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) })
+        else { return nil }
+        return configuration.endpoint.url("/users/\(owner)/repos?per_page=100&sort=full_name")
+    }
+
+    /// One page of a repository listing (the user's or an owner's), unless unchanged since `etag`.
     public func repositoryPage(_ url: String, ifNoneMatch etag: String?) throws(GitHubError)
         -> Conditional<RepositoryPage>
     {
@@ -66,7 +76,9 @@ extension GitHubClient {
             throw .unexpectedResponse("expected a list")
         }
         var repositories: [GitHubRepository] = []
-        for element in elements {
+        // An owner's listing shows `minimal-repository`, where fields doogit reads are optional: a
+        // repository shown without one is left out, to be read by id.
+        for element in elements where GitHubRepository.listedFields.allSatisfy({ element[$0] != nil }) {
             do { repositories.append(try GitHubRepository(json: element)) } catch { throw Self.decodingError(error) }
         }
         let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }

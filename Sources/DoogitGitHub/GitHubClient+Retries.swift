@@ -41,12 +41,13 @@ extension GitHubClient {
     }
 
     /// The one place that decides about an attempt: transient failures (no connection, timeout,
-    /// 500/502/503/504) are retried with backoff, a rate limit that lifts within
-    /// `longestWaitMilliseconds` is waited out, everything else is the answer. A request that is
-    /// not repeatable (a creation, see `RequestKind`) is retried only when no connection was
-    /// made; after any other failure GitHub may have carried it out, and it fails with
-    /// `outcomeUnknown`. Only a definite answer extends the deadline, so neither a stalled server
-    /// nor one that keeps refusing can hold a command beyond it.
+    /// 500/502/503/504) are retried with backoff, a rate limit (primary or secondary) that lifts
+    /// within `longestWaitMilliseconds` is waited out, everything else is the answer; and no
+    /// request is sent while a limit lasts (`hold`). A request that is not repeatable (a
+    /// creation, see `RequestKind`) is retried only when no connection was made; after any other
+    /// failure GitHub may have carried it out, and it fails with `outcomeUnknown`. Only a definite
+    /// answer extends the deadline, so neither a stalled server nor one that keeps refusing can
+    /// hold a command beyond it.
     func disposition(of outcome: Result<HTTPResponse, TransportError>, attempt: Int, kind: RequestKind = .get,
                      url: String = "") -> Disposition {
         let policy = configuration.retry
@@ -72,8 +73,21 @@ extension GitHubClient {
         }
         recordRateLimit(response)
         recordDate(response)
+        let limit = Self.error(for: response)
         let limited: Timestamp??
-        if case .rateLimited(let resetAt)? = Self.error(for: response) { limited = .some(resetAt) } else { limited = nil }
+        switch limit {
+        case .rateLimited(let resetAt)?: limited = .some(resetAt)
+        case .secondaryRateLimited(let retryAt)?: limited = .some(retryAt)
+        default: limited = nil
+        }
+        let limitWait = limited.flatMap { resetAt in
+            retryAfterMilliseconds(response) ?? resetAt.map { reset in
+                let now = Timestamp.now().millisecondsSinceEpoch
+                // reset > now >= 0 cannot overflow; a day is as long as doogit would ever wait.
+                return Int(reset.millisecondsSinceEpoch > now ? min(reset.millisecondsSinceEpoch - now, 86_400_000) : 0) + 1000
+            }
+        }
+        if let limit, let limitWait { hold(for: limitWait, limit) }
         if limited == nil && !Self.retriedStatuses.contains(response.status) {
             deadline = Monotonic.milliseconds() + Int64(policy.deadlineMilliseconds)
         }
@@ -85,14 +99,7 @@ extension GitHubClient {
             let wait = retryAfterMilliseconds(response) ?? policy.delay(afterAttempt: attempt, using: &random)
             return wait <= policy.longestWaitMilliseconds ? .retry(afterMilliseconds: wait) : .answered(response)
         }
-        if let resetAt = limited {
-            let wait = retryAfterMilliseconds(response) ?? resetAt.map { reset in
-                let now = Timestamp.now().millisecondsSinceEpoch
-                // reset > now >= 0 cannot overflow; a day is as long as doogit would ever wait.
-                return Int(reset.millisecondsSinceEpoch > now ? min(reset.millisecondsSinceEpoch - now, 86_400_000) : 0) + 1000
-            }
-            if let wait, wait <= policy.longestWaitMilliseconds { return .retry(afterMilliseconds: max(0, wait)) }
-        }
+        if let wait = limitWait, wait <= policy.longestWaitMilliseconds { return .retry(afterMilliseconds: max(0, wait)) }
         return .answered(response)
     }
 
@@ -113,6 +120,7 @@ extension GitHubClient {
     func sendOnce(_ kind: RequestKind, url: String, body: [UInt8]?, etag: String?, timeouts: HTTPTimeouts,
                   accept: String? = nil) -> Result<HTTPResponse, TransportError>
     {
+        paceOne(kind.method, url)
         requestCount += 1
         let started = Monotonic.milliseconds()
         let method = kind.method.rawValue
@@ -136,6 +144,7 @@ extension GitHubClient {
         var attempt = attemptsMade
         while true {
             attempt += 1
+            if let limit = heldByLimit() { throw limit }
             guard let timeouts = attemptTimeouts() else { throw .network(.timeout) }
             let outcome = sendOnce(kind, url: url, body: body, etag: etag, timeouts: timeouts, accept: accept)
             switch disposition(of: outcome, attempt: attempt, kind: kind, url: url) {

@@ -58,11 +58,19 @@ public final class GitHubClient {
     /// GitHub's `Date` on the latest answer, as sent and as read, and the monotonic time it
     /// arrived (see `GitHubClient+Time.swift`).
     var lastDate: (text: String, time: Timestamp, receivedAt: Int64)?
+    /// Keeps the requests within GitHub's secondary rate limits (`GitHubClient+Pacing.swift`).
+    let pacer: RequestPacer
+    /// How long requests waited for the pacer, in all.
+    public internal(set) var pacedMilliseconds = 0
+    /// A rate limit GitHub asked to wait out, and until when (monotonic): no request is sent before.
+    var limitHold: (until: Int64, limit: GitHubError)?
 
-    public init(configuration: Configuration, transport: HTTPTransport, log: @escaping (String) -> Void = { _ in }) {
+    public init(configuration: Configuration, transport: HTTPTransport, log: @escaping (String) -> Void = { _ in },
+                pacer: RequestPacer = RequestPacer()) {
         self.configuration = configuration
         self.transport = transport
         self.log = log
+        self.pacer = pacer
         self.deadline = Monotonic.milliseconds() + Int64(configuration.retry.deadlineMilliseconds)
     }
 

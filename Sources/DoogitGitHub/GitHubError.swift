@@ -8,8 +8,12 @@ public enum GitHubError: Error, Equatable, Sendable {
     case unauthorized(message: String)
     /// 403 that is not a rate limit: a missing scope, SSO enforcement, a blocked resource.
     case forbidden(message: String, hint: String?)
-    /// The primary or secondary rate limit; `resetAt` is when to try again, when known.
+    /// The primary rate limit (the hour's requests) is used up; `resetAt` is when it resets, when known.
     case rateLimited(resetAt: Timestamp?)
+    /// A secondary rate limit: too many requests at once, or in a minute on one endpoint, or
+    /// too much content created. `retryAt` is when GitHub allows the next request (its
+    /// `Retry-After`; without one, a minute on).
+    case secondaryRateLimited(retryAt: Timestamp)
     /// GitHub's own 404 for the resource the request was about.
     case notFound(GitHubResource, message: String)
     /// A 404 that is not about a resource: the API has no such route, so the API URL is wrong

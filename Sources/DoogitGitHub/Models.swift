@@ -38,6 +38,10 @@ public struct GitHubRepository: Equatable, Sendable {
         "updated_at", "default_branch",
     ]
 
+    /// The fields doogit reads that a listing may leave out (`minimal-repository` makes them
+    /// optional), where a missing one would be read as false or none.
+    public static let listedFields = ["archived", "pushed_at", "updated_at", "default_branch"]
+
     public init(json: JSONValue) throws(JSONError) {
         let owner = try json.field("owner")
         self.init(

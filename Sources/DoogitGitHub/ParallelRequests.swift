@@ -22,6 +22,11 @@ extension GitHubClient {
     /// no, the requests not yet sent are not, and get no result. Answers are retried and waited
     /// for by the same rules as single requests (`disposition`), as a group, within the deadline.
     ///
+    /// The round goes no faster than GitHub's secondary rate limits allow (`RequestPacer`), and at
+    /// the first answer that says a rate limit is met, no further transfers start: a limit that
+    /// lifts within the wait allowed is waited out, otherwise every request not answered fails
+    /// with it (`GitHubClient+Pacing.swift`).
+    ///
     /// Every request gets the attempts a request alone gets (`RetryPolicy.maximumAttempts`)
     /// unless GitHub as a whole is judged down. When the answers of a round say GitHub is
     /// failing (5xx, no connection or timeouts: every first answer of the round, or the last
@@ -46,11 +51,17 @@ extension GitHubClient {
             for index in indices where wantsMore { deliver(index, .failure(error)) }
         }
         while !pending.isEmpty && wantsMore {
+            if let limit = heldByLimit() {
+                giveUp(pending, limit)
+                break
+            }
+            // As many as the secondary rate limits leave room for; the rest wait for a later round.
+            let round = Array(pending.prefix(pacedRoom(for: pending.lazy.map { RequestPacer.Request(.get, wanted[$0].url) })))
             guard let timeouts = attemptTimeouts() else {
                 giveUp(pending, .network(.timeout))
                 break
             }
-            let requests = pending.map { index in
+            let requests = round.map { index in
                 HTTPRequest(url: wanted[index].url, headers: headers(for: wanted[index].url, etag: wanted[index].etag, accept: accept),
                             timeouts: timeouts)
             }
@@ -58,8 +69,8 @@ extension GitHubClient {
             var retry: [Int] = []
             var wait = 0
             var sent = 0
+            var limitMet = false
             let started = Monotonic.milliseconds()
-            let round = pending
             let outcomes = transport.sendAll(requests) { position, outcome in
                 let index = round[position]
                 sent += 1
@@ -68,6 +79,8 @@ extension GitHubClient {
                 case .failure(let error): log("GET \(requests[position].url) failed: \(error.summary)")
                 }
                 let healthy = health.record(outcome)
+                // A rate limit met: nothing more starts (what is in flight finishes).
+                if Self.isRateLimit(outcome) { limitMet = true }
                 attempts[index] += 1
                 switch disposition(of: outcome, attempt: attempts[index]) {
                 case .retry(let milliseconds):
@@ -80,13 +93,17 @@ extension GitHubClient {
                 case .answered(let response):
                     deliver(index, .success(response))
                 }
-                return healthy && wantsMore && attemptTimeouts() != nil
+                return healthy && !limitMet && wantsMore && attemptTimeouts() != nil
             }
+            pacer.record(zip(round, outcomes).compactMap { index, outcome in
+                outcome == nil ? nil : RequestPacer.Request(.get, wanted[index].url)
+            })
             requestCount += sent
             log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
             guard wantsMore else { break }
             retry.sort()
             let unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
+                + pending.dropFirst(round.count)
             if health.isFailing {
                 for index in unsent { log("GET \(wanted[index].url) not sent: GitHub is failing") }
                 // GitHub looks down: one request, with every attempt a request alone gets, settles
@@ -165,6 +182,17 @@ extension GitHubClient {
                            read: (HTTPResponse) throws(GitHubError) -> T) -> [Result<T, GitHubError>]
     {
         Self.collect(wanted.count) { each in conditionalAll(wanted, read: read, each: each) }
+    }
+}
+
+extension GitHubClient {
+    /// Whether an outcome is GitHub's answer that a rate limit, primary or secondary, is met.
+    static func isRateLimit(_ outcome: Result<HTTPResponse, TransportError>) -> Bool {
+        guard case .success(let response) = outcome, response.status == 403 || response.status == 429 else { return false }
+        switch error(for: response) {
+        case .rateLimited?, .secondaryRateLimited?: return true
+        default: return false
+        }
     }
 }
 

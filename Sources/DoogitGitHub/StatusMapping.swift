@@ -15,16 +15,7 @@ extension GitHubClient {
         case 401:
             return .unauthorized(message: text)
         case 403, 429:
-            if response.header("x-ratelimit-remaining") == "0" {
-                let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }
-                return .rateLimited(resetAt: reset.map { Timestamp(secondsSinceEpoch: $0) })
-            }
-            if let seconds = retryAfterSeconds(response) {
-                return .rateLimited(resetAt: Timestamp(millisecondsSinceEpoch:
-                    Timestamp.now().millisecondsSinceEpoch + seconds * 1000))
-            }
-            if status == 429 || text.lowercased().contains("rate limit") { return .rateLimited(resetAt: nil) }
-            return .forbidden(message: text, hint: forbiddenHint(response))
+            return rateLimit(response, message: message) ?? .forbidden(message: text, hint: forbiddenHint(response))
         case 404:
             // Only GitHub's own answer about the resource says it is absent: a 404 for an unknown
             // route (a wrong API URL) or from a proxy must not flag a repository gone.
@@ -52,6 +43,31 @@ extension GitHubClient {
             return .unexpectedStatus(status, message: text)
         }
     }
+
+    /// The rate limit a 403 or 429 stands for, by GitHub's rules ("Rate limits for the REST API",
+    /// Exceeding the rate limit), or nil for a refusal. `x-ratelimit-remaining: 0` is the primary
+    /// limit, unless the message says a secondary one was exceeded. A secondary limit says so in
+    /// its message (formerly: an abuse detection mechanism), or answers with `Retry-After`, or
+    /// 429 without the primary limit's mark; GitHub asks to wait `Retry-After`, else until
+    /// `x-ratelimit-reset` when none remain, else at least a minute.
+    static func rateLimit(_ response: HTTPResponse, message: String?) -> GitHubError? {
+        let text = message?.lowercased() ?? ""
+        let saysSecondary = text.contains("secondary rate limit") || text.contains("abuse detection")
+        let noneRemain = response.header("x-ratelimit-remaining") == "0"
+        let reset = response.header("x-ratelimit-reset").flatMap { Int64($0) }.map { Timestamp(secondsSinceEpoch: $0) }
+        if noneRemain && !saysSecondary { return .rateLimited(resetAt: reset) }
+        let retryAfter = retryAfterSeconds(response)
+        guard saysSecondary || retryAfter != nil || response.status == 429 else {
+            return text.contains("rate limit") ? .rateLimited(resetAt: nil) : nil
+        }
+        let now = Timestamp.now().millisecondsSinceEpoch
+        if let retryAfter { return .secondaryRateLimited(retryAt: Timestamp(millisecondsSinceEpoch: now + retryAfter * 1000)) }
+        if noneRemain, let reset { return .secondaryRateLimited(retryAt: reset) }
+        return .secondaryRateLimited(retryAt: Timestamp(millisecondsSinceEpoch: now + secondaryLimitWait))
+    }
+
+    /// How long to wait after a secondary rate limit that did not say: GitHub's "at least one minute".
+    static let secondaryLimitWait: Int64 = 60_000
 
     /// Whether a 404's `documentation_url` is the page of an endpoint (GitHub's answer about a
     /// resource, `https://docs.github.com/rest/repos/repos#get-a-repository`) rather than the

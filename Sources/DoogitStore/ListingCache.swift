@@ -16,6 +16,14 @@ public struct CachedPage: Equatable, Sendable {
     }
 }
 
+extension CachedPage {
+    /// The listing of the signed-in user's repositories (`GET /user/repos`).
+    public static let userListing = "user"
+
+    /// The listing of an owner's repositories (`GET /users/{owner}/repos`).
+    public static func ownerListing(_ owner: String) -> String { "users/" + owner.lowercased() }
+}
+
 extension Store {
     public func cachedPage(url: String) throws -> CachedPage? {
         try database.query("SELECT url, etag, next_url, repositories FROM listing_pages WHERE url = ?", [.text(url)]) {
@@ -25,17 +33,30 @@ extension Store {
         }.first
     }
 
-    /// Saves these pages in one transaction; with `replacingAll` (the listing was read to its
-    /// end) pages no longer reached are forgotten.
-    public func saveCachedPages(_ pages: [CachedPage], replacingAll: Bool, at now: Timestamp) throws {
+    /// Saves these pages of `listing` in one transaction; with `replacingAll` (the listing was
+    /// read to its end) its pages no longer reached are forgotten.
+    public func saveCachedPages(_ pages: [CachedPage], listing: String = CachedPage.userListing, replacingAll: Bool,
+                                at now: Timestamp) throws {
         try database.transaction { () throws(StoreError) in
-            if replacingAll { try database.run("DELETE FROM listing_pages") }
+            if replacingAll { try database.run("DELETE FROM listing_pages WHERE listing = ?", .text(listing)) }
             for page in pages {
                 try database.run("""
-                    INSERT OR REPLACE INTO listing_pages (url, etag, next_url, repositories, fetched_at)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO listing_pages (url, etag, next_url, repositories, fetched_at, listing)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     """, .text(page.url), .text(page.etag), .optional(page.nextURL), .text(page.content),
-                    .text(now.rfc3339))
+                    .text(now.rfc3339), .text(listing))
+            }
+        }
+    }
+
+    /// Forgets the pages of every listing but these (the owners no longer read by their listing).
+    public func forgetListings(except kept: Set<String>) throws {
+        try database.transaction { () throws(StoreError) in
+            let listings = try database.query("SELECT DISTINCT listing FROM listing_pages") { row throws(StoreError) in
+                try row.string(0)
+            }
+            for listing in listings where !kept.contains(listing) {
+                _ = try database.run("DELETE FROM listing_pages WHERE listing = ?", .text(listing))
             }
         }
     }

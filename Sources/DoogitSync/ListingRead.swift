@@ -1,15 +1,20 @@
 import DoogitGitHub
 import DoogitStore
 
-/// The signed-in user's repository listing as a sync reads it: up to `maximumPages` pages, each
-/// conditional on its cached ETag (a 304 page comes from the cache).
+/// A repository listing as a sync reads it: the signed-in user's (`GET /user/repos`) or another
+/// owner's (`GET /users/{owner}/repos`), up to `maximumPages` pages of 100, each conditional on
+/// its cached ETag (a 304 page comes from the cache).
 ///
 /// The pages are read in order, each next page as the one before links to it; but the pages the
 /// cache holds, along their cached links (`known`), are asked for at once first, in the window
-/// that also fetches the repositories the listing did not hold (`listedBefore`), so a settled
-/// listing of ten pages costs no round trip of its own. A page whose link is no longer the one
-/// cached (repositories came or went) is followed one by one from there.
+/// that also fetches repositories by id (`listedBefore` says which the listing held), so a
+/// settled listing costs no round trip of its own. Listings are read side by side (`readAll`):
+/// each round asks every listing's next page in one window. A page whose link is no longer the
+/// one cached (repositories came or went) is followed from there.
 struct ListingRead {
+    /// Which listing it is: `CachedPage.userListing`, or `CachedPage.ownerListing(owner)`.
+    let key: String
+    let firstURL: String
     let maximumPages: Int
     /// The pages to ask for at once, with their ETags.
     private(set) var known: [(url: String, etag: String?)] = []
@@ -21,9 +26,11 @@ struct ListingRead {
     /// The pages as last read, when their repositories can be read back.
     private var cached: [String: (page: CachedPage, repositories: [GitHubRepository])] = [:]
 
-    init(_ session: SyncSession, maximumPages: Int) {
+    init(_ session: SyncSession, key: String, firstURL: String, maximumPages: Int) {
+        self.key = key
+        self.firstURL = firstURL
         self.maximumPages = maximumPages
-        var link: String? = session.github.userRepositoriesURL
+        var link: String? = firstURL
         while let url = link, known.count < maximumPages, !known.contains(where: { $0.url == url }) {
             let page = Self.cachedPage(url, session)
             cached[url] = page
@@ -40,41 +47,76 @@ struct ListingRead {
         return (cached, repositories)
     }
 
-    /// The listing, from the answers to `known` (by index; one missing is asked for again).
-    /// Returns the repositories by id and the pages to cache; `complete` is true when the chain
-    /// was read to its last page.
-    func read(_ session: SyncSession, answers: [Int: Result<Conditional<RepositoryPage>, GitHubError>]) throws(GitHubError)
-        -> (byID: [Int64: GitHubRepository], pages: [CachedPage], complete: Bool)
-    {
-        var prefetched: [String: Result<Conditional<RepositoryPage>, GitHubError>] = [:]
-        for (index, answer) in answers where known.indices.contains(index) { prefetched[known[index].url] = answer }
+    /// What reading a listing gave: its repositories by id and the pages to cache; `complete`
+    /// when the chain was read to its last page. A listing that could not be read (a token that
+    /// may not list, an owner GitHub no longer knows) has `failed`: its repositories are read by id.
+    struct Outcome {
         var byID: [Int64: GitHubRepository] = [:]
         var pages: [CachedPage] = []
-        var next: String? = session.github.userRepositoriesURL
-        var visited: Set<String> = []
-        while let url = next, pages.count < maximumPages, visited.insert(url).inserted {
-            let cached = self.cached[url] ?? Self.cachedPage(url, session)
-            let answer: Conditional<RepositoryPage>
-            if let early = prefetched[url] {
-                answer = try early.get()
-            } else {
-                answer = try session.github.repositoryPage(url, ifNoneMatch: cached?.page.etag)
-            }
-            switch answer {
-            case .notModified:
-                guard let (page, repositories) = cached else { return (byID, pages, false) }
-                for repository in repositories { byID[repository.id] = repository }
-                pages.append(page)
-                next = page.nextURL
-            case .modified(let page, let etag):
-                for repository in page.repositories { byID[repository.id] = repository }
-                if let etag {
-                    pages.append(CachedPage(url: url, etag: etag, nextURL: page.nextURL,
-                                            content: ListingCodec.encode(page.repositories)))
+        var complete = false
+        var failed = false
+        fileprivate var next: String?
+        fileprivate var visited: Set<String> = []
+        fileprivate var done = false
+    }
+
+    typealias PageAnswer = Result<Conditional<RepositoryPage>, GitHubError>
+
+    /// Reads the listings side by side, from the answers in hand (by URL: those to `known`,
+    /// asked early) and then in rounds, each asking every listing's next page in one window.
+    /// An answer that ends the sync (a rate limit, GitHub failing) is thrown.
+    static func readAll(_ listings: [ListingRead], _ session: SyncSession, answers early: [String: PageAnswer]) throws
+        -> [Outcome]
+    {
+        var outcomes = listings.map { Outcome(next: $0.firstURL) }
+        var answers = early
+        while true {
+            var wanted: [(url: String, etag: String?)] = []
+            for (index, listing) in listings.enumerated() {
+                while !outcomes[index].done, let url = outcomes[index].next, let answer = answers.removeValue(forKey: url) {
+                    try listing.take(answer, for: url, session, into: &outcomes[index])
                 }
-                next = page.nextURL
+                if !outcomes[index].done, let url = outcomes[index].next {
+                    wanted.append((url, listing.cached[url]?.page.etag ?? (try? session.store.cachedPage(url: url))?.etag))
+                }
             }
+            guard !wanted.isEmpty else { return outcomes }
+            try session.checkBudget()
+            session.github.repositories([], withPages: wanted, page: { index, answer in answers[wanted[index].url] = answer },
+                                        each: { _, _ in true })
+            // A page the window never asked for (it stopped first) ends its listing's read.
+            for page in wanted where answers[page.url] == nil { answers[page.url] = .failure(.network(.timeout)) }
         }
-        return (byID, pages, next == nil)
+    }
+
+    /// Takes one page's answer into the listing's outcome.
+    private func take(_ answer: PageAnswer, for url: String, _ session: SyncSession, into outcome: inout Outcome) throws {
+        outcome.visited.insert(url)
+        let next: String?
+        switch answer {
+        case .failure(let error):
+            if let stop = SyncSession.stop(for: error) { throw stop }
+            outcome.failed = true
+            outcome.done = true
+            return
+        case .success(.notModified):
+            guard let (page, repositories) = cached[url] ?? Self.cachedPage(url, session) else {
+                outcome.done = true
+                return
+            }
+            for repository in repositories { outcome.byID[repository.id] = repository }
+            outcome.pages.append(page)
+            next = page.nextURL
+        case .success(.modified(let page, let etag)):
+            for repository in page.repositories { outcome.byID[repository.id] = repository }
+            if let etag {
+                outcome.pages.append(CachedPage(url: url, etag: etag, nextURL: page.nextURL,
+                                                content: ListingCodec.encode(page.repositories)))
+            }
+            next = page.nextURL
+        }
+        outcome.next = next
+        outcome.complete = next == nil
+        outcome.done = next == nil || outcome.visited.count >= maximumPages || next.map(outcome.visited.contains) == true
     }
 }

@@ -6,13 +6,19 @@ import DoogitSupport
 /// descriptions and flags, and gone (or back).
 ///
 /// - Cheap: with `listingThreshold` or more tracked, the signed-in user's listing
-///   (`GET /user/repos`, 100 a page) covers their own repositories in a few requests; the rest
-///   are fetched by id in parallel, in one sliding window, which also asks for the listing's
-///   pages as last read (`ListingRead`). Every request is conditional on a
-///   stored ETag, so an unchanged repository or page costs no rate limit.
+///   (`GET /user/repos`, 100 a page) covers their own repositories in a few requests, and an
+///   owner's listing (`GET /users/{owner}/repos`) covers that owner's public repositories where
+///   `listingThreshold` or more of them are tracked; the rest (another owner's private
+///   repositories, one moved to another owner) are fetched by id in parallel, in one sliding
+///   window, which also asks for the listings' pages as last read (`ListingRead`). Every
+///   request is conditional on a stored ETag, so an unchanged repository or page costs no rate
+///   limit, and the windows keep within GitHub's secondary rate limits (`RequestPacer`).
 /// - Safe: each changed repository is saved in its own transaction; only a definite 404/410/451
 ///   for the id flags a repository gone, and a failed request changes nothing. Answers that say
 ///   GitHub is failing end the sync: no further request is sent.
+/// - Resumable: a sync that stops part-way (the rate limit's reserve, a secondary limit) notes
+///   which repositories it read (`ReadProgress.repositories`), and the next one fetches the
+///   others first, until every repository was read once.
 struct RepositoryPhase: SyncPhase {
     let listingThreshold: Int
 
@@ -22,34 +28,64 @@ struct RepositoryPhase: SyncPhase {
         /// Whether GitHub's API has answered this sync with anything but "not found": until it
         /// has, a 404 may mean a wrong API URL rather than a missing repository.
         var apiAnswered = false
+        /// The repositories GitHub told about (by id, or in a listing).
+        var read: [Int64] = []
     }
+
+    typealias PageAnswer = ListingRead.PageAnswer
 
     func run(_ session: inout SyncSession) throws {
         let tracked = try session.store.repositories()
         session.summary.repositories = tracked.count
         session.progress(0, tracked.count)
         let tally = Tally()
+        let progress = session.store.readProgress(ReadProgress.repositories)
+        do {
+            try read(tracked, &session, tally, progress)
+        } catch let stop as SyncStop {
+            // Failing to note it would only cost the next sync requests: the stop is what to report.
+            if !session.dryRun { try? progress.note(tally.read.map { (item: String($0), content: nil) }) }
+            throw stop
+        }
+        if !session.dryRun { try progress.finish() }
+    }
+
+    private func read(_ tracked: [RepositoryRecord], _ session: inout SyncSession, _ tally: Tally,
+                      _ progress: ReadProgress) throws {
+        // By id, the repositories a sync that stopped did not read go first.
+        func unreadFirst(_ records: [RepositoryRecord]) throws -> [RepositoryRecord] {
+            try progress.unreadFirst(records) { String($0.id) }
+        }
         guard tracked.count >= listingThreshold else {
-            try fetch(tracked, tracked.count, &session, tally)
+            try fetch(try unreadFirst(tracked), tracked.count, &session, tally)
             return
         }
 
-        // 1. The repositories the user's listing did not hold when last read (when the whole of it
-        //    is known), by id, in one window with the listing's pages as last read.
-        let listing = ListingRead(session, maximumPages: max(1, tracked.count / 10))
-        let early = listing.cachedWhole ? tracked.filter { !listing.listedBefore.contains($0.id) } : []
-        let pageAnswers = try fetch(early, withPages: listing.known, tracked.count, &session, tally)
+        // 1. The listings: the user's, and other owners' (known from the user's as last read,
+        //    when the cache holds it whole; else once it is read). By id, in one window with
+        //    their pages as last read, the repositories that none of them holds.
+        let user = ListingRead(session, key: CachedPage.userListing, firstURL: session.github.userRepositoriesURL,
+                               maximumPages: max(1, tracked.count / 10))
+        var listings = [user] + (user.cachedWhole ? ownerListings(tracked, heldBy: user.listedBefore, session) : [])
+        func awaitsItsOwnersListing(_ stored: RepositoryRecord) -> Bool {
+            listings.contains { $0.key == CachedPage.ownerListing(stored.owner) && (!$0.cachedWhole || $0.listedBefore.contains(stored.id)) }
+        }
+        let early = user.cachedWhole ? tracked.filter { !user.listedBefore.contains($0.id) && !awaitsItsOwnersListing($0) } : []
+        let pageAnswers = try fetch(try unreadFirst(early), withPages: listings.flatMap(\.known), tracked.count, &session, tally)
 
-        // 2. The listing, for the repositories it holds now.
+        // 2. The listings, for the repositories they hold now.
+        var outcomes = try ListingRead.readAll(listings, session, answers: pageAnswers)
+        let more = ownerListings(tracked, heldBy: outcomes[0].failed ? [] : Set(outcomes[0].byID.keys), session)
+            .filter { owner in !listings.contains { $0.key == owner.key } }
+        if !more.isEmpty {
+            outcomes += try ListingRead.readAll(more, session, answers: [:])
+            listings += more
+        }
         var listed: [Int64: GitHubRepository] = [:]
-        var pages: [CachedPage] = []
-        var complete = false
-        do {
-            (listed, pages, complete) = try listing.read(session, answers: pageAnswers)
+        for outcome in outcomes where !outcome.failed {
             tally.apiAnswered = true
-        } catch {
-            // A token that may not list (some fine-grained ones): every repository is fetched by id.
-            if let stop = SyncSession.stop(for: error) { throw stop }
+            // The user's listing first: it shows private repositories whole.
+            listed.merge(outcome.byID) { first, _ in first }
         }
         let fetched = Set(early.map(\.id))
         var unchanged: [Int64] = []
@@ -68,33 +104,53 @@ struct RepositoryPhase: SyncPhase {
                 try apply(.modified(remote, etag: nil), to: stored, &session)
             }
             tally.handled += 1
+            tally.read.append(stored.id)
         }
         if !session.dryRun {
             try session.store.markSynced(ids: unchanged, at: session.clock())
-            try session.store.saveCachedPages(pages, replacingAll: complete, at: session.clock())
+            for (listing, outcome) in zip(listings, outcomes) where !outcome.failed {
+                try session.store.saveCachedPages(outcome.pages, listing: listing.key, replacingAll: outcome.complete,
+                                                  at: session.clock())
+            }
+            try session.store.forgetListings(except: Set(listings.map(\.key)))
         }
         session.progress(tally.handled, tracked.count)
 
-        // 3. Those it held before and holds no more, by id.
-        try fetch(remaining, tracked.count, &session, tally)
+        // 3. Those they held before and hold no more (moved, made private, gone), and those no
+        //    listing shows, by id.
+        try fetch(try unreadFirst(remaining), tracked.count, &session, tally)
+    }
+
+    /// The listings of other owners worth reading: those with `listingThreshold` or more tracked
+    /// repositories that the user's listing does not hold, each up to a page per 10 of them (so
+    /// that it costs a tenth of asking for them by id, at most).
+    private func ownerListings(_ tracked: [RepositoryRecord], heldBy held: Set<Int64>, _ session: SyncSession) -> [ListingRead] {
+        var counts: [String: (owner: String, count: Int)] = [:]
+        for stored in tracked where !held.contains(stored.id) {
+            counts[stored.owner.lowercased(), default: (stored.owner, 0)].count += 1
+        }
+        return counts.sorted { $0.key < $1.key }.compactMap { key, entry in
+            guard entry.count >= listingThreshold, let url = session.github.ownerRepositoriesURL(entry.owner) else { return nil }
+            return ListingRead(session, key: CachedPage.ownerListing(key), firstURL: url, maximumPages: max(1, entry.count / 10))
+        }
     }
 
     /// Fetches the repositories by id, in one sliding window over them all (split only where the
-    /// rate-limit budget leaves room for fewer), each saved as its answer arrives; the listing's
+    /// rate-limit budget leaves room for fewer), each saved as its answer arrives; the listings'
     /// `pages` go with the first part (alone when there is nothing to fetch). Returns the pages'
-    /// answers, by index.
+    /// answers, by URL.
     @discardableResult
     private func fetch(_ repositories: [RepositoryRecord], withPages pages: [(url: String, etag: String?)] = [], _ total: Int,
-                       _ session: inout SyncSession, _ tally: Tally) throws
-        -> [Int: Result<Conditional<RepositoryPage>, GitHubError>]
+                       _ session: inout SyncSession, _ tally: Tally) throws -> [String: PageAnswer]
     {
-        var answers: [Int: Result<Conditional<RepositoryPage>, GitHubError>] = [:]
+        var answers: [String: PageAnswer] = [:]
         var firstPages = pages
+        let record = { (pages: [(url: String, etag: String?)]) in { (index: Int, answer: PageAnswer) in answers[pages[index].url] = answer } }
         try SyncSession.forEachWindow(of: repositories, in: &session) { part, session in
-            try fetchWindow(part, withPages: firstPages, total, &session, tally) { answers[$0] = $1 }
+            try fetchWindow(part, withPages: firstPages, total, &session, tally, page: record(firstPages))
             firstPages = []
         }
-        if !firstPages.isEmpty { try fetchWindow([], withPages: firstPages, total, &session, tally) { answers[$0] = $1 } }
+        if !firstPages.isEmpty { try fetchWindow([], withPages: firstPages, total, &session, tally, page: record(firstPages)) }
         return answers
     }
 
@@ -118,8 +174,10 @@ struct RepositoryPhase: SyncPhase {
             case .success(.notModified):
                 session.summary.unchanged += 1
                 unchanged.append(stored.id)
+                tally.read.append(stored.id)
             case .success(let outcome):
                 do { try apply(outcome, to: stored, &session) } catch { storeError = error }
+                tally.read.append(stored.id)
             case .failure(.notFound), .failure(.unavailable):
                 // Flagged gone after the window, once GitHub's API is known to answer.
                 notFound.append(stored)
@@ -146,7 +204,10 @@ struct RepositoryPhase: SyncPhase {
             try confirmTheAPIAnswers(session)
             tally.apiAnswered = true
         }
-        for stored in notFound { try apply(nil, to: stored, &session) }
+        for stored in notFound {
+            try apply(nil, to: stored, &session)
+            tally.read.append(stored.id)
+        }
         if let stop { throw stop }
     }
 
@@ -178,6 +239,7 @@ struct RepositoryPhase: SyncPhase {
         case .notFound: return "not found"
         case .unknownRoute: return "no such API route (HTTP 404)"
         case .rateLimited: return "rate limit used up"
+        case .secondaryRateLimited: return "secondary rate limit met"
         case .missingToken: return "no token"
         case .unauthorized(let message): return "the token was rejected (\(message))"
         case .outcomeUnknown(let request, let reason): return "\(request) may have reached GitHub (\(reason))"

@@ -13,6 +13,8 @@ protocol SyncPhase {
 /// Why a sync stops before the end. `Syncer` turns it into a `SyncError` with the summary.
 enum SyncStop: Error {
     case rateLimited(resetAt: Timestamp?)
+    /// GitHub answered that a secondary rate limit is met; nothing more is sent before `retryAt`.
+    case secondaryRateLimited(retryAt: Timestamp)
     /// GitHub's remaining budget fell to the reserve kept for the user.
     case reserveReached(reserve: Int, resetAt: Timestamp?)
     case interrupted(Error)
@@ -68,6 +70,7 @@ struct SyncSession {
     static func stop(for error: GitHubError) -> SyncStop? {
         switch error {
         case .rateLimited(let resetAt): return .rateLimited(resetAt: resetAt)
+        case .secondaryRateLimited(let retryAt): return .secondaryRateLimited(retryAt: retryAt)
         case .network(.unavailable), .network(.optionRefused), .network(.untrusted), .missingToken, .unauthorized, .invalidAPIURL,
              .unknownRoute, .redirectRefused: return .failed(error)
         case .network, .serverError: return .interrupted(error)

@@ -99,6 +99,9 @@ public struct SyncFailure: Equatable, Sendable {
 public enum SyncError: Error, Sendable {
     /// GitHub's rate limit ran out (or is about to); try again after `resetAt`.
     case rateLimited(resetAt: Timestamp?, summary: SyncSummary)
+    /// GitHub answered that a secondary rate limit is met (too many requests at once or in a
+    /// minute, or too much content made); it asks for nothing more before `retryAt`.
+    case secondaryRateLimited(retryAt: Timestamp, summary: SyncSummary)
     /// The sync stopped while `reserve` requests of the rate limit were left, to keep them for the user.
     case reserveReached(reserve: Int, resetAt: Timestamp?, summary: SyncSummary)
     /// GitHub could not be reached or kept failing; the sync stopped rather than trying every repository.
@@ -114,7 +117,7 @@ public enum SyncError: Error, Sendable {
     /// What the sync did before it stopped.
     public var summary: SyncSummary {
         switch self {
-        case .rateLimited(_, let summary), .reserveReached(_, _, let summary), .interrupted(_, let summary),
+        case .rateLimited(_, let summary), .secondaryRateLimited(_, let summary), .reserveReached(_, _, let summary), .interrupted(_, let summary),
              .incomplete(let summary), .failed(_, let summary), .exchangeFailed(_, let summary):
             return summary
         }

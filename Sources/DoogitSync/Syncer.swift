@@ -60,6 +60,7 @@ public final class Syncer {
         } catch let stop as SyncStop {
             switch stop {
             case .rateLimited(let resetAt): throw SyncError.rateLimited(resetAt: resetAt, summary: finished())
+            case .secondaryRateLimited(let retryAt): throw SyncError.secondaryRateLimited(retryAt: retryAt, summary: finished())
             case .reserveReached(let reserve, let resetAt):
                 throw SyncError.reserveReached(reserve: reserve, resetAt: resetAt, summary: finished())
             case .interrupted(let error): throw SyncError.interrupted(underlying: error, summary: finished())

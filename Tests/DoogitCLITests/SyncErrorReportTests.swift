@@ -15,6 +15,32 @@ import Testing
         #expect(used.message.hasPrefix("sync stopped: GitHub's rate limit is used up"))
     }
 
+    /// A secondary rate limit is not the hour's: it is named, with the minute GitHub allows
+    /// requests again (rounded up, so that the advice is never too early).
+    @Test func aSecondaryLimitIsNamedWithWhenToTryAgain() throws {
+        let retryAt = Timestamp(millisecondsSinceEpoch: 1_700_000_000_000 + 25_000)  // hh:mm:25
+        let allowed = Timestamp(millisecondsSinceEpoch: 1_700_000_040_000).localTimeOfDay  // the next minute
+        let sync = ErrorReporter.report(SyncError.secondaryRateLimited(retryAt: retryAt, summary: SyncSummary()), databasePath: nil)
+        #expect(sync.code == .temporaryFailure)
+        #expect(sync.message == "sync stopped: GitHub's secondary rate limit was met (too many requests in a short time); "
+            + "what was done is kept; try again after \(allowed)")
+        #expect(!sync.message.contains("used up"), "not the hour's limit")
+        let single = ErrorReporter.report(GitHubError.secondaryRateLimited(retryAt: retryAt))
+        #expect(single.code == .temporaryFailure)
+        #expect(single.message == "GitHub's secondary rate limit was met (too many requests in a short time); try again after \(allowed)")
+        // On a whole minute already, it stays.
+        #expect(ErrorReporter.minuteAfter(Timestamp(millisecondsSinceEpoch: 1_700_000_040_000)) == allowed)
+    }
+
+    /// GitHub may send any time (an `x-ratelimit-reset` at the end of time): no trap rounding it.
+    @Test func aRetryTimeAtTheEndsOfTimeIsToldWithoutTrapping() async {
+        await #expect(processExitsWith: .success) {
+            for milliseconds in [Int64.max, .max - 1, .min, -1] {
+                _ = ErrorReporter.report(GitHubError.secondaryRateLimited(retryAt: Timestamp(millisecondsSinceEpoch: milliseconds)))
+            }
+        }
+    }
+
     /// A failed exchange does not hide the repositories that failed too; a temporary failure of
     /// the exchange is then no longer one to retry without doing anything.
     @Test func aFailedExchangeTellsWhatElseFailed() {

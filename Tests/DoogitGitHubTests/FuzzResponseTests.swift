@@ -119,7 +119,7 @@ struct FuzzResponseTests {
         await #expect(processExitsWith: .success, "429, retry-after 9223372036854775807") {
             let client = FixedAnswer.client(status: 429, headers: [("retry-after", "9223372036854775807")])
             FixedAnswer.expectError(client, "a rate limit with a retry-after beyond Int64 milliseconds") { error in
-                if case .rateLimited = error { return true }
+                if case .secondaryRateLimited = error { return true }
                 return false
             }
         }

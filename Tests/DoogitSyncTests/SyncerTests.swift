@@ -145,7 +145,8 @@ struct SyncerTests {
 
     @Test func aFailingGitHubStopsTheSyncAndFlagsNothing() throws {
         let world = try World()
-        for id in 1...120 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil) }
+        // Private repositories of another owner: its listing does not show them, so they are read by id.
+        for id in 1...120 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: nil, isPrivate: true) }
         try world.track((1...120).map { "other/r\($0)" })
         let before = try world.store.repositorySummaries()
         world.github.resetCounters()
@@ -166,8 +167,9 @@ struct SyncerTests {
 
     @Test func aRateLimitedSyncKeepsWhatItDid() throws {
         let world = try World()
-        for id in 1...30 { world.github.addRepository(id: Int64(id), owner: "other", name: "r\(id)", description: "v1") }
-        try world.track((1...30).map { "other/r\($0)" })
+        // Of four owners, fewer than 10 each: their listings are not read, they are fetched by id.
+        for id in 1...30 { world.github.addRepository(id: Int64(id), owner: "other\(id % 4)", name: "r\(id)", description: "v1") }
+        try world.track((1...30).map { "other\($0 % 4)/r\($0)" })
         for id in 1...30 { world.github.update(Int64(id)) { $0.description = "v2" } }
         world.github.resetCounters()
         // 50 are kept in reserve; the listing request (which covers none of these) leaves room for 9.

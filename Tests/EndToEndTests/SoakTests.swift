@@ -30,6 +30,9 @@ struct SoakTests {
 
         init(seed: UInt64) throws {
             machines = try Machines(3)
+            // GitHub's secondary rate limits stay on, on a clock that moves 20 seconds a round: the
+            // rounds are a user's commands some 20 seconds apart, not hundreds in a minute.
+            machines.github.secondaryLimits.useManualClock()
             random = SplitMix64(seed: seed)
             #expect(machines[0].run("repo", "set", "app", "--push-issues", "on", "--import-issues", "all").status == 0)
         }
@@ -58,6 +61,7 @@ struct SoakTests {
         }
 
         func round() throws {
+            machines.github.secondaryLimits.advance(seconds: 20)
             let machine = pick(machines.all) ?? machines[0]
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<14:
@@ -214,7 +218,10 @@ struct SoakTests {
         var settleRounds = 0
         repeat {
             let writes = machines.github.contents.writes
-            for machine in machines.all { soak.run(machine, "sync", allowed: [0]) }
+            for machine in machines.all {
+                machines.github.secondaryLimits.advance(seconds: 20)
+                soak.run(machine, "sync", allowed: [0])
+            }
             settleRounds += 1
             if machines.github.contents.writes == writes { break }
         } while settleRounds < 6

@@ -6,8 +6,9 @@ import Foundation
 /// doogit uses with bodies shaped like GitHub's (from the fixtures), the Contents and Git Data
 /// APIs over real git objects (FakeGitHub+Contents.swift, +GitData), ETags and 304s, Link
 /// pagination, 301 for renamed repositories, 401 for a wrong token, a primary rate limit
-/// that counts every request except a 304 and `/rate_limit`, and GitHub's generic 404 for
-/// any route it does not serve.
+/// that counts every request except a 304 and `/rate_limit`, the secondary rate limits
+/// (`FakeSecondaryLimits`: requests at once, points a minute per endpoint, content creation),
+/// and GitHub's generic 404 for any route it does not serve.
 public final class FakeGitHub: @unchecked Sendable {
     public struct Repository: Equatable, Sendable {
         public var id: Int64
@@ -41,6 +42,8 @@ public final class FakeGitHub: @unchecked Sendable {
     private var repositories: [Int64: Repository] = [:]
     private var deleted: Set<Int64> = []
     private var formerNames: [String: Int64] = [:]
+    /// GitHub's ids of the owners whose listings were asked for (by lowercased login).
+    private var ownerIDs: [String: Int64] = [:]
     private var received: [ReceivedRequest] = []
     /// The requests answered, each with the size of its answer's body (nothing when dropped).
     private var answered: [(request: ReceivedRequest, bytes: Int)] = []
@@ -50,6 +53,8 @@ public final class FakeGitHub: @unchecked Sendable {
     private var server: HTTPServer?
     /// Files of repositories (the Contents API): see FakeGitHub+Contents.swift.
     public let contents = FakeContents()
+    /// GitHub's secondary rate limits, on unless a test switches them off.
+    public let secondaryLimits = FakeSecondaryLimits()
 
     public let token: String
     public let login: String
@@ -139,20 +144,35 @@ public final class FakeGitHub: @unchecked Sendable {
     public func bytesSent(where include: (ReceivedRequest) -> Bool) -> Int {
         locked { answered.reduce(0) { include($1.request) ? $0 + $1.bytes : $0 } }
     }
-    public func resetCounters() { locked { received = []; answered = []; used = 0 } }
+    public func resetCounters() {
+        locked { received = []; answered = []; used = 0 }
+        secondaryLimits.reset()
+    }
 
     // MARK: Answers
 
     private static let fullTemplate = Fixtures.json("repo-full.json")
-    private static let listTemplate: JSONValue = {
-        guard case .array(let items) = Fixtures.json("user-repos.json"), let first = items.first else { return .null }
+    private static func firstItem(_ fixture: String) -> JSONValue {
+        guard case .array(let items) = Fixtures.json(fixture), let first = items.first else { return .null }
         return first
-    }()
+    }
+    private static let listTemplate = firstItem("user-repos.json")
+    private static let ownerListTemplate = firstItem("users-repos.json")
 
-    /// A repository as GitHub shows it: the full form (`GET /repos/...`), or the shorter one of
-    /// listings (`GET /user/repos`).
-    public static func json(for repository: Repository, apiURL: String, listing: Bool = false) -> JSONValue {
-        let template = listing ? listTemplate : fullTemplate
+    /// The forms GitHub shows a repository in: whole (`GET /repos/...`, schema
+    /// `full-repository`), in the signed-in user's listing (`GET /user/repos`, `repository`), or
+    /// in an owner's listing (`GET /users/{username}/repos`, `minimal-repository`).
+    public enum Form: Sendable {
+        case full, listing, ownerListing
+    }
+
+    /// A repository as GitHub shows it, in the given form.
+    public static func json(for repository: Repository, apiURL: String, form: Form = .full) -> JSONValue {
+        let template = switch form {
+        case .full: fullTemplate
+        case .listing: listTemplate
+        case .ownerListing: ownerListTemplate
+        }
         let owner = (template["owner"] ?? .null).replacing(["login": .string(repository.owner)])
         return template.replacing([
             "id": .int(repository.id),
@@ -216,6 +236,7 @@ public final class FakeGitHub: @unchecked Sendable {
         guard request.headers["authorization"] == "Bearer \(token)" else {
             return .json(401, Fixtures.text("error-401.json"))
         }
+        if let refusal = secondaryLimits.refusal(for: request, inFlight: server?.requestsInFlight ?? 1) { return refusal }
         guard used < limit else {
             return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(remaining: 0))
         }
@@ -232,6 +253,12 @@ public final class FakeGitHub: @unchecked Sendable {
             response = .json(200, JSONWriter.write(user), headers: [("X-OAuth-Scopes", "repo, read:org")])
         case ("GET", 2) where parts[0] == "user" && parts[1] == "repos":
             response = userRepositories(request)
+        case ("GET", 3) where parts[0] == "users" && parts[2] == "repos":
+            response = ownerRepositories(request, owner: parts[1])
+        case ("GET", 3) where parts[0] == "user" && parts[2] == "repos":
+            // GitHub's next pages of `/users/{username}/repos` name the user by id.
+            let owner = Int64(parts[1]).flatMap { id in ownerIDs.first { $0.value == id }?.key }
+            response = owner.map { ownerRepositories(request, owner: $0) } ?? .json(404, Fixtures.text("error-404.json"))
         case ("GET", 2) where parts[0] == "repositories":
             guard let id = Int64(parts[1]), let repository = repositories[id], !deleted.contains(id) else {
                 response = .json(404, Fixtures.text("error-404.json"))
@@ -351,9 +378,34 @@ public final class FakeGitHub: @unchecked Sendable {
             .sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
         let pages = max(1, (all.count + perPage - 1) / perPage)
         let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, listing: true) }))
+        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: .listing) }))
         var links: [String] = []
         let base = "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
+        if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
+        if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
+        if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }
+        let tag = Self.etag(body + links.joined())
+        if request.headers["if-none-match"] == tag { return ServerResponse(status: 304, headers: [("ETag", tag)]) }
+        return .json(200, body, headers: [("ETag", tag)] + (links.isEmpty ? [] : [("Link", links.joined(separator: ", "))]))
+    }
+
+    /// `GET /users/{username}/repos`: the public repositories of that owner (a user or an
+    /// organization), by full name, as `minimal-repository`; its next pages are
+    /// `/user/{id}/repos?...`, as GitHub links them. An owner of no repository here is not found.
+    private func ownerRepositories(_ request: ReceivedRequest, owner: String) -> ServerResponse {
+        let key = owner.lowercased()
+        let owned = repositories.values.filter { $0.owner.lowercased() == key && !deleted.contains($0.id) }
+        guard !owned.isEmpty || key == login.lowercased() else { return .json(404, Fixtures.text("error-404.json")) }
+        let id = ownerIDs[key] ?? 7_000_000 + Int64(ownerIDs.count)
+        ownerIDs[key] = id
+        let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
+        let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
+        let all = owned.filter { !$0.isPrivate }.sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
+        let pages = max(1, (all.count + perPage - 1) / perPage)
+        let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
+        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: .ownerListing) }))
+        var links: [String] = []
+        let base = "\(apiURL)/user/\(id)/repos?per_page=\(perPage)&sort=full_name"
         if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
         if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
         if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }

@@ -12,6 +12,13 @@ public struct ReceivedRequest: Sendable {
     public var headers: [String: String]
     public var body: [UInt8]
 
+    public init(method: String, target: String, headers: [String: String], body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
     public var path: String { String(target.prefix(while: { $0 != "?" })) }
 
     public var query: [String: String] {
@@ -90,6 +97,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var connections: Set<Int32> = []
     private var accepted = 0
+    private var inFlight = 0
     private var stopped = false
 
     /// How many connections clients opened, ever (a client that reuses its connections opens few).
@@ -97,6 +105,14 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return accepted
+    }
+
+    /// Requests received and not yet answered (held, delayed or being handled), the one being
+    /// handled included.
+    public var requestsInFlight: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return inFlight
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -179,6 +195,8 @@ public final class HTTPServer: @unchecked Sendable {
     private func serve(_ connection: Int32) {
         var buffer: [UInt8] = []
         while let request = readRequest(connection, buffer: &buffer) {
+            countInFlight(+1)
+            defer { countInFlight(-1) }
             let response = handler(request)
             response.hold?.arriveAndWait()
             if response.delayMilliseconds > 0 {
@@ -194,6 +212,12 @@ public final class HTTPServer: @unchecked Sendable {
             guard sendAll(connection, bytes) else { return }
             if response.raw != nil { return }
         }
+    }
+
+    private func countInFlight(_ change: Int) {
+        lock.lock()
+        inFlight += change
+        lock.unlock()
     }
 
     private func encode(_ response: ServerResponse) -> [UInt8] {

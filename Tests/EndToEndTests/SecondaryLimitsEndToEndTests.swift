@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// doogit against a GitHub that enforces its secondary rate limits (on in the fake by default),
+/// as a user meets them: many repositories of someone else's organisation, a limit met anyway,
+/// a first sync too big for the hour.
+@Suite(.serialized)
+struct SecondaryLimitsEndToEndTests {
+    /// Tracks the repositories in `repo add` commands of at most 500, a minute apart on the
+    /// limits' clock (as a user would add them: a burst of thousands would meet the limit).
+    func track(_ sandbox: Sandbox, _ names: [String]) {
+        for chunk in stride(from: 0, to: names.count, by: 500) {
+            let added = sandbox.run(["repo", "add"] + Array(names[chunk..<min(names.count, chunk + 500)]))
+            #expect(added.status == 0, "\(added.stderr)")
+            sandbox.github.secondaryLimits.advance(seconds: 61)
+        }
+    }
+
+    /// Before, a sync sent 1,000 `GET /repositories/{id}` in about a second, and this GitHub
+    /// stopped it at the 901st ("rate limit is used up", exit 75). Now it reads the
+    /// organisation's listing, 100 a page.
+    @Test func aThousandRepositoriesOfAnotherOrganisationSyncWithinTheLimits() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.secondaryLimits.useManualClock()
+        for id in 1...1000 {
+            sandbox.github.addRepository(id: Int64(id), owner: "bigorg", name: String(format: "lib-%04d", id), description: "v1")
+        }
+        track(sandbox, (1...1000).map { String(format: "bigorg/lib-%04d", $0) })
+        sandbox.github.resetCounters()
+
+        let first = sandbox.run("sync")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(sandbox.github.secondaryLimits.refusals == 0)
+        #expect(sandbox.github.requests.count <= 11, "the user's listing and ten pages of the organisation's")
+        #expect(!sandbox.github.requests.contains { $0.path.hasPrefix("/repositories/") })
+
+        sandbox.github.update(321) { $0.description = "v2" }
+        sandbox.github.resetCounters()
+        let changed = sandbox.run("sync")
+        #expect(changed.status == 0)
+        #expect(changed.stdout == "bigorg/lib-0321: description changed to \"v2\"\n")
+        // The page that changed (exactly one in ManyRepositoriesTests, whose client waits longer
+        // than doogit's 20 seconds: on a loaded machine an answer may take longer, and a retry costs again).
+        #expect(sandbox.github.rateLimitUsed < 10, "the page that changed, not the whole listing")
+    }
+
+    /// Met anyway (another program using the token, say): one line that names the secondary
+    /// limit and when to try again, exit 75, what was read kept, nothing sent while it lasts.
+    @Test func aSecondaryLimitStopsTheSyncWithOneLine() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.secondaryLimits.useManualClock()
+        // Another owner's private repositories: its listing does not show them, so they are read by id.
+        for id in 1...100 { sandbox.github.addRepository(id: Int64(id), owner: "corp", name: "r\(id)", description: "v1", isPrivate: true) }
+        track(sandbox, (1...100).map { "corp/r\($0)" })
+        for id in 1...100 { sandbox.github.update(Int64(id)) { $0.description = "v2" } }
+        sandbox.github.resetCounters()
+        sandbox.github.secondaryLimits.pointsPerMinute = 40
+
+        let limited = sandbox.run("sync")
+        #expect(limited.status == 75)
+        #expect(limited.stderrLines.count == 1)
+        #expect(limited.stderr.hasPrefix("doogit: error: sync stopped: GitHub's secondary rate limit was met (too many requests in a short time); what was done is kept; try again after "),
+                "\(limited.stderr)")
+        #expect(!limited.stderr.contains("used up"))
+        #expect(sandbox.github.secondaryLimits.requestsWhileLimited < 16, "only what was on the wire when GitHub said so")
+        let kept = sandbox.run("repo", "list", "--json").stdout.components(separatedBy: "\"v2\"").count - 1
+        #expect(kept >= 30, "\(kept) read before the stop are kept")
+
+        sandbox.github.secondaryLimits.advance(seconds: 61)
+        sandbox.github.secondaryLimits.pointsPerMinute = 900
+        let next = sandbox.run("sync")
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(sandbox.run("repo", "list", "--json").stdout.components(separatedBy: "\"v2\"").count == 101)
+    }
+
+    /// A first sync that needs more than the hour's requests stops at the reserve; the next
+    /// ones, an hour apart, go on with what is still unread until every repository was read.
+    @Test func aFirstSyncBeyondTheHourGoesOnAcrossSyncs() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.secondaryLimits.useManualClock()
+        for id in 1...150 { sandbox.github.addRepository(id: Int64(id), owner: "corp", name: "r\(id)", description: "v1", isPrivate: true) }
+        track(sandbox, (1...150).map { "corp/r\($0)" })
+        for id in 1...150 { sandbox.github.update(Int64(id)) { $0.description = "v2" } }
+        var readBefore = 0
+        var runs = 0
+        var status: Int32 = 75
+        while status == 75 && runs < 5 {
+            sandbox.github.resetCounters()  // the next hour
+            sandbox.github.rateLimit = 120  // 50 of it kept in reserve
+            sandbox.github.secondaryLimits.advance(seconds: 3600)
+            let sync = sandbox.run("sync")
+            status = sync.status
+            runs += 1
+            let read = sandbox.run("repo", "list", "--json").stdout.components(separatedBy: "\"v2\"").count - 1
+            if status == 75 {
+                #expect(sync.stderr.contains("in reserve"), "\(sync.stderr)")
+                // A stopped run read what it could (those on the wire when the reserve was reached too).
+                #expect(read > readBefore, "run \(runs) made progress")
+            }
+            readBefore = read
+        }
+        #expect(status == 0)
+        #expect(readBefore == 150)
+        #expect(runs >= 2, "70 requests an hour: the first sync could not read them all")
+    }
+}
