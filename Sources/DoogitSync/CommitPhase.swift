@@ -6,19 +6,19 @@ import DoogitSupport
 /// Marks todos done from commits that reach a repository's default branch with a trailer
 /// `Doogit-Done: <first 8 or more hex digits of the todo's UUID>`.
 ///
-/// A repository's head is remembered from its first sync with `scan_commits` on, todos or not
-/// (they may come later: by the import that follows, or added by hand), so that every push after
-/// that sync is read. Then only repositories with `scan_commits` on and open todos are read, and
-/// only when something was pushed since the last read: the repository's `pushed_at`, which the
-/// repository phase has just brought up to date, has moved (GitHub's times have whole seconds,
-/// so a read in the same second as the last push is not trusted to have seen every push of that
-/// second). Then the default branch is one conditional request (all of them in one sliding
-/// window): unchanged, it is a 304 at no rate-limit cost. A branch that moved is read from the
-/// last commit seen (`compare`, every page), so no commit is read twice. The first time, the
-/// head is only remembered: commits from before are not read back; but a repository with no
-/// commit yet (GitHub: "Branch not found") is remembered as empty, so its first commits count. A
-/// force-push (the last commit seen is gone, or no longer behind the head) is read from the
-/// latest commits of the new head, up to `recentCommitsBound`, and does not fail.
+/// Only repositories with `scan_commits` on and open todos are read, and only when something was
+/// pushed since the last read: the repository's `pushed_at`, which the repository phase has just
+/// brought up to date, has moved (GitHub's times have whole seconds, so a read in the same
+/// second as the last push is not trusted to have seen every push of that second). Then the
+/// default branch is one conditional request (all of them in one sliding window): unchanged, it
+/// is a 304 at no rate-limit cost. A branch that moved is read from the last commit seen
+/// (`compare`, every page), so no commit is read twice. The first time (a repository that had no
+/// open todo until now: tracked with import on, or given its first todo by hand), its latest
+/// commits are read, up to `recentCommitsBound`, so that a trailer pushed before this sync still
+/// finishes its todo: a commit can only name a todo that exists, and one already applied is
+/// recorded with its todo. A repository without todos costs no request at all. A force-push (the
+/// last commit seen is gone, or no longer behind the head) is read from the latest commits of the
+/// new head too, and does not fail.
 ///
 /// A trailer is an observation: the commit is recorded with the todo (`TodoEntry.commits`), so
 /// it finishes the todo once on every machine, whatever rescans or force-pushes follow, and the
@@ -31,10 +31,8 @@ struct CommitPhase: SyncPhase {
         defer { session.summary.changes += changes.sorted(by: IssuePhase.order) }
         var repositories: [RepositoryRecord] = []
         for summary in try session.store.repositorySummaries()
-        where !summary.repository.gone && summary.repository.settings.scanCommits {
+        where !summary.repository.gone && summary.repository.settings.scanCommits && summary.open > 0 {
             let state = try session.store.commitScanState(repositoryID: summary.repository.id)
-            // Never read yet: its head is remembered now, whether or not it has todos.
-            guard summary.open > 0 || state.lastCommitSHA == nil else { continue }
             guard let known = try withDefaultBranch(summary.repository, &session) else { continue }
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)
@@ -113,7 +111,7 @@ struct CommitPhase: SyncPhase {
     private func scan(_ repository: RepositoryRecord, from last: String?, to head: String, state: CommitScanState,
                       readAt date: Timestamp?, _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
         var commits: [GitHubCommit] = []
-        if last == CommitScanState.emptyBranch {
+        if last == nil || last == CommitScanState.emptyBranch {
             commits = try session.github.recentCommits(owner: repository.owner, name: repository.name, from: head,
                                                        limit: Self.recentCommitsBound).reversed()
         } else if let last, last != head {

@@ -108,12 +108,16 @@ extension RemotePhase {
     private func readTree(_ commit: String, known: RemoteTree, _ settings: RemoteSettings, _ session: SyncSession) throws
         -> RemoteTree.Read
     {
+        let blobs = RemoteBlobReader(progress: session.store.readProgress(RemoteBlobReader.progressName)) { wanted in
+            try session.checkBudget()
+            return session.requestRoom(upTo: wanted)
+        }
         do {
-            return try known.read(commit: commit, repository: settings.fullName, github: session.github)
+            return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs)
         } catch GitHubError.notFound(.gitObject, _) {
             guard session.github.waitBeforeRetry(after: 1) else { throw RemoteFailure.lagging(repository: settings.fullName) }
             do {
-                return try known.read(commit: commit, repository: settings.fullName, github: session.github)
+                return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs)
             } catch GitHubError.notFound(.gitObject, _) {
                 throw RemoteFailure.lagging(repository: settings.fullName)
             }

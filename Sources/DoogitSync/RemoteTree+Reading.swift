@@ -11,8 +11,9 @@ extension RemoteTree {
 
     /// Reads the tree of `commit`: its root with the root's name (from the commit), then only the
     /// folders whose names changed (a level at a time, the folders of a level together), then the
-    /// files doogit reads whose names changed, together. Every entry keeps the mode GitHub lists.
-    func read(commit: String, repository: String, github: GitHubClient) throws -> Read {
+    /// files doogit reads whose names changed, together (`blobs`: within the budget, and going on
+    /// across syncs). Every entry keeps the mode GitHub lists.
+    func read(commit: String, repository: String, github: GitHubClient, blobs: RemoteBlobReader) throws -> Read {
         var listed: [String: RemoteEntry] = [:]
         var wanted: [(path: String, sha: String)] = []
         var level: [(folder: String, listing: Result<GitTreeListing, GitHubError>)] = [
@@ -49,10 +50,11 @@ extension RemoteTree {
             level = zip(next, listings).map { ($0.folder, $1) }
         }
         var read = Read(tree: RemoteTree(entries: listed))
-        for (index, answer) in github.blobs(repository: repository, shas: wanted.map(\.sha)).enumerated() {
-            let bytes = try answer.get()
-            read.files[wanted[index].path] = bytes
-            read.tree.entries[wanted[index].path]?.content = bytes
+        let contents = try blobs.read(wanted.map(\.sha), repository: repository, github: github)
+        for (path, sha) in wanted {
+            guard let bytes = contents[sha] else { throw GitHubError.unexpectedResponse("no answer for the blob \(sha)") }
+            read.files[path] = bytes
+            read.tree.entries[path]?.content = bytes
         }
         // A file doogit read before that is gone (or is no file any more) is read as gone.
         for (path, entry) in entries where !entry.isFolder && Self.isRead(path) {

@@ -38,13 +38,16 @@ struct CommitScanTests {
         "Doogit-Done: " + String(todo.uuid.filter { $0 != "-" }.prefix(digits))
     }
 
-    @Test func theFirstSyncRemembersTheHeadAndReadsNothingBack() throws {
+    /// The first read of a repository with todos reads its latest commits (a bounded page): a
+    /// trailer pushed before it still finishes its todo, and the head is remembered.
+    @Test func theFirstReadTakesTheLatestCommitsAndRemembersTheHead() throws {
         let world = try IssueWorld()
         let todo = try add(world, "fix it")
         world.github.pushCommits(repository: Self.app, messages: ["Fix it\n\n\(trailer(todo))"])
         try world.sync()
-        #expect(try !world.todo(todo.id).done, "commits from before the first sync are not read")
+        #expect(try world.todo(todo.id).done, "a trailer pushed before the first sync counts")
         #expect(world.github.requests.allSatisfy { !$0.path.contains("/compare/") })
+        #expect(world.github.requests.filter { $0.path.hasSuffix("/commits") }.count == 1, "one page of the latest")
         #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
     }
 
@@ -184,18 +187,15 @@ struct CommitScanTests {
         ])
     }
 
-    /// A repository's head is remembered at its first sync, todos or not (they may come later,
-    /// and a push before them must be read); after that, only repositories with open todos and
-    /// commits on are read.
-    @Test func onlyRepositoriesWithOpenTodosAndCommitsOnAreReadAfterTheirFirstSync() throws {
+    /// Only repositories with open todos and commits on are read: one without todos costs no
+    /// request (a push before its first todo is read with its latest commits, see below).
+    @Test func onlyRepositoriesWithOpenTodosAndCommitsOnAreRead() throws {
         let world = try IssueWorld()
         try world.sync()
-        #expect(world.github.requests.filter { $0.path.contains("/branches/") }.count == 1, "the head is remembered")
-        #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
         world.github.pushCommits(repository: Self.app, messages: ["More"])
-        world.github.resetCounters()
         try world.sync()
-        #expect(!world.github.requests.contains { $0.path.contains("/branches/") }, "no open todos: nothing to mark")
+        #expect(!world.github.requests.contains { $0.path.contains("/branches/") || $0.path.contains("/commits") },
+                "no open todos: nothing to mark, nothing read")
         let todo = try add(world, "x")
         try world.store.setSettings(repositoryIDs: [Self.app], pushIssues: nil, importIssues: nil, scanCommits: false, at: .now())
         world.github.pushCommits(repository: Self.app, messages: ["x\n\n\(trailer(todo))"])
