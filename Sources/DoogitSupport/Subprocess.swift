@@ -32,8 +32,11 @@ public enum Subprocess {
     }
 
     /// Starts `path` with `arguments` as its argv (argv[0] included) and returns its process id.
+    /// `newProcessGroup`: the child leads a process group of its own (its id is the child's), so
+    /// that a signal to the group also reaches whatever the child starts in turn.
     public static func spawn(_ path: String, arguments: [String], environment: [String: String],
-                             stdin: Connection, stdout: Connection, stderr: Connection) throws(SpawnError) -> pid_t {
+                             stdin: Connection, stdout: Connection, stderr: Connection,
+                             newProcessGroup: Bool = false) throws(SpawnError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,7 +59,12 @@ public enum Subprocess {
         var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -19,10 +19,13 @@ import Testing
         #expect(sink.writeFailure == ENOSPC, "the first failure is kept")
     }
 
-    @Test func aClosedDescriptorIsAFailure() throws {
-        let descriptor = open("/dev/null", O_WRONLY)
+    /// Stdout closed (`>&-`) fails with EBADF; so does one open for reading only. (A number closed
+    /// here could be reopened at once by a test running beside this one, which would then get the
+    /// text in its file or socket.)
+    @Test func aDescriptorThatCannotBeWrittenIsAFailure() throws {
+        let descriptor = open("/dev/null", O_RDONLY)
         try #require(descriptor >= 0)
-        close(descriptor)
+        defer { close(descriptor) }
         let sink = FileDescriptorSink(descriptor: descriptor)
         sink.write("text")
         sink.flush()

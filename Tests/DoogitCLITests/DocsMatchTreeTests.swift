@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import DoogitCLI
 
 /// The help, docs/commands.md and the man page list the same commands: all read from the command
 /// tree, so a command added to the tree fails here until it is documented.
-@Suite struct DocsMatchTreeTests {
+@Suite(.serialized) struct DocsMatchTreeTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let manPagePath = repository + "/docs/doogit.1"
@@ -131,19 +132,10 @@ import Testing
     @Test(.enabled(if: groff != nil, "groff is not installed (scripts/install-dependencies installs groff-base)"),
           arguments: ["utf8", "ascii"])
     func manPageRendersWithoutWarnings(device: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.groff))
-        process.arguments = ["-man", "-ww", "-T", device, Self.manPagePath]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let rendered = output.fileHandleForReading.readDataToEndOfFile()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(warnings.isEmpty, "groff: \(warnings)")
-        #expect(rendered.count > 10_000)
+        let result = ChildProcess.run(try #require(Self.groff), ["-man", "-ww", "-T", device, Self.manPagePath],
+                                      environment: ProcessInfo.processInfo.environment)
+        #expect(result.status == 0 && !result.timedOut)
+        #expect(result.stderr.isEmpty, "groff: \(result.stderr)")
+        #expect(result.stdout.utf8.count > 10_000)
     }
 }

@@ -30,7 +30,7 @@ struct SyncProgressTests {
             let status = Doogit.run(arguments, context: Context(
                 environment: environment, currentDirectory: home.path, console: console,
                 retryPolicy: RetryPolicy(maximumAttempts: 1, baseDelayMilliseconds: 1, maximumDelayMilliseconds: 1,
-                                         longestWaitMilliseconds: 1, deadlineMilliseconds: 5000),
+                                         longestWaitMilliseconds: 1, deadlineMilliseconds: Patience.deadlineMilliseconds),
                 runProgram: { _, _ in nil }))
             return Run(status: status, out: out.text, err: err.text)
         }

@@ -20,7 +20,7 @@ struct ContentsTests {
     func client(_ github: FakeGitHub) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                           userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                          timeouts: GitHubClientTests.quickTimeouts),
+                                          timeouts: GitHubClientTests.patientTimeouts),
                      transport: CurlTransport())
     }
 

@@ -6,14 +6,15 @@ import TestSupport
 /// libcurl against a real HTTP server on 127.0.0.1.
 @Suite(.serialized)
 struct CurlTransportTests {
-    let fast = HTTPTimeouts(connectMilliseconds: 2000, totalMilliseconds: 2000, stallMilliseconds: 1000)
+    /// Timeouts that never decide a result here (only `aStalledServerTimesOut` is about one).
+    let patient = GitHubClientTests.patientTimeouts
 
     @Test func sendsHeadersAndReadsTheAnswer() throws {
         let server = try HTTPServer { request in
             .json(200, #"{"echo":"\#(request.headers["x-test"] ?? "")"}"#, headers: [("ETag", "\"abc\""), ("X-Multi", "1")])
         }
         let response = try CurlTransport().send(HTTPRequest(url: server.baseURL + "/x", headers: [("X-Test", "hello")],
-                                                            timeouts: fast))
+                                                            timeouts: patient))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"echo":"hello"}"#)
         #expect(response.header("etag") == "\"abc\"")
@@ -23,7 +24,7 @@ struct CurlTransportTests {
 
     @Test func errorStatusesStillCarryTheirBody() throws {
         let server = try HTTPServer { _ in .json(404, Fixtures.text("error-404.json")) }
-        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL + "/missing", timeouts: fast))
+        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL + "/missing", timeouts: patient))
         #expect(response.status == 404)
         #expect(String(decoding: response.body, as: UTF8.self).contains("Not Found"))
     }
@@ -32,9 +33,9 @@ struct CurlTransportTests {
         let server = try HTTPServer { _ in ServerResponse(status: 200) }
         let url = server.baseURL
         server.stop()
-        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: url, timeouts: fast)) }
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: url, timeouts: patient)) }
         do {
-            _ = try CurlTransport().send(HTTPRequest(url: url, timeouts: fast))
+            _ = try CurlTransport().send(HTTPRequest(url: url, timeouts: patient))
         } catch {
             // Distinct from a connection that failed later: a request refused at connect never
             // reached the server, so even a POST may be sent again.
@@ -56,28 +57,29 @@ struct CurlTransportTests {
         for option in ["CURLOPT_PROTOCOLS_STR", "CURLOPT_TIMEOUT_MS", "CURLOPT_SSL_VERIFYPEER", "CURLOPT_NOSIGNAL"] {
             let transport = CurlTransport(refusing: [option])
             #expect(throws: TransportError.optionRefused(option)) {
-                try transport.send(HTTPRequest(url: server.baseURL, timeouts: fast))
+                try transport.send(HTTPRequest(url: server.baseURL, timeouts: patient))
             }
-            let parallel = transport.sendAll([HTTPRequest(url: server.baseURL, timeouts: fast),
-                                              HTTPRequest(url: server.baseURL, timeouts: fast)])
+            let parallel = transport.sendAll([HTTPRequest(url: server.baseURL, timeouts: patient),
+                                              HTTPRequest(url: server.baseURL, timeouts: patient)])
             #expect(parallel.allSatisfy { $0 == .failure(.optionRefused(option)) })
         }
         #expect(received.value == 0)
-        #expect(try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)).status == 200)
+        #expect(try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: patient)).status == 200)
     }
 
+    /// The answer is held until the request has given up: a timeout that did not fire would
+    /// wait for it (a minute at most) and get a 200.
     @Test func aStalledServerTimesOut() throws {
+        let hold = AnswerHold()
+        defer { hold.releaseAnswer() }
         let server = try HTTPServer { _ in
             var response = ServerResponse.json(200, "{}")
-            response.delayMilliseconds = 10_000
+            response.hold = hold
             return response
         }
-        let started = Date()
         #expect(throws: TransportError.timeout) {
-            try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: HTTPTimeouts(
-                connectMilliseconds: 1000, totalMilliseconds: 1000, stallMilliseconds: 1000)))
+            try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: GitHubClientTests.shortTimeouts))
         }
-        #expect(Date().timeIntervalSince(started) < 8)
     }
 
     @Test func aTruncatedBodyIsAnError() throws {
@@ -86,7 +88,7 @@ struct CurlTransportTests {
             response.raw = Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"id\": 1".utf8)
             return response
         }
-        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)) }
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: patient)) }
     }
 
     @Test func garbageInsteadOfHTTPIsAnError() throws {
@@ -95,13 +97,13 @@ struct CurlTransportTests {
             response.raw = Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)
             return response
         }
-        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast)) }
+        #expect(throws: TransportError.self) { try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: patient)) }
     }
 
     @Test func aHugeBodyIsAbandoned() throws {
         let server = try HTTPServer { _ in ServerResponse(status: 200, body: [UInt8](repeating: 0x20, count: 3 << 20)) }
         #expect(throws: TransportError.tooLarge(limit: 1 << 20)) {
-            try CurlTransport(bodyLimit: 1 << 20).send(HTTPRequest(url: server.baseURL, timeouts: fast))
+            try CurlTransport(bodyLimit: 1 << 20).send(HTTPRequest(url: server.baseURL, timeouts: patient))
         }
     }
 
@@ -110,10 +112,10 @@ struct CurlTransportTests {
         let server = try HTTPServer { request in
             concurrency.enter()
             defer { concurrency.leave() }
-            _ = concurrency.wait(untilAtOnce: 2, seconds: 1)  // parallel transfers meet here
+            _ = concurrency.wait(untilAtOnce: 2, seconds: Patience.seconds)  // parallel transfers meet here
             return .json(200, #"{"path":"\#(request.path)"}"#)
         }
-        let requests = (0..<16).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let requests = (0..<16).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         let results = CurlTransport(maximumParallelTransfers: 8).sendAll(requests)
         #expect(results.count == 16)
         for (index, result) in results.enumerated() {
@@ -129,7 +131,7 @@ struct CurlTransportTests {
         let server = try HTTPServer { _ in .json(200, "{}") }
         let transport = CurlTransport(maximumParallelTransfers: 8)
         for round in 0..<20 {
-            let requests = (0..<50).map { HTTPRequest(url: server.baseURL + "/round\(round)/r\($0)", timeouts: fast) }
+            let requests = (0..<50).map { HTTPRequest(url: server.baseURL + "/round\(round)/r\($0)", timeouts: patient) }
             #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
         }
         #expect(server.acceptedConnections <= 8, "a new set of connections for each batch: \(server.acceptedConnections)")
@@ -147,11 +149,11 @@ struct CurlTransportTests {
         }
         let transport = CurlTransport(maximumParallelTransfers: 6, maximumStreams: 100)
         #expect(transport.multiplexes == nil)
-        _ = try transport.send(HTTPRequest(url: server.baseURL + "/first", timeouts: fast))
+        _ = try transport.send(HTTPRequest(url: server.baseURL + "/first", timeouts: patient))
         #expect(transport.multiplexes == false)
-        let requests = (0..<300).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let requests = (0..<300).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
-        _ = try transport.send(HTTPRequest(url: server.baseURL + "/last", timeouts: fast))
+        _ = try transport.send(HTTPRequest(url: server.baseURL + "/last", timeouts: patient))
         #expect(concurrency.peak <= 6, "more transfers at once than HTTP/1.1 connections allowed: \(concurrency.peak)")
         #expect(server.acceptedConnections <= 6, "\(server.acceptedConnections) connections")
     }
@@ -165,12 +167,11 @@ struct CurlTransportTests {
             concurrency.enter()
             defer { concurrency.leave() }
             // Requests 40 to 79 wait until 40 are in the server at once: only streams get there.
-            if (40..<80).contains(Int(request.path.dropFirst(2)) ?? 0) { _ = concurrency.wait(untilAtOnce: 40, seconds: 5) }
+            if (40..<80).contains(Int(request.path.dropFirst(2)) ?? 0) { _ = concurrency.wait(untilAtOnce: 40, seconds: Patience.seconds) }
             return .json(200, "{}")
         }
         let proxy = try TLSProxy(backendPort: server.port)
         let transport = CurlTransport(maximumParallelTransfers: 8, trust: TrustedCertificates(file: proxy.certificate))
-        let patient = HTTPTimeouts(connectMilliseconds: 30_000, totalMilliseconds: 30_000, stallMilliseconds: 30_000)
         let requests = (0..<300).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: patient) }
         let results = transport.sendAll(requests)
         #expect(results.allSatisfy { (try? $0.get().status) == 200 }, "\(results.first { (try? $0.get().status) != 200 } as Any)")
@@ -187,7 +188,7 @@ struct CurlTransportTests {
         let server = try HTTPServer { _ in .json(200, "{}") }
         let proxy = try TLSProxy(backendPort: server.port)
         let transport = CurlTransport(trust: TrustedCertificates(file: proxy.certificate))
-        let results = transport.sendAll((0..<40).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: fast) })
+        let results = transport.sendAll((0..<40).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: patient) })
         #expect(results.allSatisfy { (try? $0.get().status) == 200 })
         #expect(transport.multiplexes == true)
         #expect(transport.connectionsOpened == 1, "\(transport.connectionsOpened) connections")
@@ -200,7 +201,7 @@ struct CurlTransportTests {
         let server = try HTTPServer { _ in .json(200, "{}") }
         let proxy = try TLSProxy(backendPort: server.port, protocols: "http/1.1")
         let transport = CurlTransport(maximumParallelTransfers: 6, trust: TrustedCertificates(file: proxy.certificate))
-        let results = transport.sendAll((0..<120).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: fast) })
+        let results = transport.sendAll((0..<120).map { HTTPRequest(url: proxy.baseURL + "/r\($0)", timeouts: patient) })
         #expect(results.allSatisfy { (try? $0.get().status) == 200 }, "\(results.first { (try? $0.get().status) != 200 } as Any)")
         #expect(transport.multiplexes == false)
         #expect((1...6).contains(transport.connectionsOpened), "\(transport.connectionsOpened) connections")
@@ -214,11 +215,9 @@ struct CurlTransportTests {
         let server = try HTTPServer { request in
             concurrency.enter()
             defer { concurrency.leave() }
-            if (Int(request.path.dropFirst(2)) ?? 0) >= 8 { _ = concurrency.wait(untilAtOnce: 12, seconds: 5) }
+            if (Int(request.path.dropFirst(2)) ?? 0) >= 8 { _ = concurrency.wait(untilAtOnce: 12, seconds: Patience.seconds) }
             return .json(200, "{}")
         }
-        // The server holds answers on purpose: patient timeouts, so a loaded machine is no failure.
-        let patient = HTTPTimeouts(connectMilliseconds: 30_000, totalMilliseconds: 30_000, stallMilliseconds: 30_000)
         let requests = (0..<24).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         let results = CurlTransport(maximumParallelTransfers: 16).sendAll(requests)
         #expect(results.allSatisfy { (try? $0.get().status) == 200 })
@@ -230,13 +229,13 @@ struct CurlTransportTests {
     /// keeps asking for more: it stays at its start.
     @Test func failingAnswersDoNotWidenTheWindow() throws {
         let server = try HTTPServer { request in ServerResponse(status: request.path == "/well" ? 200 : 503) }
-        let requests = (0..<60).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let requests = (0..<60).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         let transport = CurlTransport(maximumParallelTransfers: 16)
         let results = transport.sendAll(requests, onAnswer: { _, _ in true })
         #expect(results.allSatisfy { (try? $0?.get().status) == 503 })
         #expect(transport.mostAtOnce == MultiTransfer.initialWidth, "\(transport.mostAtOnce) at once for a server answering 503")
         // One answer that says the server is well opens the full width.
-        let healthy = transport.sendAll([HTTPRequest(url: server.baseURL + "/well", timeouts: fast)] + requests, onAnswer: { _, _ in true })
+        let healthy = transport.sendAll([HTTPRequest(url: server.baseURL + "/well", timeouts: patient)] + requests, onAnswer: { _, _ in true })
         #expect(healthy.allSatisfy { $0 != nil })
         #expect(transport.mostAtOnce == 16, "\(transport.mostAtOnce) at once after a healthy answer")
     }
@@ -248,7 +247,7 @@ struct CurlTransportTests {
                 + "HTTP/1.1 200 OK\r\nETag:\t  \"x\" \t\r\nX-Odd-CASE: a: b\r\nEmpty:\r\nContent-Length: 2\r\n\r\n{}").utf8)
             return response
         }
-        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: fast))
+        let response = try CurlTransport().send(HTTPRequest(url: server.baseURL, timeouts: patient))
         #expect(response.status == 200)
         #expect(response.header("etag") == "\"x\"")
         #expect(response.header("x-odd-case") == "a: b")
@@ -259,12 +258,12 @@ struct CurlTransportTests {
 
     @Test func aFailingServerSeesOnlyTheFirstFewTransfers() throws {
         let server = try HTTPServer { _ in ServerResponse(status: 502) }
-        let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }
+        let requests = (0..<64).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
         let transport = CurlTransport(maximumParallelTransfers: 16)
         let results = transport.sendAll(requests, onAnswer: { _, _ in false })
         #expect(results.compactMap { $0 }.count <= 4, "started before the first answer: \(results.compactMap { $0 }.count)")
         // A later run starts slowly again.
-        #expect((try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: fast)).status) == 502)
+        #expect((try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: patient)).status) == 502)
         let again = transport.sendAll(requests, onAnswer: { _, _ in false })
         #expect(again.compactMap { $0 }.count <= 4, "started before the first answer: \(again.compactMap { $0 }.count)")
     }
@@ -276,9 +275,9 @@ struct CurlTransportTests {
         let transport = CurlTransport()
         var single: [Int] = []
         var nested: [Int] = []
-        let outer = transport.sendAll((0..<2).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: fast) }) { _, _ in
-            if let answer = try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: fast)) { single.append(answer.status) }
-            let inner = transport.sendAll([HTTPRequest(url: server.baseURL + "/x", timeouts: fast)]) { index, result in
+        let outer = transport.sendAll((0..<2).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }) { _, _ in
+            if let answer = try? transport.send(HTTPRequest(url: server.baseURL + "/single", timeouts: patient)) { single.append(answer.status) }
+            let inner = transport.sendAll([HTTPRequest(url: server.baseURL + "/x", timeouts: patient)]) { index, result in
                 if case .failure(.connection) = result { nested.append(index) }
                 return true
             }
@@ -295,9 +294,9 @@ struct CurlTransportTests {
             request.path == "/bad" ? ServerResponse(status: 200, body: []).hangingUp() : .json(200, "{}")
         }
         let results = CurlTransport().sendAll([
-            HTTPRequest(url: server.baseURL + "/good", timeouts: fast),
-            HTTPRequest(url: server.baseURL + "/bad", timeouts: fast),
-            HTTPRequest(url: "http://127.0.0.1:1/refused", timeouts: fast),
+            HTTPRequest(url: server.baseURL + "/good", timeouts: patient),
+            HTTPRequest(url: server.baseURL + "/bad", timeouts: patient),
+            HTTPRequest(url: "http://127.0.0.1:1/refused", timeouts: patient),
         ])
         #expect((try? results[0].get().status) == 200)
         #expect((try? results[1].get()) == nil)

@@ -9,7 +9,7 @@ import TestSupport
 struct FailingGitHubTests {
     func client(_ apiURL: String, token: String) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(apiURL), token: token, userAgent: "doogit-tests",
-                                          retry: GitHubClientTests.quickRetries, timeouts: GitHubClientTests.quickTimeouts),
+                                          retry: GitHubClientTests.quickRetries, timeouts: GitHubClientTests.patientTimeouts),
                      transport: CurlTransport())
     }
 

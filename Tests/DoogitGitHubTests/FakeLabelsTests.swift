@@ -20,7 +20,7 @@ struct FakeLabelsTests {
                                  isDefault: true)
         let client = GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                                        userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                                       timeouts: GitHubClientTests.quickTimeouts),
+                                                       timeouts: GitHubClientTests.patientTimeouts),
                                   transport: CurlTransport())
         return (github, client)
     }

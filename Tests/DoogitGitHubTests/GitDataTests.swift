@@ -22,7 +22,7 @@ struct GitDataTests {
     func client(_ github: FakeGitHub) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                           userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                          timeouts: GitHubClientTests.quickTimeouts),
+                                          timeouts: GitHubClientTests.patientTimeouts),
                      transport: CurlTransport())
     }
 
@@ -396,15 +396,15 @@ struct GitDataTests {
         let thread = Thread {
             let client = GitHubClient(configuration: .init(endpoint: (try? APIEndpoint(apiURL)) ?? .github, token: token,
                                                            retry: RetryPolicy(maximumAttempts: 1),
-                                                           timeouts: GitHubClientTests.quickTimeouts), transport: CurlTransport())
+                                                           timeouts: GitHubClientTests.patientTimeouts), transport: CurlTransport())
             outcome.finish(Result { () throws(GitHubError) in try client.updateRef(repository: repository, branch: "master", commit: commit) })
         }
         thread.start()
         #expect(hold.waitForArrival())
         #expect(github.contents.head(repository) == parent, "held before anything was done")
         hold.releaseAnswer()
-        let result = outcome.wait()
-        #expect((try? result?.get()) == nil, "the connection closed without an answer")
+        let result = try #require(outcome.wait(), "the held request never ended")
+        #expect((try? result.get()) == nil, "the connection closed without an answer")
         #expect(github.contents.head(repository) == parent && github.contents.writes == 0)
     }
 }
@@ -420,7 +420,7 @@ private final class Outcome: @unchecked Sendable {
     }
 
     func wait() -> Result<Void, GitHubError>? {
-        _ = done.wait(timeout: .now() + 30)
+        _ = done.wait(timeout: .now() + Patience.seconds)
         return result
     }
 }

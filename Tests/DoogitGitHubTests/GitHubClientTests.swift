@@ -7,14 +7,21 @@ import TestSupport
 /// GitHubClient over libcurl against the fake GitHub on 127.0.0.1.
 @Suite(.serialized)
 struct GitHubClientTests {
+    /// Short backoffs, and a deadline that a loaded machine never reaches (`Patience`).
     static let quickRetries = RetryPolicy(maximumAttempts: 3, baseDelayMilliseconds: 20, maximumDelayMilliseconds: 80,
-                                          longestWaitMilliseconds: 1500, deadlineMilliseconds: 5000)
-    static let quickTimeouts = HTTPTimeouts(connectMilliseconds: 1000, totalMilliseconds: 1000, stallMilliseconds: 1000)
+                                          longestWaitMilliseconds: 1500, deadlineMilliseconds: Patience.deadlineMilliseconds)
+    /// Timeouts that never decide a test's result: an attempt that times out is retried, and a
+    /// count of requests or an answer would then depend on the machine's load.
+    static let patientTimeouts = HTTPTimeouts(connectMilliseconds: Patience.requestMilliseconds,
+                                              totalMilliseconds: Patience.requestMilliseconds,
+                                              stallMilliseconds: Patience.requestMilliseconds)
+    /// For the tests of a timeout only, against an answer held until the request has given up.
+    static let shortTimeouts = HTTPTimeouts(connectMilliseconds: 1000, totalMilliseconds: 1000, stallMilliseconds: 1000)
 
     func client(_ github: FakeGitHub, token: String? = nil, retry: RetryPolicy = quickRetries,
-                log: @escaping (String) -> Void = { _ in }) throws -> GitHubClient {
+                timeouts: HTTPTimeouts = patientTimeouts, log: @escaping (String) -> Void = { _ in }) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: token ?? github.token,
-                                          userAgent: "doogit-tests", retry: retry, timeouts: Self.quickTimeouts),
+                                          userAgent: "doogit-tests", retry: retry, timeouts: timeouts),
                      transport: CurlTransport(), log: log)
     }
 
@@ -203,15 +210,21 @@ struct GitHubClientTests {
         }
     }
 
+    /// A server that does not answer: the command's deadline ends the request, however long an
+    /// attempt may take. Every answer is held until the call has returned, so a client that
+    /// waited past its deadline would get one (the hold lets it go after a minute) and succeed.
     @Test func aStalledServerFailsWithinTheDeadline() throws {
         let github = try FakeGitHub()
-        github.setDelay(milliseconds: 30_000)
+        let hold = AnswerHold()
+        github.script { _ in
+            var late = ServerResponse.json(200, Fixtures.text("repo-full.json"))
+            late.hold = hold
+            return late
+        }
         let policy = RetryPolicy(maximumAttempts: 3, baseDelayMilliseconds: 50, maximumDelayMilliseconds: 100,
                                  longestWaitMilliseconds: 100, deadlineMilliseconds: 2500)
-        let started = Date()
         #expect(throws: GitHubError.network(.timeout)) { try client(github, retry: policy).repository(id: 1) }
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed < 4, "took \(elapsed) s")
+        for _ in 1...policy.maximumAttempts { hold.releaseAnswer() }
     }
 
     @Test func currentUserReportsScopes() throws {

@@ -17,7 +17,7 @@ struct GitHubTimeTests {
         github.activity.setClock(2_000_000_000)
         let api = GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                                     userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                                    timeouts: GitHubClientTests.quickTimeouts),
+                                                    timeouts: GitHubClientTests.patientTimeouts),
                                transport: CurlTransport())
         #expect(api.gitHubNow == nil, "no answer yet")
         let local = Timestamp(secondsSinceEpoch: 2_000_000_900)

@@ -7,10 +7,10 @@ import TestSupport
 /// Issues, branches, comparisons and commit lists, against the fake GitHub on 127.0.0.1.
 @Suite(.serialized)
 struct IssueClientTests {
-    func client(_ github: FakeGitHub) throws -> GitHubClient {
+    func client(_ github: FakeGitHub, timeouts: HTTPTimeouts = GitHubClientTests.patientTimeouts) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                           userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                          timeouts: GitHubClientTests.quickTimeouts),
+                                          timeouts: timeouts),
                      transport: CurlTransport())
     }
 
@@ -146,9 +146,13 @@ struct IssueClientTests {
         #expect(github.activity.issues(repository: 1).map(\.title) == ["Once"])
         #expect(github.requests.filter { $0.method == "POST" }.count == 1, "a POST is not repeated")
 
-        github.activity.failNext("POST", pathSuffix: "/issues", with: .hangAfterProcessing(milliseconds: 3000))
+        // Its answer held until the request has given up.
+        let hold = AnswerHold()
+        defer { hold.releaseAnswer() }
+        github.activity.failNext("POST", pathSuffix: "/issues", with: .holdAfterProcessing(hold))
         #expect(throws: GitHubError.outcomeUnknown(request: "POST /repos/octocat/app/issues", reason: "it timed out")) {
-            try client(github).createIssue(owner: "octocat", name: "app", title: "Twice?", body: "", labels: [])
+            try client(github, timeouts: GitHubClientTests.shortTimeouts)
+                .createIssue(owner: "octocat", name: "app", title: "Twice?", body: "", labels: [])
         }
         #expect(github.activity.issues(repository: 1).map(\.title) == ["Once", "Twice?"])
         #expect(github.requests.filter { $0.method == "POST" }.count == 2)

@@ -8,10 +8,11 @@ import TestSupport
 /// what they concern. Against the fake GitHub on 127.0.0.1.
 @Suite(.serialized)
 struct WriteRequestTests {
-    func client(_ github: FakeGitHub, transport: HTTPTransport = CurlTransport()) throws -> GitHubClient {
+    func client(_ github: FakeGitHub, transport: HTTPTransport = CurlTransport(),
+                timeouts: HTTPTimeouts = GitHubClientTests.patientTimeouts) throws -> GitHubClient {
         GitHubClient(configuration: .init(endpoint: try APIEndpoint(github.apiURL), token: github.token,
                                           userAgent: "doogit-tests", retry: GitHubClientTests.quickRetries,
-                                          timeouts: GitHubClientTests.quickTimeouts),
+                                          timeouts: timeouts),
                      transport: transport)
     }
 
@@ -39,17 +40,21 @@ struct WriteRequestTests {
         #expect(try client(github).delete("/repos/octocat/app/issues/7/labels/todo", about: .issue(repository: "octocat/app", number: 7)) == .null)
     }
 
-    /// A POST that timed out may have created the issue: it is not sent again.
+    /// A POST that timed out may have created the issue: it is not sent again. (Its answer is
+    /// held until the request has given up.)
     @Test func aPostThatTimesOutIsSentOnceAndSaysItMayHaveReachedGitHub() throws {
         let github = try FakeGitHub()
+        let hold = AnswerHold()
+        defer { hold.releaseAnswer() }
         github.script { request in
             guard request.method == "POST" else { return nil }
             var late = ServerResponse.json(201, #"{"number":1}"#)
-            late.delayMilliseconds = 10_000
+            late.hold = hold
             return late
         }
         #expect(throws: GitHubError.outcomeUnknown(request: "POST /repos/octocat/app/issues", reason: "it timed out")) {
-            try client(github).post("/repos/octocat/app/issues", Self.issue, about: .repository("octocat/app"))
+            try client(github, timeouts: GitHubClientTests.shortTimeouts)
+                .post("/repos/octocat/app/issues", Self.issue, about: .repository("octocat/app"))
         }
         #expect(writes(github, "POST").count == 1)
     }

@@ -70,7 +70,7 @@ struct RepositoryTrackerTests {
         world.github.script { request in
             concurrency.enter()
             defer { concurrency.leave() }
-            _ = concurrency.wait(untilAtOnce: 4, seconds: 2)  // parallel requests meet here
+            _ = concurrency.wait(untilAtOnce: 4, seconds: Patience.seconds)  // parallel requests meet here
             return nil
         }
         let names = (1...60).map { "other/r\($0)" }

@@ -20,7 +20,7 @@ struct SlidingWindowTests {
         let done = ConcurrencyGauge()  // repositories the sync reported done (entered, never left)
         let released = ConcurrencyGauge()
         world.github.script { request in
-            if request.path == "/repositories/1", done.wait(untilAtOnce: 119, seconds: 4) { released.enter() }
+            if request.path == "/repositories/1", done.wait(untilAtOnce: 119, seconds: Patience.seconds) { released.enter() }
             return nil
         }
         var savedBeforeTheLast: [String?] = []
@@ -58,7 +58,7 @@ struct SlidingWindowTests {
         world.github.script { request in
             guard matches(request.path) else { return nil }
             if request.path.hasPrefix("/repos/other/r1/") {
-                if others.wait(untilAtOnce: 119, seconds: 4) { released.enter() }
+                if others.wait(untilAtOnce: 119, seconds: Patience.seconds) { released.enter() }
             } else {
                 others.enter()
             }
@@ -107,7 +107,7 @@ struct SlidingWindowTests {
         world.github.script { request in
             guard request.path == "/user/repos" else { return nil }
             switch request.query["page"] {
-            case nil: if third.wait(untilAtOnce: 1, seconds: 4) { released.enter() }
+            case nil: if third.wait(untilAtOnce: 1, seconds: Patience.seconds) { released.enter() }
             case "3": third.enter()
             default: break
             }
@@ -132,7 +132,7 @@ struct SlidingWindowTests {
         let other = ConcurrencyGauge(), released = ConcurrencyGauge()
         world.github.script { request in
             if request.path == "/repositories/900" { other.enter() }
-            if request.path == "/user/repos", request.query["page"] == nil, other.wait(untilAtOnce: 1, seconds: 4) { released.enter() }
+            if request.path == "/user/repos", request.query["page"] == nil, other.wait(untilAtOnce: 1, seconds: Patience.seconds) { released.enter() }
             return nil
         }
         let summary = try world.syncer().run()

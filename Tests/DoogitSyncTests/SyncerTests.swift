@@ -316,13 +316,16 @@ struct SyncerTests {
 }
 
 extension SyncerTests {
-    /// A client of the fake GitHub with short retries and timeouts.
+    /// A client of the fake GitHub with short retries, and timeouts and a deadline that a loaded
+    /// machine never reaches (`Patience`): a request that timed out would be sent again, and a
+    /// count of requests or a sync's outcome would then depend on the machine's load.
     static func client(_ github: FakeGitHub) throws -> GitHubClient {
         GitHubClient(configuration: .init(
             endpoint: try APIEndpoint(github.apiURL), token: github.token,
             retry: RetryPolicy(maximumAttempts: 2, baseDelayMilliseconds: 10, maximumDelayMilliseconds: 20,
-                               longestWaitMilliseconds: 100, deadlineMilliseconds: 15_000),
-            timeouts: HTTPTimeouts(connectMilliseconds: 5000, totalMilliseconds: 5000, stallMilliseconds: 5000)),
+                               longestWaitMilliseconds: 100, deadlineMilliseconds: Patience.deadlineMilliseconds),
+            timeouts: HTTPTimeouts(connectMilliseconds: Patience.requestMilliseconds, totalMilliseconds: Patience.requestMilliseconds,
+                                   stallMilliseconds: Patience.requestMilliseconds)),
             transport: CurlTransport())
     }
 }

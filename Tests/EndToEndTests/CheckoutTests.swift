@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The built binary finds the repository of a checkout as git and ssh would.
-@Suite struct CheckoutTests {
+@Suite(.serialized) struct CheckoutTests {
     func write(_ text: String, to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)

@@ -139,17 +139,18 @@ struct GitHubFeaturesTests {
         #expect(status.stdout.contains("gh auth token"))
     }
 
+    /// A gh that would hang for ten minutes: doogit stops it (the shell execs, so stopping it
+    /// leaves nothing behind) and says it found no token, long before the test's patience ends.
     @Test func aHangingGhIsStopped() throws {
         let sandbox = try Sandbox()
         let bin = sandbox.home.path + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try ChildProcess.writeExecutable("#!/bin/sh\nsleep 60\n", to: bin + "/gh")
+        try ChildProcess.writeExecutable("#!/bin/sh\nexec sleep 600\n", to: bin + "/gh")
         sandbox.environment["GH_TOKEN"] = nil
         sandbox.environment["PATH"] = bin + ":/usr/bin:/bin"
-        let started = Date()
         let result = sandbox.run("auth", "status")
+        #expect(!result.timedOut, "a hung gh must not hold doogit")
         #expect(result.status == 4)
-        #expect(Date().timeIntervalSince(started) < 30, "a hung gh must not hold doogit")
     }
 
     @Test func githubFailuresHaveTheirExitCodes() throws {

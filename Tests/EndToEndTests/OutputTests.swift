@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Output that cannot be written is a failure; a reader that went away is not.
-@Suite struct OutputTests {
+@Suite(.serialized) struct OutputTests {
     /// Runs doogit through `sh -c SCRIPT`, where "$@" is doogit and its arguments.
     func shell(_ sandbox: Sandbox, _ script: String, _ arguments: [String]) -> ProcessResult {
         ChildProcess.run("/bin/sh", ["-c", script, "sh", DoogitBinary.path] + arguments, environment: sandbox.environment)

@@ -91,26 +91,27 @@ struct SyncTests {
         let arrived = Event(), release = Event()
         sandbox.github.script { _ in
             arrived.signal()
-            _ = release.wait(seconds: 60)
+            _ = release.wait(seconds: 3 * Patience.seconds)
             return nil
         }
         defer { release.signal() }
         let first = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: sandbox.environment)
-        try #require(arrived.wait(seconds: 60), "the first sync never reached GitHub")
+        try #require(arrived.wait(seconds: Patience.seconds), "the first sync never reached GitHub")
 
-        // Were the second one to wait for the lock, it could not finish before the release.
-        let second = sandbox.run(["sync"], timeout: 30)
+        // Were the second one to wait for the lock, it could not finish before the release (which
+        // comes after it, or three times its patience later).
+        let second = sandbox.run(["sync"], timeout: Patience.seconds)
         #expect(!second.timedOut, "the second sync must not wait")
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty)
         #expect(second.stderr.contains("another sync is running"))
 
         let waited = try ChildProcess.spawn(DoogitBinary.path, ["sync", "--wait"], environment: sandbox.environment)
-        #expect(waitForBlockedLock(of: waited.pid, seconds: 60), "sync --wait must be waiting for the lock")
+        #expect(waitForBlockedLock(of: waited.pid, seconds: Patience.seconds), "sync --wait must be waiting for the lock")
         release.signal()
-        let firstResult = first.finish(timeoutSeconds: 60)
+        let firstResult = first.finish()
         #expect(firstResult.status == 0, "\(firstResult.stderr)")
-        let waitedResult = waited.finish(timeoutSeconds: 60)
+        let waitedResult = waited.finish()
         #expect(waitedResult.status == 0)
         #expect(!waitedResult.stderr.contains("another sync"))
     }
@@ -129,18 +130,32 @@ struct SyncTests {
         return false
     }
 
+    /// The sync's requests are held until the first todo is added: it is added while the sync
+    /// waits on GitHub, whatever the machine's speed (held only as long as one add takes:
+    /// doogit's own timeout is 20 s). The others are added while the sync goes on.
     @Test func todosCanBeAddedWhileASyncRuns() throws {
         let sandbox = try Sandbox()
         try tracked(sandbox, own: 0, others: 20)
         for id in 0..<20 { sandbox.github.update(Int64(1000 + id)) { $0.description = "changed" } }
-        sandbox.github.setDelay(milliseconds: 300)
+        let arrived = Event(), release = Event()
+        sandbox.github.script { _ in
+            arrived.signal()
+            _ = release.wait(seconds: Patience.seconds)
+            return nil
+        }
+        defer { release.signal() }
         let sync = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: sandbox.environment)
+        try #require(arrived.wait(seconds: Patience.seconds), "the sync never reached GitHub")
         for index in 0..<10 {
             let added = sandbox.run("todo", "add", "-R", "other/r1", "added during sync \(index)")
+            if index == 0 {
+                #expect(!sync.hasEnded, "added while the sync waits on GitHub, not after it")
+                release.signal()
+            }
             #expect(added.status == 0, "\(added.stderr)")
             #expect(!added.stderr.contains("locked"))
         }
-        #expect(sync.finish(timeoutSeconds: 60).status == 0)
+        #expect(sync.finish().status == 0)
         let list = sandbox.run("todo", "list", "other/r1")
         #expect(list.stdout.components(separatedBy: "added during sync").count == 11)
         #expect(list.stdout.hasPrefix("other/r1  changed\n"))

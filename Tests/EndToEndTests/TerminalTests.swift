@@ -57,7 +57,7 @@ final class PseudoTerminal {
 
     /// Reads what the terminal shows until `condition` holds or `seconds` pass; whether it held.
     @discardableResult
-    func waitFor(seconds: Double = 30, _ condition: (String) -> Bool) -> Bool {
+    func waitFor(seconds: Double = Patience.seconds, _ condition: (String) -> Bool) -> Bool {
         let deadline = Deadline(millisecondsFromNow: Int(seconds * 1000))
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !condition(text) {
@@ -87,8 +87,8 @@ struct TerminalTests {
     }
 
     /// Waits for the child within a timeout (SIGKILL after it) and returns its status as a shell shows it.
-    func finish(_ pid: pid_t, stdout: Int32, seconds: Int = 30) -> (status: Int32, stdout: String) {
-        let (outputs, complete) = Subprocess.readUntilClosed([stdout], deadline: Deadline(millisecondsFromNow: seconds * 1000))
+    func finish(_ pid: pid_t, stdout: Int32, seconds: Double = Patience.seconds) -> (status: Int32, stdout: String) {
+        let (outputs, complete) = Subprocess.readUntilClosed([stdout], deadline: Deadline(millisecondsFromNow: Int(seconds * 1000)))
         if !complete { kill(pid, SIGKILL) }
         close(stdout)
         return (Subprocess.waitForExit(pid), String(decoding: outputs[0], as: UTF8.self))
@@ -111,7 +111,7 @@ struct TerminalTests {
         kill(child.pid, SIGINT)
         let ended = finish(child.pid, stdout: child.stdout)
         terminal.closeSlave()
-        terminal.waitFor(seconds: 5) { _ in false }  // what is left on the screen, until the hang-up
+        terminal.waitFor { _ in false }  // what is left on the screen, until the hang-up
         #expect(ended.status == 130, "stopped as Ctrl-C stops a program")
         #expect(terminal.text.hasSuffix("syncing 1/2\u{1B}[K\r\u{1B}[K"), "\(terminal.text.debugDescription)")
     }
@@ -129,7 +129,7 @@ struct TerminalTests {
         let ended = finish(child.pid, stdout: child.stdout)
         #expect(terminal.echoes, "the terminal echoes again afterwards")
         terminal.closeSlave()
-        terminal.waitFor(seconds: 5) { _ in false }
+        terminal.waitFor { _ in false }
         #expect(ended.status == 0, "\(terminal.text)")
         #expect(ended.stdout.hasPrefix("Signed in to "))
         #expect(!terminal.text.contains(sandbox.github.token), "the token is not echoed: \(terminal.text.debugDescription)")
@@ -148,7 +148,7 @@ struct TerminalTests {
         #expect(ended.status == 130)
         #expect(terminal.echoes, "echo is on again")
         terminal.closeSlave()
-        terminal.waitFor(seconds: 5) { _ in false }
+        terminal.waitFor { _ in false }
         #expect(!terminal.text.contains("ghp_half"))
     }
 }

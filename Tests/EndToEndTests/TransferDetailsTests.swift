@@ -98,7 +98,7 @@ private struct TodoTxt {
 
 /// Details through export and import as a user meets them: the due date of a Taskwarrior task
 /// in the zone TZ names, and the files checked with the real `task` and `todo-txt`.
-@Suite struct TransferDetailsTests {
+@Suite(.serialized) struct TransferDetailsTests {
     /// Moments around the start of 2026-12-24 in UTC, and the local date of each.
     @Test(arguments: [
         ("UTC", ["2026-12-24", "2026-12-24", "2026-12-24", "2026-12-24"], "20261224T000000Z"),

@@ -10,11 +10,12 @@ import TestSupport
 struct TrustedCertificatesTests {
     static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// A TLS server with a self-signed certificate for 127.0.0.1; its port and the certificate's path.
+    /// A TLS server with a self-signed certificate for 127.0.0.1; its port and the certificate's
+    /// path. Its process is stopped when the server is released, however the test ends.
     final class PrivateServer {
         let folder = TemporaryDirectory()
-        let process = Process()
-        var port = 0
+        let process: RunningProcess
+        let port: Int
         var certificate: String { folder.path + "/cert.pem" }
 
         init(openssl: String) throws {
@@ -23,26 +24,18 @@ struct TrustedCertificatesTests {
                                                   "-addext", "subjectAltName=IP:127.0.0.1", "-days", "2"],
                                         environment: ["PATH": "/usr/bin:/bin"])
             try #require(made.status == 0, "\(made.stderr)")
-            process.executableURL = URL(fileURLWithPath: openssl)
-            process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", folder.path + "/cert.pem",
-                                 "-key", folder.path + "/key.pem", "-www"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // It says where it listens once it does: read until then.
-            var text = ""
-            while !text.contains("ACCEPT") || !text.hasSuffix("\n") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
-            let line = text.split(separator: "\n").first { $0.hasPrefix("ACCEPT") } ?? ""
+            // It starts nothing itself: in the runner's process group, a Ctrl-C of the run stops it too.
+            process = try ChildProcess.spawn(openssl, ["s_server", "-accept", "127.0.0.1:0", "-cert", folder.path + "/cert.pem",
+                                                       "-key", folder.path + "/key.pem", "-www"],
+                                             environment: ["PATH": "/usr/bin:/bin"], ownProcessGroup: false)
+            // It says where it listens once it does ("ACCEPT 127.0.0.1:PORT"): read until then.
+            let said = process.readStandardOutput { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.hasPrefix("ACCEPT") }
+            } ?? ""
+            let line = said.split(separator: "\n").first { $0.hasPrefix("ACCEPT") } ?? ""
             port = Int(line.split(separator: ":").last ?? "") ?? 0
-            try #require(port > 0, "s_server said: \(text)")
+            try #require(port > 0, "s_server said: \(said)")
         }
-
-        deinit { process.terminate() }
     }
 
     @Test(.enabled(if: openssl != nil, "openssl is not installed (scripts/install-dependencies --for-tests installs it)"))

@@ -40,8 +40,6 @@ public final class FakeActivity: @unchecked Sendable {
         case status(Int)
         /// Do what was asked, then close the connection without answering: the answer is lost.
         case dropAfterProcessing
-        /// Do what was asked, then hold the answer back this long (past the client's timeout).
-        case hangAfterProcessing(milliseconds: Int)
         /// Do what was asked, then hold the answer until the test releases `hold`: a request
         /// still on the wire, for as long as the test needs.
         case holdAfterProcessing(AnswerHold)
@@ -64,7 +62,6 @@ public final class FakeActivity: @unchecked Sendable {
             var response = response
             switch self {
             case .dropAfterProcessing: response = response.hangingUp()
-            case .hangAfterProcessing(let milliseconds): response.delayMilliseconds = milliseconds
             case .holdAfterProcessing(let hold): response.hold = hold
             default: break
             }

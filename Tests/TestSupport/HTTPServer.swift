@@ -72,14 +72,14 @@ public final class AnswerHold: @unchecked Sendable {
 
     public init() {}
 
-    /// Called by the server: says the request arrived, then waits to be released (a minute at most).
+    /// Called by the server: says the request arrived, then waits to be released (`Patience` at most).
     func arriveAndWait() {
         arrival.signal()
-        _ = release.wait(timeout: .now() + 60)
+        _ = release.wait(timeout: .now() + Patience.seconds)
     }
 
     /// Waits until the request has arrived; false after `seconds`.
-    public func waitForArrival(seconds: Double = 30) -> Bool {
+    public func waitForArrival(seconds: Double = Patience.seconds) -> Bool {
         arrival.wait(timeout: .now() + seconds) == .success
     }
 
@@ -150,18 +150,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     public enum ServerError: Error { case socket(Int32) }
 
-    /// Stops accepting and closes every open connection.
+    /// Stops accepting and shuts every open connection down. Descriptors are shut down here, under
+    /// the lock, and closed only by the thread that owns each (the accept thread the listener, a
+    /// connection's thread its connection): a number closed elsewhere could be another server's
+    /// by the time it is shut down, and that server would stop listening.
     public func stop() {
         lock.lock()
-        let wasStopped = stopped
+        defer { lock.unlock() }
+        guard !stopped else { return }
         stopped = true
-        let open = connections
-        connections.removeAll()
-        lock.unlock()
-        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     private var isStopped: Bool {
@@ -171,13 +170,21 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        while !isStopped {
+        defer { close(listener) }
+        while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if errno == EINTR { continue }
+                let failure = errno
+                if isStopped { return }
+                if failure == EINTR || failure == ECONNABORTED { continue }
                 return
             }
             lock.lock()
+            if stopped {
+                lock.unlock()
+                close(connection)
+                return
+            }
             connections.insert(connection)
             accepted += 1
             lock.unlock()
@@ -185,8 +192,8 @@ public final class HTTPServer: @unchecked Sendable {
                 serve(connection)
                 lock.lock()
                 connections.remove(connection)
-                lock.unlock()
                 close(connection)
+                lock.unlock()
             }
             thread.start()
         }

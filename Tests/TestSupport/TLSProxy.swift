@@ -35,20 +35,21 @@ public final class TLSProxy {
                                     environment: ["PATH": "/usr/bin:/bin"])
         guard made.status == 0 else { throw Failure(description: "openssl: \(made.stderr)") }
         port = try Self.freePort()
+        // It starts nothing itself: in the runner's process group, a Ctrl-C of the run stops it too.
         process = try ChildProcess.spawn(nghttpx, [
             "--conf=/dev/null", "--frontend=127.0.0.1,\(port)", "--backend=127.0.0.1,\(backendPort)",
             "--frontend-http2-max-concurrent-streams=100", "--backend-connections-per-host=200", "--workers=1",
             "--no-ocsp", "--npn-list=\(protocols)", "--errorlog-file=/dev/stderr", folder.path + "/key.pem", folder.path + "/cert.pem",
-        ], environment: ["PATH": "/usr/bin:/bin"])
+        ], environment: ["PATH": "/usr/bin:/bin"], ownProcessGroup: false)
         // It says so once its socket listens (its worker accepts what waits in the backlog).
-        guard process.waitForStandardError(containing: "Listening on", timeoutSeconds: 30) else {
+        guard process.waitForStandardError(containing: "Listening on") else {
             throw Failure(description: "nghttpx did not start listening on \(port)")
         }
     }
 
+    /// Killed at once: a graceful stop would wait for the connections a test's client keeps open.
     deinit {
-        process.kill(SIGTERM)
-        _ = process.finish(timeoutSeconds: 10)
+        process.stop()
     }
 
     /// A port nothing listens on now: the kernel's pick for a socket bound and closed at once.
