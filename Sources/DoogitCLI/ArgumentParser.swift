@@ -214,7 +214,18 @@ struct ArgumentParser {
 
     private func unknownCommand(_ word: String, under node: CommandSpec, path: [String], helpTopic: Bool) -> UsageError {
         let names = node.subcommands.filter { !$0.hidden }.flatMap { [$0.name] + $0.aliases } + node.shortcuts.map(\.word)
-        let suggestion = Suggestions.closest(to: word, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        // A subcommand of a group named without its group (`promote` for `todo promote`) is what
+        // was meant, before any name here a typo away; then a subcommand a typo away.
+        let nested = node.subcommands.filter { !$0.hidden }.flatMap { group in
+            group.subcommands.filter { !$0.hidden }.map { (name: $0.name, words: [$0.name] + $0.aliases, path: "\(group.name) \($0.name)") }
+        }
+        var meant = nested.filter { $0.words.contains(word) }.map(\.path)
+        if meant.isEmpty, let name = Suggestions.closest(to: word, among: names) {
+            meant = [name]
+        } else if meant.isEmpty, let name = Suggestions.closest(to: word, among: nested.map(\.name)) {
+            meant = nested.filter { $0.name == name }.map(\.path)
+        }
+        let suggestion = meant.isEmpty ? "" : " (did you mean " + meant.map { "'\($0)'" }.joined(separator: " or ") + "?)"
         let place = path.isEmpty ? "" : " of '\(commandName(path))'"
         let kind = path.isEmpty ? "command" : "subcommand"
         return UsageError(message: "unknown \(helpTopic ? "help topic" : kind) '\(word)'\(place)\(suggestion)", topic: path)

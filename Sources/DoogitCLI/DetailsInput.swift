@@ -28,7 +28,8 @@ enum DetailsInput {
     static let shorthandHelp = """
         In TEXT, a word '+tag' is a tag, 'due:WHEN' the due date and 'pri:H' (or 'priority:H') the \
         priority, as Taskwarrior takes them; --raw keeps every word as text. WHEN is \(whenHelp): \
-        a weekday is its next one after today, and dates are the local calendar's (TZ).
+        a weekday is its next one after today, and dates are the local calendar's (TZ), in the years \
+        1970 to 9999. Two different due dates or priorities in one command are refused, naming both.
         """
 
     /// The date WHEN names, seen from `today`; nil when it names none.
@@ -54,9 +55,15 @@ enum DetailsInput {
         return today.adding(days: ahead == 0 ? 7 : ahead)
     }
 
+    /// The due date WHEN names: a date of `CalendarDate.dueYears`.
     static func due(_ when: String, today: CalendarDate, topic: [String]) throws -> CalendarDate {
         guard let date = date(when, today: today) else {
             throw UsageError(message: "'\(TerminalText.sanitize(when))' is not a date: use \(whenHelp)", topic: topic)
+        }
+        guard date.isDueDate else {
+            let years = CalendarDate.dueYears
+            throw UsageError(message: "'\(TerminalText.sanitize(when))' is not a date a todo can be due on: "
+                             + "use a year from \(years.lowerBound) to \(years.upperBound)", topic: topic)
         }
         return date
     }
@@ -76,41 +83,74 @@ enum DetailsInput {
         return text
     }
 
+    /// What the words of TEXT say: the words that are text, and the fields the others set,
+    /// with the words that set the due date and the priority (to name them beside an option
+    /// that says otherwise).
+    struct Shorthand {
+        var text: [String] = []
+        var edit = DetailsEdit()
+        var dueWords: [(word: String, value: CalendarDate?)] = []
+        var priorityWords: [(word: String, value: Priority?)] = []
+    }
+
     /// The words of TEXT that are text, and the fields the others set (unless `raw`).
-    static func shorthand(_ words: [String], raw: Bool, today: CalendarDate, topic: [String]) throws
-        -> (text: [String], edit: DetailsEdit) {
-        guard !raw else { return (words, DetailsEdit()) }
-        var text: [String] = [], edit = DetailsEdit()
+    static func shorthand(_ words: [String], raw: Bool, today: CalendarDate, topic: [String]) throws -> Shorthand {
+        guard !raw else { return Shorthand(text: words) }
+        var found = Shorthand()
         for word in words {
             let lower = word.lowercased()
             // A quoted argument with spaces in it is text, whatever it starts with.
             if word.contains(where: \.isWhitespace) {
-                text.append(word)
+                found.text.append(word)
             } else if word.hasPrefix("+"), word.count > 1, !word.dropFirst().allSatisfy(\.isNumber) {
-                edit.addTags.append(try tag(String(word.dropFirst()), topic: topic))
+                found.edit.addTags.append(try tag(String(word.dropFirst()), topic: topic))
             } else if lower.hasPrefix("due:"), word.count > 4 {
-                edit.due = .some(try due(String(word.dropFirst(4)), today: today, topic: topic))
+                found.dueWords.append((word, try due(String(word.dropFirst(4)), today: today, topic: topic)))
             } else if let value = ["pri:", "priority:"].first(where: { lower.hasPrefix($0) && word.count > $0.count }) {
-                edit.priority = .some(try priority(String(word.dropFirst(value.count)), topic: topic))
+                found.priorityWords.append((word, try priority(String(word.dropFirst(value.count)), topic: topic)))
             } else {
-                text.append(word)
+                found.text.append(word)
             }
         }
-        return (text, edit)
+        found.edit.due = try single(found.dueWords, of: "due dates", topic: topic)
+        found.edit.priority = try single(found.priorityWords, of: "priorities", topic: topic)
+        return found
     }
 
-    /// The options' fields over `edit` (options win over the words of TEXT).
-    static func options(_ invocation: Invocation, over edit: DetailsEdit, today: CalendarDate) throws -> DetailsEdit {
-        let topic = invocation.path
-        var edit = edit
-        for (set, clear) in [("due", "no-due"), ("priority", "no-priority"), ("note", "no-note")]
-        where invocation.flag(set) && invocation.flag(clear) {
-            throw UsageError(message: "--\(set) and --\(clear) cannot be used together", topic: topic)
+    /// The one value that `given` (each the word or option that gives it, and its value, nil
+    /// for a clearing one) sets; nil when none does. Two different ones are a usage error
+    /// naming both: a command never takes one of them silently.
+    static func single<Value: Equatable>(_ given: [(word: String, value: Value?)], of field: String, topic: [String])
+        throws -> Value?? {
+        guard let first = given.first else { return nil }
+        if let other = given.first(where: { $0.value != first.value }) {
+            let both = "'\(TerminalText.sanitize(first.word))' and '\(TerminalText.sanitize(other.word))'"
+            if first.value == nil || other.value == nil {
+                throw UsageError(message: "\(both) cannot be used together", topic: topic)
+            }
+            throw UsageError(message: "\(both) are two different \(field); give one", topic: topic)
         }
-        if let when = invocation.value("due") { edit.due = .some(try due(when, today: today, topic: topic)) }
-        if invocation.flag("no-due") { edit.due = .some(nil) }
-        if let text = invocation.value("priority") { edit.priority = .some(try priority(text, topic: topic)) }
-        if invocation.flag("no-priority") { edit.priority = .some(nil) }
+        return .some(first.value)
+    }
+
+    /// The options' fields with what the words of TEXT set (`words`): a due date or a priority
+    /// set twice must be the same.
+    static func options(_ invocation: Invocation, over words: Shorthand, today: CalendarDate) throws -> DetailsEdit {
+        let topic = invocation.path
+        var edit = words.edit
+        if invocation.flag("note") && invocation.flag("no-note") {
+            throw UsageError(message: "--note and --no-note cannot be used together", topic: topic)
+        }
+        var dues = words.dueWords
+        for when in invocation.options["due"] ?? [] { dues.append(("--due " + when, try due(when, today: today, topic: topic))) }
+        if invocation.flag("no-due") { dues.append(("--no-due", nil)) }
+        edit.due = try single(dues, of: "due dates", topic: topic)
+        var priorities = words.priorityWords
+        for text in invocation.options["priority"] ?? [] {
+            priorities.append(("--priority " + text, try priority(text, topic: topic)))
+        }
+        if invocation.flag("no-priority") { priorities.append(("--no-priority", nil)) }
+        edit.priority = try single(priorities, of: "priorities", topic: topic)
         for text in invocation.options["tag"] ?? [] { edit.addTags.append(try tag(text, topic: topic)) }
         for text in invocation.options["untag"] ?? [] { edit.removeTags.append(try tag(text, topic: topic)) }
         // --note and --note-file are read by NoteInput.
@@ -129,23 +169,26 @@ enum DetailsInput {
 
 extension DetailsInput {
     static let filterOptions = [
-        OptionSpec("tag", value: "TAG", help: "only todos with this tag or label (without case)", values: .tag),
-        OptionSpec("priority", value: "H|M|L", help: "only todos of this priority", values: .choices(["H", "M", "L"])),
-        OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date",
+        OptionSpec("tag", value: "TAG", help: "only todos with this tag or label, without case (repeated: with all of them)",
+                   values: .tag),
+        OptionSpec("priority", value: "H|M|L", help: "only todos of this priority (repeated: of any of them)",
+                   values: .choices(["H", "M", "L"])),
+        OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date (repeated: any)",
                    values: .choices(["overdue", "today", "week"])),
     ]
 
-    /// `--tag`, `--priority` and `--due` of `todo list` and `next`.
+    /// `--tag`, `--priority` and `--due` of `todo list` and `next`: every `--tag` must hold, any
+    /// `--priority`, any `--due`.
     static func filter(_ invocation: Invocation, today: CalendarDate) throws -> DetailsFilter {
         var filter = DetailsFilter(today: today)
-        if let text = invocation.value("tag") { filter.tag = try tag(text, topic: invocation.path) }
-        if let text = invocation.value("priority") { filter.priority = try priority(text, topic: invocation.path) }
-        if let text = invocation.value("due") {
+        for text in invocation.options["tag"] ?? [] { filter.tags.append(try tag(text, topic: invocation.path)) }
+        for text in invocation.options["priority"] ?? [] { filter.priorities.append(try priority(text, topic: invocation.path)) }
+        for text in invocation.options["due"] ?? [] {
             switch text.lowercased() {
-            case "overdue": filter.due = .overdue
-            case "today": filter.due = .by(today)
-            case "week": filter.due = today.adding(days: 6).map(DueFilter.by)
-            default: filter.due = .by(try due(text, today: today, topic: invocation.path))
+            case "overdue": filter.dues.append(.overdue)
+            case "today": filter.dues.append(.by(today))
+            case "week": filter.dues += today.adding(days: 6).map { [DueFilter.by($0)] } ?? []
+            default: filter.dues.append(.by(try due(text, today: today, topic: invocation.path)))
             }
         }
         return filter

@@ -110,6 +110,14 @@ enum ErrorReporter {
         case .unknownTodos(let ids):
             let list = ids.map(String.init).joined(separator: ", ")
             return failure("no todo with ID\(ids.count == 1 ? "" : "s") \(list); nothing was changed. Run 'doogit todo list' to see the IDs")
+        case .removedTodos(let removed, let unknown):
+            let list = removed.map(String.init).joined(separator: " ")
+            let others = unknown.isEmpty ? "" : ", and there is no todo with ID\(unknown.count == 1 ? "" : "s") "
+                + unknown.map(String.init).joined(separator: ", ")
+            return failure("todo\(removed.count == 1 ? "" : "s") \(removed.map(String.init).joined(separator: ", ")) "
+                           + "\(removed.count == 1 ? "was" : "were") removed\(others); nothing was changed. "
+                           + "Bring \(removed.count == 1 ? "it" : "them") back with 'doogit todo restore \(list)' "
+                           + "(see 'doogit todo list --removed')")
         case .notRestorable(let ids):
             let list = ids.map(String.init).joined(separator: ", ")
             return failure("nothing to restore as ID\(ids.count == 1 ? "" : "s") \(list): not a removed todo whose repository is still tracked; nothing was changed")

@@ -85,14 +85,16 @@ struct ForeignImport {
             case .success(let record):
                 return record
             case .failure(let problem) where fallback == nil:
-                let what: String
+                let what: String, fix: String
                 if case .ambiguousRepository(_, let candidates) = problem {
                     what = "names several tracked repositories (\(candidates.map(\.fullName).joined(separator: ", ")))"
+                    fix = "name one as OWNER/NAME in the file"
                 } else {
                     what = "names no tracked repository"
+                    fix = "track it with 'doogit repo add \(TerminalText.sanitize(project))'"
                 }
                 throw CommandFailure(message: "project '\(TerminalText.sanitize(project))' (\(name), \(todo.place)) \(what); nothing was imported",
-                                     hint: "track it with 'doogit repo add OWNER/NAME', or put such todos in one with --repo REPO")
+                                     hint: fix + ", or put such todos in one with --repo REPO")
             case .failure:
                 break
             }

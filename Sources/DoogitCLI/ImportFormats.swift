@@ -57,13 +57,3 @@ func cleanText(_ raw: String, place: String) throws(ImportFormatError) -> String
     }
     return text
 }
-
-/// The due dates doogit takes from another program's file and writes to one: years 1970 to 9999,
-/// as `todo add` takes them (`task import` refuses a whole file with an earlier one).
-enum ForeignDates {
-    /// A stand-in for the year check of `todo add` (DetailsInput): once that is shared, this
-    /// calls it, so that every way in takes the same dates.
-    static func isTaken(_ date: CalendarDate) -> Bool {
-        (1970...9999).contains(date.year)
-    }
-}

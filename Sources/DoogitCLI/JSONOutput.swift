@@ -33,6 +33,11 @@ enum JSONOutput {
         todoObject(todo, withRepository: true, into: &json)
     }
 
+    /// A todo as `next --json` prints it: with its `"urgency"` (a number with two decimals).
+    static func ranked(_ ranked: RankedTodo, into json: inout JSONStream) {
+        todoObject(ranked.todo, withRepository: true, urgency: ranked.urgency, into: &json)
+    }
+
     /// `todo show --json`: every field of a todo. (Fields are added here as todos gain them.)
     static func todoDetails(_ todo: TodoRecord, into json: inout JSONStream) {
         json.beginObject()
@@ -63,7 +68,7 @@ enum JSONOutput {
     }
 
     /// A todo's fields; inside a section the repository is the section's, so it is left out.
-    private static func todoObject(_ todo: TodoRecord, withRepository: Bool, into json: inout JSONStream) {
+    private static func todoObject(_ todo: TodoRecord, withRepository: Bool, urgency: Urgency? = nil, into json: inout JSONStream) {
         json.beginObject()
         json.key("id"); json.int(todo.id)
         if withRepository { json.key("repository"); json.string(todo.repositoryFullName) }
@@ -74,6 +79,7 @@ enum JSONOutput {
         json.key("uuid"); json.string(todo.uuid)
         issueObject(todo.issue, into: &json)
         detailFields(todo, into: &json)
+        if let urgency { json.key("urgency"); json.number(urgency.description) }
         json.endObject()
     }
 

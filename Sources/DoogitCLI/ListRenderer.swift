@@ -15,6 +15,14 @@ struct ListRenderer {
     /// The local calendar's today, to show due dates relative to it (nil: as dates).
     var today: CalendarDate? = nil
 
+    /// The renderer of todos for a command's output, the same for the list, `next` and the lines
+    /// that commands echo: the runtime's style and width, due dates relative to today.
+    static func todos(_ runtime: Runtime) -> ListRenderer {
+        var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+        renderer.today = CalendarDate.local(at: runtime.now())
+        return renderer
+    }
+
     /// `[private]`, `[gone]`, `[archived]` as they apply: as shown (coloured) and as plain text,
     /// whose width the layout needs. The one place where a repository's flags are written.
     func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool) -> (shown: String, plain: String) {
@@ -104,15 +112,13 @@ struct ListRenderer {
     }
 
     /// Appends one todo's lines to `out`, each ending in a newline: indent, marker, ID
-    /// (right-aligned to `idWidth`), the `--long` cells, and the text wrapped under itself.
-    /// Below about 20 columns there is no room for a hanging indent: continuation lines then
-    /// start near the left edge. Off a terminal (no width, no highlight) the one line is written
-    /// straight into `out`, piece by piece, since a whole list is written this way.
+    /// (right-aligned to `idWidth`), the `--long` cells, the text wrapped under itself, and its
+    /// details after two spaces (`details`). Below about 20 columns there is no room for a
+    /// hanging indent: continuation lines then start near the left edge. Off a terminal (no
+    /// width, no highlight) the one line is written straight into `out`, piece by piece, since a
+    /// whole list is written this way.
     func appendTodo(_ todo: TodoRecord, idWidth: Int, cells: String = "", to out: inout OutputText) {
         let id = String(todo.id)
-        let due = todo.due.map { Self.duePhrase($0, today: today) }
-        // Overdue stands out, where colour is on.
-        let overdue = style.color && !todo.done && todo.due.map { due in today.map { due < $0 } ?? false } == true
         // What comes before the text: indent, marker, the ID right-aligned, the cells.
         func appendLead(to out: inout OutputText) {
             out += "  " as StaticString
@@ -127,17 +133,17 @@ struct ListRenderer {
             let dimmed = style.color && todo.done
             if dimmed { out += "\u{1B}[2m" as StaticString }
             appendLead(to: &out)
-            appendText(of: todo, due: due, overdue: overdue, to: &out)
+            appendText(of: todo, to: &out)
             if dimmed { out += "\u{1B}[0m" as StaticString }
+            appendDetails(of: todo, to: &out)
             out += "\n" as StaticString
             return
         }
+        let details = self.details(of: todo)
         var lead = OutputText(), text = OutputText()
         appendLead(to: &lead)
-        appendText(of: todo, due: due, overdue: false, to: &text)
-        for var line in wrapped(todo, text: text.text, prefix: lead.text) {
-            // Only where the words were not wrapped apart.
-            if overdue, let due { line = line.replacing(due, with: style.red(due), maxReplacements: 1) }
+        appendText(of: todo, to: &text)
+        for line in wrapped(todo, text: text.text, details: details, prefix: lead.text) {
             out += line
             out += "\n" as StaticString
         }
@@ -146,9 +152,8 @@ struct ListRenderer {
     /// Whether `--grep`'s text is marked in the lines (only with colour).
     private var highlights: Bool { style.color && !(highlight ?? "").isEmpty }
 
-    /// A todo's text as the list shows it: the priority, the issue, the text, then its due date
-    /// relative to today (`due`, red when `overdue`) and its tags.
-    private func appendText(of todo: TodoRecord, due: String?, overdue: Bool, to out: inout OutputText) {
+    /// A todo's text as the list shows it: the priority, the issue, then the text.
+    private func appendText(of todo: TodoRecord, to out: inout OutputText) {
         if let priority = todo.priority {
             out += "(" as StaticString
             out += priority.rawValue
@@ -160,22 +165,85 @@ struct ListRenderer {
             out += " " as StaticString
         }
         out += TerminalText.sanitize(todo.text)
-        var separator: StaticString = "  "
-        if let due {
-            out += separator
-            out += overdue ? style.red(due) : due
-            separator = " "
+    }
+
+    /// What the list shows after a todo's text (`details(of:)`).
+    struct Details {
+        /// The due date's phrase (`due in 3 days`), first when there is one.
+        var due: String?
+        /// Whether the todo is overdue (its due phrase red where colour is on).
+        var overdue = false
+        /// All of them, apart by single spaces; empty for a todo without details.
+        var text = ""
+    }
+
+    /// A todo's details: its due date (relative to today while it is open), its tags and, when
+    /// it has a note, `style.noteMarker`.
+    func details(of todo: TodoRecord) -> Details {
+        let tags = todo.tagsAndLabels.filter(TagSet.isValid)
+        guard todo.due != nil || !tags.isEmpty || todo.note != nil else { return Details() }
+        var details = Details(due: todo.due.map { Self.duePhrase($0, today: todo.done ? nil : today) },
+                              overdue: Self.isOverdue(todo, today: today))
+        var words = details.due.map { [$0] } ?? []
+        for tag in tags { words.append("+" + TerminalText.sanitize(tag)) }
+        if todo.note != nil { words.append(style.noteMarker) }
+        details.text = words.joined(separator: " ")
+        return details
+    }
+
+    /// Appends `details(of:)` after two spaces, styled as `styled` styles them, piece by piece
+    /// (the way a whole list is written, with no string made for each todo).
+    private func appendDetails(of todo: TodoRecord, to out: inout OutputText) {
+        guard todo.due != nil || !todo.tags.isEmpty || todo.note != nil || (todo.labels ?? []).contains(where: TagSet.isValid)
+        else { return }
+        out += "  " as StaticString
+        let overdue = Self.isOverdue(todo, today: today)
+        var open = false
+        if let due = todo.due {
+            if style.color { out += overdue ? "\u{1B}[31m" as StaticString : "\u{1B}[2m" as StaticString }
+            out += Self.duePhrase(due, today: todo.done ? nil : today)
+            if style.color && overdue { out += "\u{1B}[0m" as StaticString } else { open = style.color }
+        }
+        var first = todo.due == nil
+        func separate(_ out: inout OutputText) {
+            if style.color && !open {
+                out += "\u{1B}[2m" as StaticString
+                open = true
+            }
+            if !first { out += " " as StaticString }
+            first = false
         }
         // Its own tags, then its issue's labels (those that read as a word), each name once.
         for tag in todo.tagsAndLabels where TagSet.isValid(tag) {
-            out += separator
+            separate(&out)
             out += "+" as StaticString
             out += TerminalText.sanitize(tag)
-            separator = " "
         }
+        if todo.note != nil {
+            separate(&out)
+            out += style.noteMarker
+        }
+        if open { out += "\u{1B}[0m" as StaticString }
+    }
+
+    /// A piece of a todo's details as shown: dimmed where colour is on, an overdue due date at
+    /// its start red.
+    private func styled(_ piece: String, _ details: Details) -> String {
+        guard style.color, !piece.isEmpty else { return piece }
+        if details.overdue, let due = details.due, piece.hasPrefix(due) {
+            return style.red(due) + style.dim(String(piece.dropFirst(due.count)))
+        }
+        return style.dim(piece)
+    }
+
+    /// Whether a todo is overdue: open, and due before today. What is done never is.
+    static func isOverdue(_ todo: TodoRecord, today: CalendarDate?) -> Bool {
+        guard !todo.done, let due = todo.due, let today else { return false }
+        return due < today
     }
 
     /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
+    /// Without `today` (a done todo, which nothing is pressing about), the date.
     static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
         guard let today else { return "due \(due.text)" }
         let days = today.days(to: due)
@@ -189,23 +257,33 @@ struct ListRenderer {
         }
     }
 
-    private func wrapped(_ todo: TodoRecord, text: String, prefix: String) -> [String] {
-        guard let width else { return [paint(text, lead: prefix, done: todo.done)] }
+    /// The lines of a todo on a terminal: `prefix` and its text, wrapped under itself, then its
+    /// details after two spaces where the last line has room for their first word, else below.
+    private func wrapped(_ todo: TodoRecord, text: String, details: Details, prefix: String) -> [String] {
+        guard let width else {
+            let tail = details.text.isEmpty ? "" : "  " + styled(details.text, details)
+            return [paint(text, lead: prefix, done: todo.done) + tail]
+        }
+        // The due date's words stay together (joined by no-break spaces, which no tag holds).
+        var tail = details.text
+        if let due = details.due { tail = due.replacing(" ", with: "\u{A0}") + tail.dropFirst(due.count) }
         let prefixWidth = DisplayWidth.of(prefix)
         let room = width - prefixWidth
         let indent: String
-        let parts: [String]
+        let parts: [(text: String, tail: String)]
         if room >= 10 {
             indent = String(repeating: " ", count: prefixWidth)
-            parts = TextLayout.wrap(text, width: room)
+            parts = TextLayout.wrap(text, tail: tail, width: room)
         } else {
             indent = String(repeating: " ", count: min(4, max(0, width - 10)))
-            parts = TextLayout.wrap(text, width: width - indent.count, firstLineWidth: room >= 4 ? room : 0)
+            parts = TextLayout.wrap(text, tail: tail, width: width - indent.count, firstLineWidth: room >= 4 ? room : 0)
         }
         return parts.enumerated().map { index, part in
             var lead = index == 0 ? prefix : indent
-            if part.isEmpty { while lead.last == " " { lead.removeLast() } }  // no line ends in spaces
-            return paint(part, lead: lead, done: todo.done)
+            if part.text.isEmpty && part.tail.isEmpty { while lead.last == " " { lead.removeLast() } }  // no line ends in spaces
+            let gap = part.text.isEmpty || part.tail.isEmpty ? "" : "  "
+            let shown = styled(part.tail.replacing("\u{A0}", with: " "), details)
+            return (part.text.isEmpty && index > 0 ? lead : paint(part.text, lead: lead, done: todo.done)) + gap + shown
         }
     }
 

@@ -1,17 +1,27 @@
 import DoogitStore
 import DoogitSupport
 
-/// `doogit next`: the most pressing open todos across every repository.
+/// `doogit next`: the most urgent open todos across every repository (or those `-R` names).
 enum NextCommand {
     static let spec = CommandSpec(
-        name: "next", abstract: "Show the most pressing open todos across all repositories",
-        options: [OptionSpec("count", short: "n", value: "N", help: "how many (default 10)")] + DetailsInput.filterOptions,
+        name: "next", abstract: "Show the most urgent open todos across all repositories",
+        options: [OptionSpec("count", short: "n", value: "N", help: "how many (default 10)"),
+                  OptionSpec("repo", short: "R", value: "REPO", help: "only this repository (may be given several times)"),
+                  OptionSpec("long", short: "l", help: "also show each todo's urgency, its age and the state of its issue")]
+            + DetailsInput.filterOptions,
         discussion: """
-            Open todos in the order each section of 'doogit todo list' has: overdue and due first, \
-            earliest first, then by priority (H, M, L, none); each line names its repository. \
-            --tag, --priority and --due pick as in 'doogit todo list'.
+            Open todos by urgency, the highest first, each line naming its repository. Urgency is \
+            Taskwarrior's, for what a todo has of it: 12 x due + priority + 2 x age, where due is 0 \
+            without a due date, else from 0.2 (due in 14 days or later) rising evenly to 1.0 (7 days \
+            overdue or more), priority is 6.0 for H, 3.9 for M, 1.8 for L, and age is the days since \
+            the todo was made, up to 365, over 365; rounded to hundredths. So a todo due today \
+            (8.8) comes before an undated one of priority H (6.0), which comes before one due in a \
+            month (2.4). Equal scores go as the list orders (due date, then priority), then oldest \
+            first. --json shows each todo's "urgency"; --long shows it before the todo's age. -R \
+            takes REPO as 'doogit todo list' does; --tag, --priority and --due pick as there.
             """,
-        examples: ["doogit next", "doogit next -n 3 --tag release", "doogit next --due week --json"],
+        examples: ["doogit next", "doogit next -n 3 --tag release", "doogit next -R octocat/Hello-World -l",
+                   "doogit next --due week --json"],
         run: run)
 
     static func run(_ invocation: Invocation, _ runtime: Runtime) throws {
@@ -23,18 +33,34 @@ enum NextCommand {
             }
             count = number
         }
+        var repositories: [Int64] = []
+        for text in invocation.options["repo"] ?? [] {
+            let repository = try TodoCommands.namedRepository(text, invocation, runtime, reading: true)
+            if !repositories.contains(repository.id) { repositories.append(repository.id) }
+        }
         let today = try DetailsInput.today(runtime)
-        let todos = try runtime.readingStore().nextTodos(limit: count, filter: try DetailsInput.filter(invocation, today: today))
-        if runtime.global.json { return runtime.printJSONArray(todos, JSONOutput.todo) }
-        var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+        let now = runtime.now()
+        let ranked = try runtime.readingStore().nextTodos(
+            limit: count, repositoryIDs: repositories.isEmpty ? nil : repositories,
+            filter: try DetailsInput.filter(invocation, today: today), today: today, now: now)
+        if runtime.global.json { return runtime.printJSONArray(ranked, JSONOutput.ranked) }
+        var renderer = ListRenderer.todos(runtime)
         renderer.today = today
+        let todos = ranked.map(\.todo)
         let idWidth = String(todos.map(\.id).max() ?? 1).count
         let nameWidth = ListRenderer.nameWidth(todos.map(\.repositoryFullName))
-        for todo in todos {
-            let name = TerminalText.sanitize(todo.repositoryFullName)
-            let cell = runtime.style.dim(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name))) + "  "
-            for line in renderer.todoLines(todo, idWidth: idWidth, cells: cell) { runtime.console.print(line) }
+        let long = invocation.flag("long") ? LongColumns.Layout(LongColumns(now: now), todos) : nil
+        let scoreWidth = ranked.map(\.urgency.description.count).max() ?? 0
+        for item in ranked {
+            var cell = ""
+            if let long {
+                let score = item.urgency.description
+                cell = String(repeating: " ", count: scoreWidth - score.count) + score + "  " + long.cells(item.todo)
+            }
+            let name = TerminalText.sanitize(item.todo.repositoryFullName)
+            cell += runtime.style.dim(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name))) + "  "
+            for line in renderer.todoLines(item.todo, idWidth: idWidth, cells: cell) { runtime.console.print(line) }
         }
-        if todos.isEmpty && runtime.console.outputIsTerminal { runtime.note("Nothing open to do.") }
+        if ranked.isEmpty && runtime.console.outputIsTerminal { runtime.note("Nothing open to do.") }
     }
 }

@@ -51,7 +51,7 @@ enum RemoteStatus {
         runtime.console.print("Last exchange: " + (remote.exchangedAt.map(\.rfc3339) ?? "never"))
         runtime.console.print(pending > 0 ? "Waiting: \(pending) local change\(pending == 1 ? "" : "s"); run 'doogit sync'" : "Waiting: nothing")
         let horizon = remote.horizonDays?.value ?? meta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays
-        runtime.console.print("Removals wait: \(horizon) days for a machine that does not sync"
+        runtime.console.print("Removals wait: \(Counted.text(horizon, "day")) for a machine that does not sync"
                               + (remote.horizonDays != nil ? " (from the next sync)" : ""))
         if let meta, !meta.machines.isEmpty {
             runtime.console.print("Machines:")
@@ -110,6 +110,6 @@ enum RemoteStatus {
         guard try store.remoteSettings() != nil else { throw CommandFailure(message: "no remote is set; nothing was changed", hint: nil) }
         try store.requestRemoteSettings(forget: [], horizonDays: days, at: runtime.now())
         if runtime.global.json { return try print(runtime) }
-        runtime.say("Removals will wait \(days) day\(days == 1 ? "" : "s") for a machine that does not sync, from the next sync ('doogit sync')")
+        runtime.say("Removals will wait \(Counted.text(days, "day")) for a machine that does not sync, from the next sync ('doogit sync')")
     }
 }

@@ -32,6 +32,8 @@ struct Style {
     var openMarker: String { unicode ? "○" : "[ ]" }
     var doneMarker: String { unicode ? "●" : "[x]" }
     var ellipsis: String { unicode ? "…" : "..." }
+    /// After a todo's details when it has a note.
+    var noteMarker: String { unicode ? "✎" : "[note]" }
 
     private func paint(_ text: String, _ code: String) -> String {
         color && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -5,7 +5,9 @@ enum Suggestions {
     static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         let limit = max(1, min(3, lowered.count / 3))
-        let scored = candidates.map { ($0, distance(lowered, $0.lowercased())) }
+        let length = lowered.count
+        // Words whose lengths differ by more than the limit are further apart: not compared.
+        let scored = candidates.filter { abs($0.count - length) <= limit }.map { ($0, distance(lowered, $0.lowercased())) }
         if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit { return best.0 }
         let prefixed = candidates.filter { $0.lowercased().hasPrefix(lowered) }
         return !lowered.isEmpty && prefixed.count == 1 ? prefixed[0] : nil

@@ -91,13 +91,13 @@ enum SyncCommand {
     static func reportTimes(_ remote: RemoteSummary, _ runtime: Runtime) {
         guard !remote.milliseconds.isEmpty else { return }
         let steps = remote.milliseconds.map { "\($0.step) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", ")
-        runtime.note("\(TerminalText.sanitize(remote.repository)): \(remote.todos) todos, \(remote.fileBytes) bytes; " + steps)
+        runtime.note("\(TerminalText.sanitize(remote.repository)): \(Counted.text(remote.todos, "todo")), \(Counted.text(remote.fileBytes, "byte")); " + steps)
     }
 
     /// What the exchange with the file on GitHub did, when it did anything.
     static func line(for remote: RemoteSummary, dryRun: Bool) -> String? {
         guard remote.pulled > 0 || remote.pushed > 0 else { return nil }
-        func changes(_ count: Int) -> String { "\(count) change\(count == 1 ? "" : "s")" }
+        func changes(_ count: Int) -> String { Counted.text(count, "change") }
         var parts: [String] = []
         if remote.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + changes(remote.pulled)) }
         if remote.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + changes(remote.pushed)) }
@@ -127,10 +127,10 @@ enum SyncCommand {
 
     static func duration(_ milliseconds: Int64) -> String {
         let minutes = milliseconds / 60_000
-        if minutes < 120 { return "\(minutes) minutes" }
-        if minutes < 2 * 1440 { return "\(minutes / 60) hours" }
-        if minutes < 2 * 525_600 { return "\(minutes / 1440) days" }
-        return "\(minutes / 525_600) years"
+        if minutes < 120 { return Counted.text(minutes, "minute") }
+        if minutes < 2 * 1440 { return Counted.text(minutes / 60, "hour") }
+        if minutes < 2 * 525_600 { return Counted.text(minutes / 1440, "day") }
+        return Counted.text(minutes / 525_600, "year")
     }
 
     /// The changes grouped by repository, each group's in the order found, and the groups sorted

@@ -117,7 +117,7 @@ private struct TaskFields {
         // Taskwarrior keeps a due date as a moment (the local midnight where it was set): the
         // day is the local calendar's at that moment, as `task` shows it.
         if let moment = try time("due") {
-            guard let day = CalendarDate.local(at: moment), ForeignDates.isTaken(day) else {
+            guard let day = CalendarDate.local(at: moment), day.isDueDate else {
                 throw failure("\"due\" is not a date of the years 1970 to 9999")
             }
             edit.due = .some(day)
@@ -185,9 +185,7 @@ enum TaskwarriorExport {
         if todo.done { json.key("end"); json.string(TaskwarriorImport.text(todo.doneAt ?? todo.updatedAt)) }
         json.key("modified"); json.string(modified)
         json.key("project"); json.string(word(project))
-        if let due = todo.due, ForeignDates.isTaken(due), let start = due.localStart {
-            json.key("due"); json.string(TaskwarriorImport.text(start))
-        }
+        if let start = ExportedDueDate.taskwarrior(todo.due) { json.key("due"); json.string(TaskwarriorImport.text(start)) }
         if let priority = todo.priority { json.key("priority"); json.string(priority.rawValue) }
         if !todo.tags.isEmpty {
             json.key("tags")

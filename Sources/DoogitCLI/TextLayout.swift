@@ -61,6 +61,21 @@ enum TextLayout {
         return lines
     }
 
+    /// `text` wrapped as `wrap` does, then `tail` (words set apart from it, as a todo's details)
+    /// after two spaces on its last line while they fit there, the rest on lines below. Each line
+    /// is its piece of the text and its piece of the tail (either may be empty).
+    static func wrap(_ text: String, tail: String, width: Int, firstLineWidth: Int? = nil) -> [(text: String, tail: String)] {
+        var lines = wrap(text, width: width, firstLineWidth: firstLineWidth).map { (text: $0, tail: "") }
+        guard !tail.isEmpty, let last = lines.last else { return lines }
+        let limit = lines.count == 1 ? min(max(1, width), max(0, firstLineWidth ?? width)) : max(1, width)
+        let used = DisplayWidth.of(last.text)
+        let room = used == 0 ? limit : limit - used - 2
+        let tailLines = wrap(tail, width: width, firstLineWidth: max(0, room))
+        lines[lines.count - 1].tail = tailLines[0]
+        lines += tailLines.dropFirst().map { (text: "", tail: $0) }
+        return lines
+    }
+
     /// Whether a word is (or holds) a web address: `https://...`, `www....`.
     static func isURL(_ word: Substring) -> Bool {
         word.contains("://") || word.hasPrefix("www.")

@@ -65,10 +65,13 @@ enum TodoCommands {
             when GitHub says so) and its description, then one line per todo: a marker (○ open, \
             ● done; [ ] and [x] where the locale is not UTF-8 or with --ascii), the ID and the text. \
             Open todos come first: overdue and due ones first, earliest first, then by priority (H, \
-            M, L, none), then as they arrived; a todo shows its priority as (H), its due date relative \
-            to today (overdue in colour), its +tags and a linked todo's labels. --tag (a tag or a \
-            label, without case), --priority and --due pick todos (all must \
-            hold); --due takes overdue, today (due by today), week (by 6 days from today) or a date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
+            M, L, none), then as they arrived, the same order every day; a todo shows its priority as \
+            (H), and after two spaces (dimmed in colour) its due date relative to today (overdue in \
+            red; only open todos are ever overdue, a done one shows the date), its +tags and a linked \
+            todo's labels, and ✎ ([note] in ASCII) when it has a note. --tag (a tag or a label, \
+            without case), --priority and --due pick todos (all kinds must hold; a repeated --tag \
+            means all of them, a repeated --priority or --due any); --due takes overdue, today (due \
+            by today), week (by 6 days from today) or a date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
             has it, a name the repository had before, id:ID (GitHub's numeric id), or '.' for the \
             repository of the current directory's git checkout; several show several sections. \
             --grep matches are highlighted when colour is on. --long adds each todo's age (3d: \
@@ -128,10 +131,10 @@ enum TodoCommands {
             return try runAddFromInput(invocation, runtime)
         }
         let today = try DetailsInput.today(runtime)
-        let (words, fromWords) = try DetailsInput.shorthand(invocation.positionals, raw: invocation.flag("raw"), today: today,
-                                                            topic: invocation.path)
-        var details = try DetailsInput.options(invocation, over: fromWords, today: today)
-        let text = try InputValidation.todoText(words, topic: invocation.path)
+        let words = try DetailsInput.shorthand(invocation.positionals, raw: invocation.flag("raw"), today: today,
+                                               topic: invocation.path)
+        var details = try DetailsInput.options(invocation, over: words, today: today)
+        let text = try InputValidation.todoText(words.text, topic: invocation.path)
         if !invocation.flag("issue"), let option = issueOptions.first {
             throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
         }
@@ -243,7 +246,7 @@ enum TodoCommands {
             runtime.printJSONArray(sections, JSONOutput.section)
             return
         }
-        var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+        var renderer = ListRenderer.todos(runtime)
         renderer.highlight = grep
         renderer.today = today
         if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
@@ -265,10 +268,10 @@ enum TodoCommands {
             throw UsageError(message: "'doogit todo edit' changes one todo; give one ID", topic: invocation.path)
         }
         let today = try DetailsInput.today(runtime)
-        let (words, fromWords) = try DetailsInput.shorthand(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
-                                                            today: today, topic: invocation.path)
-        var details = try DetailsInput.options(invocation, over: fromWords, today: today)
-        let text = words.isEmpty ? nil : try InputValidation.todoText(words, topic: invocation.path)
+        let words = try DetailsInput.shorthand(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
+                                               today: today, topic: invocation.path)
+        var details = try DetailsInput.options(invocation, over: words, today: today)
+        let text = words.text.isEmpty ? nil : try InputValidation.todoText(words.text, topic: invocation.path)
         if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         guard text != nil || !details.isEmpty else {
             throw UsageError(message: "'doogit todo edit' needs a new TEXT, or what to change (--due, --priority, --tag, --note...)",
@@ -295,7 +298,7 @@ enum TodoCommands {
             runtime.printJSONArray(todos, JSONOutput.todo)
             return
         }
-        let renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
+        let renderer = ListRenderer.todos(runtime)
         let idWidth = todos.map { String($0.id).count }.max() ?? 1
         for todo in todos {
             for line in renderer.todoLines(todo, idWidth: idWidth) { runtime.say(line) }

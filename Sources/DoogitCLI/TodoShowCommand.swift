@@ -39,7 +39,8 @@ extension TodoCommands {
         ]
         if let doneAt = todo.doneAt { rows.append(("Done", time(doneAt))) }
         if let due = todo.due {
-            rows.append(("Due", "\(due.text) (\(ListRenderer.duePhrase(due, today: try DetailsInput.today(runtime))))"))
+            // Relative to today while it is open: nothing is pressing about a done one.
+            rows.append(("Due", todo.done ? due.text : "\(due.text) (\(ListRenderer.duePhrase(due, today: try DetailsInput.today(runtime))))"))
         }
         if let priority = todo.priority { rows.append(("Priority", priority.rawValue)) }
         if !todo.tags.isEmpty { rows.append(("Tags", todo.tags.map(TerminalText.sanitize).joined(separator: " "))) }

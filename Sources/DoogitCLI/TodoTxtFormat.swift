@@ -134,7 +134,7 @@ enum TodoTxtImport {
     /// The date of `due:YYYY-MM-DD` (years 1970 to 9999: another stays in the text).
     private static func due(_ word: Substring) -> CalendarDate? {
         guard word.hasPrefix("due:"), let date = CalendarDate(text: String(word.dropFirst(4))) else { return nil }
-        return ForeignDates.isTaken(date) ? date : nil
+        return date.isDueDate ? date : nil
     }
 
     /// The UUID of `uuid:UUID`, lowercased.
@@ -205,7 +205,7 @@ enum TodoTxtExport {
                 out += text(todo.text)
                 let repository = words(section.repository.fullName)
                 if let issue = todo.issue { out += " issue:\(repository)#\(issue.number)" }
-                if let due = todo.due, ForeignDates.isTaken(due) { out += " due:" + due.text }
+                if let due = ExportedDueDate.todoTxt(todo.due) { out += " due:" + due }
                 for tag in Set(todo.tags.map(words)).sorted() where !tag.isEmpty { out += " @" + tag }
                 if todo.doneAt != nil, let letter { out += " pri:\(letter)" }
                 out += " +" + repository + " uuid:" + todo.uuid + "\n"

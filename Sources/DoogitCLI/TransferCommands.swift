@@ -80,24 +80,26 @@ enum TransferCommands {
         }
         let store = try runtime.readingStore()
         let bytes: [UInt8]
+        var warning: String?
         switch known {
         case .doogit:
             let local = try store.replica.read()
             bytes = TodoFile.encode(local.replica, annotations: local.annotations)
-        case .todotxt:
-            bytes = Array(TodoTxtExport.write(try store.sections()).utf8)
-        case .taskwarrior:
-            bytes = Array(TaskwarriorExport.write(try store.sections()).utf8)
+        case .todotxt, .taskwarrior:
+            let sections = try store.sections()
+            bytes = Array((known == .todotxt ? TodoTxtExport.write(sections) : TaskwarriorExport.write(sections)).utf8)
+            warning = ExportedDueDate.warning(sections, format: known)
         }
-        guard let output = invocation.value("output") else {
+        if let output = invocation.value("output") {
+            let path = absolute(output, runtime)
+            if let reason = Files.writeAtomically(String(decoding: bytes, as: UTF8.self), to: path, mode: 0o600) {
+                throw CommandFailure(message: "cannot write \(TerminalText.sanitize(output)): \(reason)",
+                                     hint: "check the folder and its permissions, or write to standard output")
+            }
+        } else {
             runtime.console.output.write(bytes: bytes)
-            return
         }
-        let path = absolute(output, runtime)
-        if let reason = Files.writeAtomically(String(decoding: bytes, as: UTF8.self), to: path, mode: 0o600) {
-            throw CommandFailure(message: "cannot write \(TerminalText.sanitize(output)): \(reason)",
-                                 hint: "check the folder and its permissions, or write to standard output")
-        }
+        if let warning { runtime.note(warning) }
     }
 
     // MARK: Import

@@ -90,9 +90,13 @@ public enum RemoteExchange {
         /// The remote's files of repositories and todos after the write, by path (nil: removed).
         public var pieces: [String: RemotePiece?] = [:]
         public var meta: RemoteMeta
-        /// Lines of repositories and todos the write adds, changes or removes; todos it adds,
-        /// changes and removes (a removal that leaves the remote counts as none).
+        /// Lines of repositories and todos the write adds, changes or removes, what this machine
+        /// sends; todos it adds, changes and removes (a removal that leaves the remote counts as
+        /// none).
         public var changedLines = 0
+        /// Lines of removals the write takes out because they left the remote (every machine
+        /// merged them, or they passed the horizon): upkeep, not a change anyone made.
+        public var droppedLines = 0
         public var added = 0, changed = 0, removed = 0
         /// What goes out because it differs from the remote's (it waits to be sent until it is there).
         public var sending: Set<String> = []
@@ -220,7 +224,9 @@ public enum RemoteExchange {
             let path = RemoteLayout.todosPath(repository)
             let exists = input.existingTodoFiles.contains(repository)
             guard piece != old || !exists || input.rewrite.contains(path) else { continue }
-            plan.changedLines += changedLines(from: old.replica.todos, to: piece.replica.todos)
+            let dropped = old.replica.todos.keys.filter { piece.replica.todos[$0] == nil && leftRemote.contains($0) }.count
+            plan.droppedLines += dropped
+            plan.changedLines += changedLines(from: old.replica.todos, to: piece.replica.todos) - dropped
             if piece.replica.todos.isEmpty && piece.replica.unknownLines.isEmpty {
                 if exists { (plan.files[path], plan.pieces[path]) = (.some(nil), .some(nil)) }
             } else {
@@ -238,7 +244,9 @@ public enum RemoteExchange {
         }
         plan.sendingRepositories = Set(outgoing.filter { remoteRepositories[$0.key] != $0.value }.keys)
         if repositoriesPiece != input.repositories || input.rewrite.contains(RemoteLayout.repositoriesPath) {
-            plan.changedLines += changedLines(from: remoteRepositories, to: outgoing)
+            let dropped = remoteRepositories.keys.filter { outgoing[$0] == nil && repositoriesLeft.contains($0) }.count
+            plan.droppedLines += dropped
+            plan.changedLines += changedLines(from: remoteRepositories, to: outgoing) - dropped
             plan.files[RemoteLayout.repositoriesPath] = repositoriesPiece.encode()
             plan.pieces[RemoteLayout.repositoriesPath] = repositoriesPiece
         }

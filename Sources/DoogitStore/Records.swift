@@ -115,8 +115,9 @@ public struct TodoRecord: Equatable, Sendable {
 
     /// Its tags and its issue's labels, each name once (without case), sorted: what the list shows.
     public var tagsAndLabels: [String] {
+        guard let labels, !labels.isEmpty else { return tags }
         var seen = Set(tags.map(TagSet.key))
-        return tags + (labels ?? []).filter { seen.insert(TagSet.key($0)).inserted }.sorted { TagSet.key($0) < TagSet.key($1) }
+        return tags + labels.filter { seen.insert(TagSet.key($0)).inserted }.sorted { TagSet.key($0) < TagSet.key($1) }
     }
 }
 

@@ -24,30 +24,32 @@ public struct DetailsEdit: Equatable, Sendable {
 
 /// How `todo list --due` and `next` pick todos by due date: all are "due by" a day.
 public enum DueFilter: Equatable, Sendable {
-    /// Due before today.
+    /// Open and due before today: what is done is never overdue.
     case overdue
     /// Due on or before the day (`today`, `week`: today and the 6 days after it, or a date).
     case by(CalendarDate)
 }
 
-/// The filters on details that `todo list` and `next` take; all must hold.
+/// The filters on details that `todo list` and `next` take. All kinds must hold; within a kind,
+/// every tag must (a repeated `--tag` narrows), and any priority or due date may (a repeated
+/// `--priority` or `--due` widens).
 public struct DetailsFilter: Equatable, Sendable {
-    public var tag: String?
-    public var priority: Priority?
-    public var due: DueFilter?
+    public var tags: [String]
+    public var priorities: [Priority]
+    public var dues: [DueFilter]
     public var today: CalendarDate?
 
-    public init(tag: String? = nil, priority: Priority? = nil, due: DueFilter? = nil, today: CalendarDate? = nil) {
-        self.tag = tag
-        self.priority = priority
-        self.due = due
+    public init(tags: [String] = [], priorities: [Priority] = [], dues: [DueFilter] = [], today: CalendarDate? = nil) {
+        self.tags = tags
+        self.priorities = priorities
+        self.dues = dues
         self.today = today
     }
 
     /// SQL conditions on the todos' table `t`, with their values.
     var conditions: (sql: [String], values: [SQLValue]) {
         var sql: [String] = [], values: [SQLValue] = []
-        if let tag {
+        for tag in tags {
             // Its own tags, or its issue's labels as last seen; without case.
             sql.append("""
                 (t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag_key = ? AND is_on = 1)
@@ -56,19 +58,22 @@ public struct DetailsFilter: Equatable, Sendable {
                 """)
             values += [.text(TagSet.key(tag)), .text(TagSet.key(tag))]
         }
-        if let priority {
-            sql.append("t.priority = ?")
-            values.append(.text(priority.rawValue))
+        if !priorities.isEmpty {
+            sql.append("t.priority IN (\(priorities.map { _ in "?" }.joined(separator: ", ")))")
+            values += priorities.map { .text($0.rawValue) }
         }
-        switch due {
-        case .overdue?:
-            sql.append("t.due < ?")
-            values.append(.text(today?.text ?? ""))
-        case .by(let date)?:
-            sql.append("t.due <= ?")
-            values.append(.text(date.text))
-        case nil: break
+        var dueConditions: [String] = []
+        for due in dues {
+            switch due {
+            case .overdue:
+                dueConditions.append("(t.done = 0 AND t.due < ?)")
+                values.append(.text(today?.text ?? ""))
+            case .by(let date):
+                dueConditions.append("t.due <= ?")
+                values.append(.text(date.text))
+            }
         }
+        if !dueConditions.isEmpty { sql.append("(" + dueConditions.joined(separator: " OR ") + ")") }
         return (sql, values)
     }
 }
@@ -208,15 +213,29 @@ extension Store {
             """) { row throws(StoreError) in (try row.string("tag"), Int(try row.int64("uses"))) }
     }
 
-    /// The `limit` most pressing open todos across every repository (`next`).
-    public func nextTodos(limit: Int, filter: DetailsFilter = DetailsFilter()) throws -> [TodoRecord] {
-        let (conditions, values) = filter.conditions
+    /// The `limit` most urgent open todos (`next`), of the repositories given (nil: all) that
+    /// `filter` picks: by `Urgency` seen from `today` and `now`, the highest first; a tie goes
+    /// as the list orders (due date, none last, then priority), then to the todo made first.
+    public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
+                          today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
+        var (conditions, values) = filter.conditions
+        if let repositoryIDs {
+            conditions.append("t.repository_id IN (\(repositoryIDs.map { _ in "?" }.joined(separator: ", ")))")
+            values += repositoryIDs.map(SQLValue.integer)
+        }
         var reader = TodoReader()
+        var urgency: Int32?
         return try database.query("""
-            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
+            SELECT \(Self.todoColumns), coalesce(\(Urgency.sql), 0) AS urgency
+            FROM todos t JOIN repositories r ON r.id = t.repository_id
             WHERE t.done = 0\(conditions.map { " AND " + $0 }.joined())
-            ORDER BY \(Self.pressingOrder), r.full_name COLLATE NOCASE, r.id, t.position, t.id
+            ORDER BY urgency DESC, \(Self.pressingOrder), t.created_at, t.id
             LIMIT ?
-            """, values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in try reader.read(row) }
+            """, [.text(today.text), .text(now.rfc3339)] + values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in
+            let column: Int32
+            if let urgency { column = urgency } else { column = try row.index("urgency") }
+            urgency = column
+            return RankedTodo(todo: try reader.read(row), urgency: Urgency(hundredths: try row.int64(column)))
+        }
     }
 }

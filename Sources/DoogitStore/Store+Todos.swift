@@ -35,12 +35,22 @@ extension Store {
         return found
     }
 
-    /// The todos with these ids, in the order given; throws naming every id that does not exist.
+    /// The todos with these ids, in the order given; throws naming every id that does not exist,
+    /// and apart those of removed todos that `restoreTodos` can bring back.
     public func requireTodos(_ ids: [Int64]) throws(StoreError) -> [TodoRecord] {
         let found = try todos(ids: ids)
         let known = Set(found.map(\.id))
         let missing = ids.filter { !known.contains($0) }
-        guard missing.isEmpty else { throw .unknownTodos(missing) }
+        guard missing.isEmpty else {
+            let restorable = Set(try database.query("""
+                SELECT b.todo_id FROM todo_tombstones b JOIN repositories r ON r.id = b.repository_id
+                WHERE b.todo_id IS NOT NULL AND b.text IS NOT NULL
+                """) { row throws(StoreError) in try row.int64(0) })
+            var removed: [Int64] = []
+            for id in missing where restorable.contains(id) && !removed.contains(id) { removed.append(id) }
+            if removed.isEmpty { throw .unknownTodos(missing) }
+            throw .removedTodos(removed, unknown: missing.filter { !restorable.contains($0) })
+        }
         return found
     }
 

@@ -46,6 +46,8 @@ public enum StoreError: Error, Equatable, Sendable {
     // Refusals of the commands' own rules.
 
     case unknownTodos([Int64])
+    /// Some of the IDs asked for are of removed todos that can be restored; the others are unknown.
+    case removedTodos([Int64], unknown: [Int64])
     /// IDs that are not removed todos which can come back (never removed, removed with their
     /// repository, or from before removals kept their values).
     case notRestorable([Int64])

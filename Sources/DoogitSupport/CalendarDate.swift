@@ -44,6 +44,16 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
 
     public var description: String { text }
 
+    /// The years a todo may be due in. Before 1970 no peer keeps a date (Taskwarrior keeps a
+    /// moment as seconds since then; a year-1 date in its file makes `task import` refuse the
+    /// whole file); after 9999 no date has four digits. A date typed or imported outside them is
+    /// refused; one stored by an older doogit is kept, but never exported to another program.
+    public static let dueYears = 1970...9999
+
+    /// Whether a todo may be due on this date (its year is one of `dueYears`): the one check
+    /// every place a date comes in (typed, or read from another program's file) makes.
+    public var isDueDate: Bool { Self.dueYears.contains(year) }
+
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

@@ -180,6 +180,12 @@ import Testing
         (["tdoo"], "unknown command 'tdoo' (did you mean 'todo'?)", []),
         (["sycn"], "unknown command 'sycn' (did you mean 'sync'?)", []),
         (["frobnicate"], "unknown command 'frobnicate'", []),
+        // A command of a group, named without its group, before any name a typo away ('remote').
+        (["promote", "3"], "unknown command 'promote' (did you mean 'todo promote'?)", []),
+        (["link", "3", "12"], "unknown command 'link' (did you mean 'todo link'?)", []),
+        (["status"], "unknown command 'status' (did you mean 'remote status' or 'auth status'?)", []),
+        (["pormote"], "unknown command 'pormote' (did you mean 'todo promote'?)", []),
+        (["help", "promote"], "unknown help topic 'promote' (did you mean 'todo promote'?)", []),
         (["todo", "lst"], "unknown subcommand 'lst' of 'doogit todo' (did you mean 'list'?)", ["todo"]),
         (["todo", "ad", "x"], "unknown subcommand 'ad' of 'doogit todo' (did you mean 'add'?)", ["todo"]),
         (["repo", "rmove", "x"], "unknown subcommand 'rmove' of 'doogit repo' (did you mean 'remove'?)", ["repo"]),

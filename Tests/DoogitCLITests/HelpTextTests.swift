@@ -43,7 +43,7 @@ import Testing
           repo remove REPO...     Stop tracking repositories
           repo search [QUERY...]  Search your repositories on GitHub
           repo set REPO...        Choose what sync does with issues and commits
-          next                    Show the most pressing open todos across all
+          next                    Show the most urgent open todos across all
                                   repositories
           sync                    Bring tracked repositories up to date with GitHub
           remote init [REPO]      Keep the todos in a private repository of yours
@@ -143,7 +143,8 @@ import Testing
         (or 'priority:H') the priority, as Taskwarrior takes them; --raw keeps every
         word as text. WHEN is YYYY-MM-DD, today, tomorrow, a weekday (mon, friday), +3d
         or +2w: a weekday is its next one after today, and dates are the local
-        calendar's (TZ).
+        calendar's (TZ), in the years 1970 to 9999. Two different due dates or
+        priorities in one command are refused, naming both.
 
         Options:
           -R, --repo REPO       the repository (default: $GH_REPO, else the current
@@ -191,18 +192,21 @@ import Testing
         [gone] when GitHub says so) and its description, then one line per todo: a
         marker (○ open, ● done; [ ] and [x] where the locale is not UTF-8 or with
         --ascii), the ID and the text. Open todos come first: overdue and due ones
-        first, earliest first, then by priority (H, M, L, none), then as they arrived; a
-        todo shows its priority as (H), its due date relative to today (overdue in
-        colour), its +tags and a linked todo's labels. --tag (a tag or a label, without
-        case), --priority and --due pick todos (all must hold); --due takes overdue,
-        today (due by today), week (by 6 days from today) or a date. REPO (or -R REPO)
-        is OWNER/NAME, NAME when one tracked repository has it, a name the repository
-        had before, id:ID (GitHub's numeric id), or '.' for the repository of the
-        current directory's git checkout; several show several sections. --grep matches
-        are highlighted when colour is on. --long adds each todo's age (3d: created
-        three days ago) before its text, and its note under it. --removed lists removed
-        todos instead, most recently removed first, each with the ID that 'doogit todo
-        restore' takes.
+        first, earliest first, then by priority (H, M, L, none), then as they arrived,
+        the same order every day; a todo shows its priority as (H), and after two spaces
+        (dimmed in colour) its due date relative to today (overdue in red; only open
+        todos are ever overdue, a done one shows the date), its +tags and a linked
+        todo's labels, and ✎ ([note] in ASCII) when it has a note. --tag (a tag or a
+        label, without case), --priority and --due pick todos (all kinds must hold; a
+        repeated --tag means all of them, a repeated --priority or --due any); --due
+        takes overdue, today (due by today), week (by 6 days from today) or a date. REPO
+        (or -R REPO) is OWNER/NAME, NAME when one tracked repository has it, a name the
+        repository had before, id:ID (GitHub's numeric id), or '.' for the repository of
+        the current directory's git checkout; several show several sections. --grep
+        matches are highlighted when colour is on. --long adds each todo's age (3d:
+        created three days ago) before its text, and its note under it. --removed lists
+        removed todos instead, most recently removed first, each with the ID that
+        'doogit todo restore' takes.
 
         Options:
           -R, --repo REPO       only this repository (may be given several times)
@@ -214,9 +218,11 @@ import Testing
                                 show
               --removed         the removed todos that can be restored here, whichever
                                 machine removed them
-              --tag TAG         only todos with this tag or label (without case)
-              --priority H|M|L  only todos of this priority
+              --tag TAG         only todos with this tag or label, without case
+                                (repeated: with all of them)
+              --priority H|M|L  only todos of this priority (repeated: of any of them)
               --due WHEN        only todos due by then: overdue, today, week or a date
+                                (repeated: any)
 
         Global options:
               --db PATH     the database file (default: $DOOGIT_DB, else

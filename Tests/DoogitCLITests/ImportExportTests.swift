@@ -84,7 +84,7 @@ import TestSupport
         let spoon = try harness.writeFile("spoon.txt", "fine +Hello-World\n(B) Plan the next milestone +Spoon-Knife\n")
         let unknown = harness.run("import", spoon)
         #expect(unknown.code == 1)
-        #expect(unknown.errorLines == ["doogit: error: project 'Spoon-Knife' (\(spoon), line 2) names no tracked repository; nothing was imported; track it with 'doogit repo add OWNER/NAME', or put such todos in one with --repo REPO"])
+        #expect(unknown.errorLines == ["doogit: error: project 'Spoon-Knife' (\(spoon), line 2) names no tracked repository; nothing was imported; track it with 'doogit repo add Spoon-Knife', or put such todos in one with --repo REPO"])
         #expect(try store.snapshot() == before)
 
         try store.saveRepositories([Fixture.repository(id: 20, owner: "a", name: "widgets", description: nil),
@@ -93,6 +93,7 @@ import TestSupport
         let ambiguous = harness.run("import", file)
         #expect(ambiguous.code == 1)
         #expect(ambiguous.stderr.contains("project 'widgets' (\(file), line 1) names several tracked repositories (a/widgets, b/widgets)"))
+        #expect(ambiguous.stderr.contains("name one as OWNER/NAME in the file, or put such todos in one with --repo REPO"))
         #expect(harness.run("import", file, "-R", "a/widgets").code == 0)
     }
 

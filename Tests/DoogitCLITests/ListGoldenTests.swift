@@ -6,7 +6,9 @@ import Testing
 
 /// The list as people see it many times a day, pinned: 40, 80 and 120 columns, with and without
 /// colour, UTF-8 and ASCII markers, with Chinese and emoji text (two columns a character), a
-/// long URL, a done todo, an archived repository, and a description to shorten.
+/// long URL, a done todo, an archived repository, a description to shorten, and details after
+/// the text (a due date relative to today, an overdue one in red, a done one's as a date, a
+/// priority, tags, a note's mark) set apart by two spaces and dimmed.
 @Suite struct ListGoldenTests {
     static func harness() throws -> CLIHarness {
         let harness = CLIHarness(environment: ["LANG": "C.UTF-8"])
@@ -23,6 +25,12 @@ import Testing
         ] {
             _ = try store.addTodo(repositoryID: repository.id, text: text, at: Fixture.t0)
         }
+        // Details as the list shows them, relative to the harness's today wherever the tests run.
+        let today = try #require(CalendarDate.local(at: harness.now))
+        _ = try store.editDetails(id: 1, DetailsEdit(due: .some(today.adding(days: 3)), addTags: ["docs"], note: .some("draft first")),
+                                  at: Fixture.t0)
+        _ = try store.editDetails(id: 3, DetailsEdit(due: .some(CalendarDate(text: "2023-11-01"))), at: Fixture.t0)
+        _ = try store.editDetails(id: 4, DetailsEdit(due: .some(today.adding(days: -2)), priority: .some(.high), addTags: ["review"]), at: Fixture.t0)
         _ = try store.setDone([3], done: true, at: Fixture.t1)
         return harness
     }
@@ -47,150 +55,166 @@ import Testing
     static let goldens: [Golden] = [
         Golden(width: 40, color: false, ascii: false, text: """
             acme/widgets [archived]
-              ○ 4  check
+              ○ 4  (H) check
                    https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                   before merging
+                   before merging  2 days overdue
+                   +review
 
             octocat/Hello-World  My first repositor…
               ○ 1  write the release notes for
                    version 2.0 and publish them on
-                   the blog
+                   the blog  due in 3 days +docs ✎
               ○ 2  修复中文文本的换行问题，确保每一
                    行都不超过终端的宽度
               ● 3  ship it 🚀🎉 then celebrate with
-                   the team 🍰
+                   the team 🍰  due 2023-11-01
 
             """),
         Golden(width: 40, color: false, ascii: true, text: """
             acme/widgets [archived]
-              [ ] 4  check
+              [ ] 4  (H) check
                      https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                     before merging
+                     before merging  2 days overdue
+                     +review
 
             octocat/Hello-World  My first reposit...
               [ ] 1  write the release notes for
                      version 2.0 and publish them on
-                     the blog
+                     the blog  due in 3 days +docs
+                     [note]
               [ ] 2  修复中文文本的换行问题，确保每
                      一行都不超过终端的宽度
               [x] 3  ship it 🚀🎉 then celebrate
                      with the team 🍰
+                     due 2023-11-01
 
             """),
         Golden(width: 40, color: true, ascii: false, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              ○ 4  check
+              ○ 4  (H) check
                    https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                   before merging
+                   before merging  <red>2 days overdue</>
+                   <dim>+review</>
 
             <b>octocat/Hello-World</>  <dim>My first repositor…</>
               ○ 1  write the release notes for
                    version 2.0 and publish them on
-                   the blog
+                   the blog  <dim>due in 3 days +docs ✎</>
               ○ 2  修复中文文本的换行问题，确保每一
                    行都不超过终端的宽度
             <dim>  ● 3  ship it 🚀🎉 then celebrate with</>
-            <dim>       the team 🍰</>
+            <dim>       the team 🍰</>  <dim>due 2023-11-01</>
 
             """),
         Golden(width: 40, color: true, ascii: true, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              [ ] 4  check
+              [ ] 4  (H) check
                      https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                     before merging
+                     before merging  <red>2 days overdue</>
+                     <dim>+review</>
 
             <b>octocat/Hello-World</>  <dim>My first reposit...</>
               [ ] 1  write the release notes for
                      version 2.0 and publish them on
-                     the blog
+                     the blog  <dim>due in 3 days +docs</>
+                     <dim>[note]</>
               [ ] 2  修复中文文本的换行问题，确保每
                      一行都不超过终端的宽度
             <dim>  [x] 3  ship it 🚀🎉 then celebrate</>
             <dim>         with the team 🍰</>
+                     <dim>due 2023-11-01</>
 
             """),
         Golden(width: 80, color: false, ascii: false, text: """
             acme/widgets [archived]
-              ○ 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                   before merging
+              ○ 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321
+                   before merging  2 days overdue +review
 
             octocat/Hello-World  My first repository on GitHub! Kept short at narrow widths…
               ○ 1  write the release notes for version 2.0 and publish them on the blog
+                   due in 3 days +docs ✎
               ○ 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-              ● 3  ship it 🚀🎉 then celebrate with the team 🍰
+              ● 3  ship it 🚀🎉 then celebrate with the team 🍰  due 2023-11-01
 
             """),
         Golden(width: 80, color: false, ascii: true, text: """
             acme/widgets [archived]
-              [ ] 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                     before merging
+              [ ] 4  (H) check
+                     https://github.com/acme/widgets/pull/1234#discussion_r987654321 before
+                     merging  2 days overdue +review
 
             octocat/Hello-World  My first repository on GitHub! Kept short at narrow widt...
               [ ] 1  write the release notes for version 2.0 and publish them on the blog
+                     due in 3 days +docs [note]
               [ ] 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-              [x] 3  ship it 🚀🎉 then celebrate with the team 🍰
+              [x] 3  ship it 🚀🎉 then celebrate with the team 🍰  due 2023-11-01
 
             """),
         Golden(width: 80, color: true, ascii: false, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              ○ 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                   before merging
+              ○ 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321
+                   before merging  <red>2 days overdue</><dim> +review</>
 
             <b>octocat/Hello-World</>  <dim>My first repository on GitHub! Kept short at narrow widths…</>
               ○ 1  write the release notes for version 2.0 and publish them on the blog
+                   <dim>due in 3 days +docs ✎</>
               ○ 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-            <dim>  ● 3  ship it 🚀🎉 then celebrate with the team 🍰</>
+            <dim>  ● 3  ship it 🚀🎉 then celebrate with the team 🍰</>  <dim>due 2023-11-01</>
 
             """),
         Golden(width: 80, color: true, ascii: true, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              [ ] 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321
-                     before merging
+              [ ] 4  (H) check
+                     https://github.com/acme/widgets/pull/1234#discussion_r987654321 before
+                     merging  <red>2 days overdue</><dim> +review</>
 
             <b>octocat/Hello-World</>  <dim>My first repository on GitHub! Kept short at narrow widt...</>
               [ ] 1  write the release notes for version 2.0 and publish them on the blog
+                     <dim>due in 3 days +docs [note]</>
               [ ] 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-            <dim>  [x] 3  ship it 🚀🎉 then celebrate with the team 🍰</>
+            <dim>  [x] 3  ship it 🚀🎉 then celebrate with the team 🍰</>  <dim>due 2023-11-01</>
 
             """),
         Golden(width: 120, color: false, ascii: false, text: """
             acme/widgets [archived]
-              ○ 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging
+              ○ 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging  2 days overdue +review
 
             octocat/Hello-World  My first repository on GitHub! Kept short at narrow widths, whole at wide ones
-              ○ 1  write the release notes for version 2.0 and publish them on the blog
+              ○ 1  write the release notes for version 2.0 and publish them on the blog  due in 3 days +docs ✎
               ○ 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-              ● 3  ship it 🚀🎉 then celebrate with the team 🍰
+              ● 3  ship it 🚀🎉 then celebrate with the team 🍰  due 2023-11-01
 
             """),
         Golden(width: 120, color: false, ascii: true, text: """
             acme/widgets [archived]
-              [ ] 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging
+              [ ] 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging  2 days overdue
+                     +review
 
             octocat/Hello-World  My first repository on GitHub! Kept short at narrow widths, whole at wide ones
-              [ ] 1  write the release notes for version 2.0 and publish them on the blog
+              [ ] 1  write the release notes for version 2.0 and publish them on the blog  due in 3 days +docs [note]
               [ ] 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-              [x] 3  ship it 🚀🎉 then celebrate with the team 🍰
+              [x] 3  ship it 🚀🎉 then celebrate with the team 🍰  due 2023-11-01
 
             """),
         Golden(width: 120, color: true, ascii: false, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              ○ 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging
+              ○ 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging  <red>2 days overdue</><dim> +review</>
 
             <b>octocat/Hello-World</>  <dim>My first repository on GitHub! Kept short at narrow widths, whole at wide ones</>
-              ○ 1  write the release notes for version 2.0 and publish them on the blog
+              ○ 1  write the release notes for version 2.0 and publish them on the blog  <dim>due in 3 days +docs ✎</>
               ○ 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-            <dim>  ● 3  ship it 🚀🎉 then celebrate with the team 🍰</>
+            <dim>  ● 3  ship it 🚀🎉 then celebrate with the team 🍰</>  <dim>due 2023-11-01</>
 
             """),
         Golden(width: 120, color: true, ascii: true, text: """
             <b>acme/widgets</> <yellow>[archived]</>
-              [ ] 4  check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging
+              [ ] 4  (H) check https://github.com/acme/widgets/pull/1234#discussion_r987654321 before merging  <red>2 days overdue</>
+                     <dim>+review</>
 
             <b>octocat/Hello-World</>  <dim>My first repository on GitHub! Kept short at narrow widths, whole at wide ones</>
-              [ ] 1  write the release notes for version 2.0 and publish them on the blog
+              [ ] 1  write the release notes for version 2.0 and publish them on the blog  <dim>due in 3 days +docs [note]</>
               [ ] 2  修复中文文本的换行问题，确保每一行都不超过终端的宽度
-            <dim>  [x] 3  ship it 🚀🎉 then celebrate with the team 🍰</>
+            <dim>  [x] 3  ship it 🚀🎉 then celebrate with the team 🍰</>  <dim>due 2023-11-01</>
 
             """),
     ]

@@ -49,6 +49,33 @@ import Testing
         if width >= 12 { #expect(lines.joined(separator: " ").split(separator: " ") == text.split(separator: " ")) }
     }
 
+    @Test func aTailFollowsAfterTwoSpacesWhereItFitsElseBelow() {
+        #expect(TextLayout.wrap("ship it", tail: "due today +ci", width: 30).map { [$0.text, $0.tail] } == [["ship it", "due today +ci"]])
+        // "ship it" + two spaces leaves 5 columns: "due" fits, "today" goes below.
+        #expect(TextLayout.wrap("ship it", tail: "due today +ci", width: 14).map { [$0.text, $0.tail] }
+            == [["ship it", "due"], ["", "today +ci"]])
+        // No room for the tail's first word: it starts on the next line.
+        #expect(TextLayout.wrap("ship it now", tail: "due today", width: 12).map { [$0.text, $0.tail] }
+            == [["ship it now", ""], ["", "due today"]])
+        #expect(TextLayout.wrap("the quick brown fox", tail: "+ci", width: 10).map { [$0.text, $0.tail] }
+            == [["the quick", ""], ["brown fox", ""], ["", "+ci"]])
+        #expect(TextLayout.wrap("ship", tail: "", width: 10).map { [$0.text, $0.tail] } == [["ship", ""]])
+    }
+
+    @Test(arguments: 1...40)
+    func aTailNeverOverflowsAndLosesNoWord(width: Int) {
+        let parts = TextLayout.wrap("fix the 漢字 wrapping", tail: "3 days overdue +ci +release ✎", width: width, firstLineWidth: width / 2)
+        for (index, part) in parts.enumerated() {
+            let used = DisplayWidth.of(part.text) + (part.text.isEmpty || part.tail.isEmpty ? 0 : 2) + DisplayWidth.of(part.tail)
+            let limit = index == 0 ? max(1, width / 2) : max(1, width)
+            // Only a single word wider than its line may pass it (it is broken, or kept whole on a line of its own).
+            #expect(used <= limit || !part.tail.contains(" "), "\(width): \(part)")
+        }
+        // Words are kept whole where they fit; a word wider than a line is split, never dropped.
+        #expect(parts.map(\.tail).joined().filter { $0 != " " } == "3daysoverdue+ci+release✎")
+        #expect(parts.map(\.text).joined().filter { $0 != " " } == "fixthe漢字wrapping")
+    }
+
     @Test func truncate() {
         #expect(TextLayout.truncate("hello world", width: 11, ellipsis: "…") == "hello world")
         #expect(TextLayout.truncate("hello world", width: 8, ellipsis: "…") == "hello w…")
@@ -169,6 +196,30 @@ import Testing
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 20 })
     }
 
+    @Test("on a terminal a todo's details follow its text after two spaces, dimmed, and wrap as words of their own")
+    func detailsAfterTwoSpacesOnATerminal() {
+        var todo = Fixture.todo(id: 3, text: "ship it with time")
+        todo.due = CalendarDate(year: 2026, month: 12, day: 4)
+        todo.tags = ["ci"]
+        todo.note = "remember the changelog"
+        var renderer = ListRenderer(style: Style(color: true, unicode: true), width: 80)
+        renderer.today = CalendarDate(year: 2026, month: 12, day: 1)
+        #expect(renderer.todoLines(todo, idWidth: 1) == ["  ○ 3  ship it with time  \u{1B}[2mdue in 3 days +ci ✎\u{1B}[0m"])
+        var narrow = ListRenderer(style: Style(color: false, unicode: false), width: 30)
+        narrow.today = renderer.today
+        #expect(narrow.todoLines(todo, idWidth: 1) == ["  [ ] 3  ship it with time", "         due in 3 days +ci", "         [note]"])
+        narrow = ListRenderer(style: Style(color: false, unicode: false), width: 34)
+        narrow.today = renderer.today
+        #expect(narrow.todoLines(todo, idWidth: 1) == ["  [ ] 3  ship it with time", "         due in 3 days +ci [note]"],
+                "room for 'due in', but the due date's words stay together")
+        todo.due = CalendarDate(year: 2026, month: 11, day: 28)
+        #expect(renderer.todoLines(todo, idWidth: 1)
+                == ["  ○ 3  ship it with time  \u{1B}[31m3 days overdue\u{1B}[0m\u{1B}[2m +ci ✎\u{1B}[0m"])
+        todo.done = true
+        #expect(renderer.todoLines(todo, idWidth: 1)
+                == ["\u{1B}[2m  ● 3  ship it with time\u{1B}[0m  \u{1B}[2mdue 2026-11-28 +ci ✎\u{1B}[0m"], "never overdue when done")
+    }
+
     @Test func withoutAWidthNothingIsWrapped() {
         let renderer = ListRenderer(style: plain, width: nil)
         let text = String(repeating: "word ", count: 40).trimmingSpaces
@@ -197,23 +248,29 @@ import Testing
             todo.priority = .high
             todo.tags = ["ci", "docs"]
             todo.issue = IssueLink(number: 12, url: "https://github.com/o/n/issues/12", state: .open)
+            todo.note = "a note"
             todos.append(todo)
             var plainTodo = Fixture.todo(id: Int64(3 + index), text: "plain", done: done)
             plainTodo.due = CalendarDate(year: 2026, month: 12, day: 3)
             todos.append(plainTodo)
+            var noted = Fixture.todo(id: Int64(5 + index), text: "noted", done: done)
+            noted.note = "only a note"
+            todos.append(noted)
         }
         var straight = ListRenderer(style: Style(color: color, unicode: true), width: nil)
         var wrapping = ListRenderer(style: Style(color: color, unicode: true), width: 200)
         straight.today = CalendarDate(year: 2026, month: 12, day: 1)
         wrapping.today = straight.today
-        // Wrapping joins words with one space, so runs of spaces are compared as one.
-        func words(_ lines: [String]) -> [String] { lines.map { $0.split(separator: " ").joined(separator: " ") } }
         for todo in todos {
-            #expect(words(straight.todoLines(todo, idWidth: 3, cells: "5d  ")) == words(wrapping.todoLines(todo, idWidth: 3, cells: "5d  ")))
+            #expect(straight.todoLines(todo, idWidth: 3, cells: "5d  ") == wrapping.todoLines(todo, idWidth: 3, cells: "5d  "))
         }
         let overdue = straight.todoLines(todos[0], idWidth: 2)
-        #expect(overdue == [color ? "  ○ 10  (H) #12 ship the release  \u{1B}[31m3 days overdue\u{1B}[0m +ci +docs"
-                                  : "  ○ 10  (H) #12 ship the release  3 days overdue +ci +docs"])
+        #expect(overdue == [color ? "  ○ 10  (H) #12 ship the release  \u{1B}[31m3 days overdue\u{1B}[0m\u{1B}[2m +ci +docs ✎\u{1B}[0m"
+                                  : "  ○ 10  (H) #12 ship the release  3 days overdue +ci +docs ✎"])
+        let done = straight.todoLines(todos[3], idWidth: 2)
+        #expect(done == [color ? "\u{1B}[2m  ● 11  (H) #12 ship the release\u{1B}[0m  \u{1B}[2mdue 2026-11-28 +ci +docs ✎\u{1B}[0m"
+                               : "  ● 11  (H) #12 ship the release  due 2026-11-28 +ci +docs ✎"], "what is done is never overdue")
+        #expect(straight.todoLines(todos[2], idWidth: 1) == [color ? "  ○ 5  noted  \u{1B}[2m✎\u{1B}[0m" : "  ○ 5  noted  ✎"])
     }
 
     @Test("a list far longer than one piece of output comes out whole")

@@ -8,6 +8,16 @@ import Testing
         SyncCommand.sorted(changes).map { SyncCommand.line(for: $0, prefix: "") }
     }
 
+    @Test func oneOfAThingIsOneThing() {
+        var remote = RemoteSummary(repository: "octocat/doogit-data")
+        remote.pulled = 1
+        remote.pushed = 1
+        #expect(SyncCommand.line(for: remote, dryRun: false) == "octocat/doogit-data: received 1 change, sent 1 change")
+        #expect(SyncCommand.duration(60_000) == "1 minute" && SyncCommand.duration(3 * 60_000) == "3 minutes")
+        #expect(SyncCommand.duration(3 * 3_600_000) == "3 hours" && SyncCommand.duration(3 * 86_400_000) == "3 days")
+        #expect(Counted.text(1, "day") == "1 day" && Counted.text(0, "day") == "0 days" && Counted.text(2, "entry", plural: "entries") == "2 entries")
+    }
+
     @Test func aNewOwnerIsATransfer() {
         #expect(lines([.renamed(from: "octo/tool", to: "acme/tool")]) == ["octo/tool: transferred to acme/tool"])
         #expect(lines([.renamed(from: "octo/tool", to: "acme/tools")]) == ["octo/tool: transferred to acme/tools"])

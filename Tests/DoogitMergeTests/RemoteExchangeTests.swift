@@ -78,6 +78,22 @@ import Testing
         for index in 0..<3 { #expect(world.machines[index].replica.todos[Self.uuid(1)] == nil, "pruned here too") }
     }
 
+    /// What this machine sends is what `sync` says it sent, and what `remote status` says waits:
+    /// removals taken out because every machine merged them are no change of anyone's.
+    @Test func removalsThatLeaveAreDroppedNotSent() throws {
+        var world = RemoteWorld(2)
+        for number in 1...4 { world.add(0, Self.uuid(number), repository: 1, text: "todo \(number)") }
+        world.settle()
+        for number in 1...3 { world.remove(0, Self.uuid(number)) }
+        world.exchange(0)
+        #expect(world.lastPlan?.changedLines == 3 && world.lastPlan?.droppedLines == 0, "three removals sent")
+        let wrote = world.exchange(1)
+        #expect(wrote, "machine 1 merges them, the last to: they leave")
+        let plan = try #require(world.lastPlan)
+        #expect(plan.changedLines == 0 && plan.droppedLines == 3, "\(plan.changedLines) \(plan.droppedLines)")
+        #expect(world.remoteTodos.count == 1)
+    }
+
     @Test func aMachineBackAfterTheHorizonRemovesWhatLeftAndSendsWhatItMade() throws {
         var world = RemoteWorld(2)
         for number in 1...3 { world.add(0, Self.uuid(number), repository: 1, text: "todo \(number)") }

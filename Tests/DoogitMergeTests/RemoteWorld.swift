@@ -42,6 +42,8 @@ struct RemoteWorld {
     var writes = 0
     /// The edits each machine's last exchange dropped (their todos' removal had left the remote).
     var dropped: [Int: Set<String>] = [:]
+    /// The plan of the last exchange.
+    private(set) var lastPlan: RemoteExchange.Plan?
 
     init(_ count: Int) {
         machines = (0..<count).map { Machine(id: String(repeating: "\($0 + 1)", count: 12)) }
@@ -99,6 +101,7 @@ struct RemoteWorld {
                 reportMerge: ownGeneration == nil || waitsForMe, forget: forget))
             concerned.formUnion(plan.needed)
         } while !plan.needed.isEmpty
+        lastPlan = plan
         // Here: the subset replaced by the plan's.
         for uuid in plan.purgedTodos { machine.replica.todos[uuid] = nil }
         for (uuid, entry) in plan.local.todos { machine.replica.todos[uuid] = entry }

@@ -252,14 +252,18 @@ struct RemoveTodoTests {
         #expect(try store.tombstones().isEmpty)
     }
 
-    @Test("a removed todo cannot be removed, edited or marked done again")
+    @Test("a removed todo cannot be removed, edited or marked done again: it is named as removed (restorable), apart from unknown IDs")
     func goneAfterRemoval() throws {
         let store = try twoRepositories()
         let a = try store.addTodo(repositoryID: 1, text: "a", at: moment(1))
         _ = try store.removeTodos([a.id], at: moment(2))
-        #expect(throws: StoreError.unknownTodos([a.id])) { try store.removeTodos([a.id], at: moment(3)) }
-        #expect(throws: StoreError.unknownTodos([a.id])) { try store.editTodo(id: a.id, text: "x", at: moment(3)) }
-        #expect(throws: StoreError.unknownTodos([a.id])) { try store.setDone([a.id], done: true, at: moment(3)) }
+        #expect(throws: StoreError.removedTodos([a.id], unknown: [])) { try store.removeTodos([a.id], at: moment(3)) }
+        #expect(throws: StoreError.removedTodos([a.id], unknown: [])) { try store.editTodo(id: a.id, text: "x", at: moment(3)) }
+        #expect(throws: StoreError.removedTodos([a.id], unknown: [99])) { try store.setDone([99, a.id], done: true, at: moment(3)) }
         #expect(try store.tombstones() == [Tombstone(uuid: a.uuid, repositoryID: 1, removedAt: moment(2).rfc3339)])
+        _ = try store.restoreTodos([a.id], at: moment(4))
+        _ = try store.removeTodos([a.id], at: moment(5))
+        try store.database.run("UPDATE todo_tombstones SET text = NULL")  // as removals from before their values were kept
+        #expect(throws: StoreError.unknownTodos([a.id]), "not restorable: unknown") { try store.setDone([a.id], done: true, at: moment(6)) }
     }
 }

@@ -236,4 +236,27 @@ struct RemoteForYearsTests {
         #expect(try machines.list(a) == machines.list(b))
         #expect(b.run("todo", "list", "--removed", "--open").status == 2)
     }
+
+    /// Taking out removals every machine has merged is upkeep, not a change sent: the machine
+    /// that does it says nothing of sending, as `remote status` said nothing waited.
+    @Test func droppingRemovalsEveryoneMergedSendsNothing() throws {
+        let machines = try Machines(2)
+        let (a, b) = (machines[0], machines[1])
+        for text in ["one", "two", "three", "kept"] { #expect(a.run("todo", "add", "-R", "app", text).status == 0) }
+        machines.syncAll([0, 1])
+        #expect(a.run("todo", "rm", "1-3").status == 0)
+        let sent = a.run("sync")
+        #expect(sent.status == 0 && sent.stdout.contains("sent 3 changes"), "\(sent.stdout)")
+        for (name, machine) in [("b", b), ("a", a), ("b", b)] {
+            #expect(machine.run("remote", "status").stdout.contains("Waiting: nothing"), "\(name)")
+            let synced = machine.run("sync")
+            #expect(synced.status == 0 && !synced.stdout.contains("sent"), "\(name): \(synced.stdout)")
+        }
+        let file = machines.github.contents.file(Machines.data, Self.appTodos)?.text ?? ""
+        #expect(file.contains("kept") && !file.contains("\"one\"") && !file.contains("\"three\""), "the removals left: \(file)")
+        #expect(try machines.list(a) == ["octocat/app: kept"] && machines.list(b) == ["octocat/app: kept"])
+        // One day is a day.
+        #expect(a.run("remote", "set", "--horizon", "1").stdout.hasPrefix("Removals will wait 1 day for a machine"))
+        #expect(a.run("remote", "status").stdout.contains("Removals wait: 1 day for a machine that does not sync (from the next sync)\n"))
+    }
 }

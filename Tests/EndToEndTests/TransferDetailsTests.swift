@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// A program on PATH, for the tests that check doogit's files with the real one.
-private func installed(_ name: String) -> String? {
+func installed(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
