@@ -372,21 +372,10 @@ public final class FakeGitHub: @unchecked Sendable {
     }
 
     private func userRepositories(_ request: ReceivedRequest) -> ServerResponse {
-        let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
-        let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
         let all = repositories.values.filter { !deleted.contains($0.id) && $0.listed }
-            .sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
-        let pages = max(1, (all.count + perPage - 1) / perPage)
-        let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: .listing) }))
-        var links: [String] = []
-        let base = "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
-        if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
-        if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
-        if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }
-        let tag = Self.etag(body + links.joined())
-        if request.headers["if-none-match"] == tag { return ServerResponse(status: 304, headers: [("ETag", tag)]) }
-        return .json(200, body, headers: [("ETag", tag)] + (links.isEmpty ? [] : [("Link", links.joined(separator: ", "))]))
+        return listingPage(request, of: all, form: .listing) { perPage in
+            "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
+        }
     }
 
     /// `GET /users/{username}/repos`: the public repositories of that owner (a user or an
@@ -398,14 +387,23 @@ public final class FakeGitHub: @unchecked Sendable {
         guard !owned.isEmpty || key == login.lowercased() else { return .json(404, Fixtures.text("error-404.json")) }
         let id = ownerIDs[key] ?? 7_000_000 + Int64(ownerIDs.count)
         ownerIDs[key] = id
+        return listingPage(request, of: owned.filter { !$0.isPrivate }, form: .ownerListing) { perPage in
+            "\(apiURL)/user/\(id)/repos?per_page=\(perPage)&sort=full_name"
+        }
+    }
+
+    /// One page of a listing of repositories by full name, with GitHub's `Link` header (next,
+    /// last, first) and an ETag that a conditional request meets with a 304.
+    private func listingPage(_ request: ReceivedRequest, of listed: [Repository], form: Form,
+                             base: (Int) -> String) -> ServerResponse {
         let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
         let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
-        let all = owned.filter { !$0.isPrivate }.sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
+        let all = listed.sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
         let pages = max(1, (all.count + perPage - 1) / perPage)
         let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: .ownerListing) }))
+        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: form) }))
         var links: [String] = []
-        let base = "\(apiURL)/user/\(id)/repos?per_page=\(perPage)&sort=full_name"
+        let base = base(perPage)
         if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
         if page < pages { links.append("<\(base)&page=\(pages)>; rel=\"last\"") }
         if page > 1 { links.append("<\(base)&page=1>; rel=\"first\"") }
