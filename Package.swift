@@ -5,6 +5,8 @@ import PackageDescription
 // Dependencies point one way:
 // doogit -> DoogitCLI -> DoogitSync -> {DoogitStore -> {CSQLite, DoogitMerge}, DoogitGitHub -> CCurl},
 // and every module may use DoogitSupport (JSON, time, terminal text), which depends on nothing.
+// DoogitTerminal (raw mode, keys and mouse from bytes, a one-line editor, redrawing only the rows
+// that changed) is for the full-screen view; it knows nothing of todos and uses only DoogitSupport.
 // DoogitMerge (the merge of copies of the todo list, and its file) is pure: no I/O at all.
 let package = Package(
     name: "doogit",
@@ -26,6 +28,7 @@ let package = Package(
         ),
         .target(name: "DoogitSupport"),
         .target(name: "DoogitMerge", dependencies: ["DoogitSupport"]),
+        .target(name: "DoogitTerminal", dependencies: ["DoogitSupport"]),
         .target(
             name: "DoogitStore",
             dependencies: ["CSQLite", "DoogitMerge", "DoogitSupport"],
@@ -41,6 +44,7 @@ let package = Package(
         // The same fake GitHub as a process, for bench/.
         .executableTarget(name: "fake-github", dependencies: ["TestSupport", "DoogitSupport"], path: "bench/fake-github"),
         .testTarget(name: "DoogitSupportTests", dependencies: ["DoogitSupport", "TestSupport"]),
+        .testTarget(name: "DoogitTerminalTests", dependencies: ["DoogitTerminal", "DoogitSupport"]),
         .testTarget(name: "DoogitMergeTests", dependencies: ["DoogitMerge", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "DoogitMerge", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
