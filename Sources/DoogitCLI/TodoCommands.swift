@@ -130,11 +130,11 @@ enum TodoCommands {
             }
             return try runAddFromInput(invocation, runtime)
         }
-        let today = try DetailsInput.today(runtime)
-        let words = try DetailsInput.shorthand(invocation.positionals, raw: invocation.flag("raw"), today: today,
-                                               topic: invocation.path)
-        var details = try DetailsInput.options(invocation, over: words, today: today)
-        let text = try InputValidation.todoText(words.text, topic: invocation.path)
+        let actions = try TodoActions(runtime)
+        var (words, details) = try actions.read(invocation.positionals, raw: invocation.flag("raw"), topic: invocation.path) {
+            try DetailsInput.options(invocation, over: $0, today: actions.today)
+        }
+        let text = try InputValidation.todoText(words, topic: invocation.path)
         if !invocation.flag("issue"), let option = issueOptions.first {
             throw UsageError(message: "--\(option) goes with --issue", topic: invocation.path)
         }
@@ -143,7 +143,7 @@ enum TodoCommands {
         if invocation.flag("issue") {
             return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository, details: details)
         }
-        let todo = try runtime.store().addTodo(repositoryID: repository.id, text: text, details: details, at: runtime.now())
+        let todo = try actions.add(text: [text], details: details, to: repository.id, topic: invocation.path)
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
         } else {
@@ -258,7 +258,7 @@ enum TodoCommands {
 
     static func runSetDone(_ invocation: Invocation, _ runtime: Runtime, done: Bool) throws {
         let ids = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)
-        let todos = try runtime.store().setDone(ids, done: done, at: runtime.now())
+        let todos = try TodoActions(runtime).setDone(ids, done: done)
         printAffected(todos, runtime)
     }
 
@@ -267,23 +267,19 @@ enum TodoCommands {
         guard ids.count == 1 else {
             throw UsageError(message: "'doogit todo edit' changes one todo; give one ID", topic: invocation.path)
         }
-        let today = try DetailsInput.today(runtime)
-        let words = try DetailsInput.shorthand(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
-                                               today: today, topic: invocation.path)
-        var details = try DetailsInput.options(invocation, over: words, today: today)
-        let text = words.text.isEmpty ? nil : try InputValidation.todoText(words.text, topic: invocation.path)
-        if let note = try NoteInput.option(invocation, runtime) { details.note = note }
-        guard text != nil || !details.isEmpty else {
-            throw UsageError(message: "'doogit todo edit' needs a new TEXT, or what to change (--due, --priority, --tag, --note...)",
-                             topic: invocation.path)
+        let actions = try TodoActions(runtime)
+        var (words, details) = try actions.read(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
+                                                topic: invocation.path) {
+            try DetailsInput.options(invocation, over: $0, today: actions.today)
         }
-        let todo = try runtime.store().editTodo(id: ids[0], text: text, details: details, at: runtime.now())
+        if let note = try NoteInput.option(invocation, runtime) { details.note = note }
+        let todo = try actions.edit(ids[0], text: words.isEmpty ? nil : words, details: details, topic: invocation.path)
         printAffected([todo], runtime)
     }
 
     static func runRemove(_ invocation: Invocation, _ runtime: Runtime) throws {
         let ids = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)
-        let removed = try runtime.store().removeTodos(ids, at: runtime.now())
+        let removed = try TodoActions(runtime).remove(ids)
         if runtime.global.json {
             runtime.printJSONArray(removed, JSONOutput.todo)
         } else {

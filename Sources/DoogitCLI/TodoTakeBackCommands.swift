@@ -30,7 +30,7 @@ extension TodoCommands {
 
     static func runRestore(_ invocation: Invocation, _ runtime: Runtime) throws {
         let ids = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)
-        let restored = try runtime.store().restoreTodos(ids, at: runtime.now())
+        let restored = try TodoActions(runtime).restore(ids)
         if runtime.global.json {
             runtime.printJSONArray(restored, JSONOutput.todo)
             return

@@ -1,0 +1,76 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// The changes a user makes to todos, for the commands and the interactive view alike: one way
+/// to change a todo. Words are read as `todo add` and `todo edit` read them (`+tag`, `due:WHEN`,
+/// `pri:H`); a mistake is the command's `UsageError`, with the command's words.
+struct TodoActions {
+    /// Opened when first needed: a mistake in the words never opens (or makes) the database.
+    let store: () throws -> Store
+    let now: Timestamp
+    let today: CalendarDate
+
+    static let addTopic = ["todo", "add"]
+    static let editTopic = ["todo", "edit"]
+
+    /// The text of `words` and the fields their shorthand sets, with `options` (a command's
+    /// `--due`, `--tag`...) over them.
+    func read(_ words: [String], raw: Bool = false, topic: [String],
+              options: (DetailsInput.Shorthand) throws -> DetailsEdit = { $0.edit }) throws -> (text: [String], details: DetailsEdit) {
+        let shorthand = try DetailsInput.shorthand(words, raw: raw, today: today, topic: topic)
+        return (shorthand.text, try options(shorthand))
+    }
+
+    func add(text: [String], details: DetailsEdit, to repositoryID: Int64, topic: [String] = addTopic) throws -> TodoRecord {
+        let text = try InputValidation.todoText(text, topic: topic)
+        return try store().addTodo(repositoryID: repositoryID, text: text, details: details, at: now)
+    }
+
+    /// A line typed as `todo add`'s TEXT: its words and their fields.
+    func add(line: String, to repositoryID: Int64) throws -> TodoRecord {
+        let words = try read(Self.words(line), topic: Self.addTopic)
+        return try add(text: words.text, details: words.details, to: repositoryID)
+    }
+
+    /// A new text (nil: the text stays) and details for one todo.
+    func edit(_ id: Int64, text: [String]?, details: DetailsEdit, topic: [String] = editTopic) throws -> TodoRecord {
+        let text = try text.map { try InputValidation.todoText($0, topic: topic) }
+        guard text != nil || !details.isEmpty else {
+            throw UsageError(message: "'doogit todo edit' needs a new TEXT, or what to change (--due, --priority, --tag, --note...)",
+                             topic: topic)
+        }
+        return try store().editTodo(id: id, text: text, details: details, at: now)
+    }
+
+    /// A line typed as `todo edit ID`'s TEXT: the words that are text replace the text (when
+    /// there are any), the fields set what they name.
+    func edit(_ id: Int64, line: String) throws -> TodoRecord {
+        let words = try read(Self.words(line), topic: Self.editTopic)
+        return try edit(id, text: words.text.isEmpty ? nil : words.text, details: words.details)
+    }
+
+    func setDone(_ ids: [Int64], done: Bool) throws -> [TodoRecord] {
+        try store().setDone(ids, done: done, at: now)
+    }
+
+    func remove(_ ids: [Int64]) throws -> [TodoRecord] {
+        try store().removeTodos(ids, at: now)
+    }
+
+    func restore(_ ids: [Int64]) throws -> [TodoRecord] {
+        try store().restoreTodos(ids, at: now)
+    }
+
+    /// How a line typed in one piece splits into a command's words.
+    static func words(_ line: String) -> [String] {
+        line.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+}
+
+extension TodoActions {
+    /// The actions of a command run now.
+    init(_ runtime: Runtime) throws {
+        self.init(store: runtime.store, now: runtime.now(), today: try DetailsInput.today(runtime))
+    }
+}
