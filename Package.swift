@@ -5,8 +5,8 @@ import PackageDescription
 // Dependencies point one way:
 // doogit -> DoogitCLI -> DoogitSync -> {DoogitStore -> {CSQLite, DoogitMerge}, DoogitGitHub -> CCurl},
 // and every module may use DoogitSupport (JSON, time, terminal text), which depends on nothing.
-// DoogitTerminal (raw mode, keys and mouse from bytes, a one-line editor, redrawing only the rows
-// that changed) is for the full-screen view; it knows nothing of todos and uses only DoogitSupport.
+// DoogitCLI -> DoogitTerminal (raw mode, keys and mouse from bytes, a one-line editor, redrawing
+// only the rows that changed), for the full-screen view; it knows nothing of todos.
 // DoogitMerge (the merge of copies of the todo list, and its file) is pure: no I/O at all.
 let package = Package(
     name: "doogit",
@@ -36,7 +36,7 @@ let package = Package(
         ),
         .target(name: "DoogitGitHub", dependencies: ["CCurl", "DoogitSupport"]),
         .target(name: "DoogitSync", dependencies: ["DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport"]),
-        .target(name: "DoogitCLI", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport"]),
+        .target(name: "DoogitCLI", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitTerminal", "DoogitSupport"]),
         .executableTarget(name: "doogit", dependencies: ["DoogitCLI"]),
 
         // Shared by the test targets: a GitHub API server on 127.0.0.1 and temp-directory helpers.
@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "DoogitStoreTests", dependencies: ["DoogitStore", "DoogitMerge", "TestSupport"]),
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport", "TestSupport"]),
-        .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "TestSupport"]),
+        .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "DoogitTerminal", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore", "DoogitMerge"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ import DoogitSupport
 struct ListRenderer {
     let style: Style
     /// Terminal columns, or nil when stdout is not a terminal (then nothing is wrapped).
-    let width: Int?
+    var width: Int?
     /// Text to highlight in todo text (`--grep`), found ignoring case; shown only with colour.
     var highlight: String? = nil
     /// The extra columns of `todo list --long`, or nil.

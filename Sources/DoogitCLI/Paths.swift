@@ -42,4 +42,12 @@ struct Paths {
         }
         return try home() + "/.config/doogit"
     }
+
+    /// `$XDG_CACHE_HOME/doogit`: what can be read again (the listing of your repositories).
+    func cacheDirectory() throws(CommandFailure) -> String {
+        if let cacheHome = variable("XDG_CACHE_HOME"), cacheHome.hasPrefix("/") {
+            return cacheHome + "/doogit"
+        }
+        return try home() + "/.cache/doogit"
+    }
 }

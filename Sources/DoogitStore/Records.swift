@@ -125,6 +125,11 @@ public struct TodoRecord: Equatable, Sendable {
 public struct TodoSection: Equatable, Sendable {
     public var repository: RepositoryRecord
     public var todos: [TodoRecord]
+
+    public init(repository: RepositoryRecord, todos: [TodoRecord]) {
+        self.repository = repository
+        self.todos = todos
+    }
 }
 
 /// Which todos a listing shows.

@@ -45,6 +45,7 @@ import Testing
           repo set REPO...        Choose what sync does with issues and commits
           next                    Show the most urgent open todos across all
                                   repositories
+          ui [REPO...]            Browse and change the todo list in a full-screen view
           sync                    Bring tracked repositories up to date with GitHub
           remote init [REPO]      Keep the todos in a private repository of yours
           remote status           Show the remote, changes waiting, the machines

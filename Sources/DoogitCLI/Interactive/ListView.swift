@@ -1,0 +1,328 @@
+import DoogitStore
+import DoogitSupport
+import DoogitTerminal
+
+/// The list screen's state and what keys and clicks do to it. Pure: a change to a todo is asked
+/// of the session (`Request`), which makes it through `TodoActions`, as the commands do, and
+/// hands the list back (`show`).
+struct ListView {
+    /// What the view asks of the session.
+    enum Request: Equatable {
+        case toggle(todoID: Int64, done: Bool)
+        case add(repositoryID: Int64, line: String)
+        /// `raw`: the line is the new text, every word of it (`e`); else `todo edit`'s words.
+        case edit(todoID: Int64, line: String, raw: Bool)
+        case remove(todoID: Int64)
+        case undo
+        case editNote(todoID: Int64)
+        case filter(String)
+        case sync
+        case repositories
+        case suspend
+        case quit
+    }
+
+    /// A line being typed at the bottom, and what it is for.
+    struct Prompt {
+        enum Purpose: Equatable {
+            case add(repositoryID: Int64)
+            case edit(todoID: Int64)
+            /// `t`, `d`, `p`: a word of `todo edit` (`+tag`, `due:`, `pri:`) typed after a prefix.
+            case field(todoID: Int64, prefix: String)
+            case filter
+        }
+        var purpose: Purpose
+        var label: String
+        var editor: LineEditor
+        /// The text it started with.
+        var original = ""
+    }
+
+    private(set) var sections: [TodoSection] = []
+    private(set) var layout = ListLayout()
+    private(set) var cursor: ListLayout.Item?
+    /// The first line shown.
+    private(set) var top = 0
+    private(set) var folded: Set<Int64> = []
+    private(set) var filter = ""
+    var prompt: Prompt?
+    var showsHelp = false
+    /// One line for the status line: what the last action did, or why it failed.
+    var message: String?
+    var syncing = false
+    var lastSync: String?
+
+    var renderer: ListRenderer
+    private(set) var width: Int
+    private(set) var height: Int
+
+    init(renderer: ListRenderer, width: Int, height: Int) {
+        self.renderer = renderer
+        self.width = width
+        self.height = height
+    }
+
+    /// Lines for the list: the screen less the status line and the line of hints or the prompt.
+    var listHeight: Int { max(1, height - 2) }
+
+    // MARK: What comes in
+
+    /// The todos as they are now, the cursor on `item` when given, else kept on the same todo
+    /// (or the one now in its place, when it is gone).
+    mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
+        let previous = cursor.flatMap { layout.index(of: $0) }
+        self.sections = sections
+        relayout()
+        if let item, layout.index(of: item) != nil {
+            cursor = item
+        } else if let cursor, layout.index(of: cursor) != nil {
+            // Still there.
+        } else if let previous, !layout.items.isEmpty {
+            cursor = layout.items[min(previous, layout.items.count - 1)]
+        } else {
+            cursor = layout.firstTodo
+        }
+        scrollToCursor()
+    }
+
+    mutating func resize(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        relayout()
+        scrollToCursor()
+    }
+
+    private mutating func relayout() {
+        var renderer = self.renderer
+        renderer.width = width
+        renderer.highlight = filter.isEmpty ? nil : filter
+        layout = ListLayout(sections: sections, folded: folded, renderer: renderer, width: width)
+    }
+
+    var todos: [TodoRecord] { sections.flatMap(\.todos) }
+
+    func todo(_ id: Int64) -> TodoRecord? {
+        for section in sections {
+            if let todo = section.todos.first(where: { $0.id == id }) { return todo }
+        }
+        return nil
+    }
+
+    var cursorTodo: TodoRecord? {
+        guard case .todo(let id)? = cursor else { return nil }
+        return todo(id)
+    }
+
+    /// The repository of the item under the cursor: where `a` adds.
+    var cursorRepositoryID: Int64? {
+        switch cursor {
+        case .header(let id)?: return id
+        case .todo(let id)?: return todo(id)?.repositoryID
+        case nil: return nil
+        }
+    }
+
+    // MARK: Keys
+
+    mutating func handle(_ event: InputEvent) -> [Request] {
+        if showsHelp {
+            showsHelp = false
+            if case .key(.character("q"), _) = event { return [.quit] }
+            return []
+        }
+        if prompt != nil { return handlePrompt(event) }
+        switch event {
+        case .key(let key, _):
+            return handleKey(key)
+        case .mouse(let mouse):
+            return handleMouse(mouse)
+        case .paste:
+            return []
+        }
+    }
+
+    private mutating func handleKey(_ key: Key) -> [Request] {
+        message = nil
+        switch key {
+        case .character("j"), .down: move(by: 1)
+        case .character("k"), .up: move(by: -1)
+        case .character("g"), .home: moveTo(layout.items.first)
+        case .character("G"), .end: moveTo(layout.items.last)
+        case .pageDown, .control("f"): page(by: 1)
+        case .pageUp, .control("b"): page(by: -1)
+        case .tab: moveToSection(forward: true)
+        case .backTab: moveToSection(forward: false)
+        case .character(" "), .character("x"):
+            if let todo = cursorTodo { return [.toggle(todoID: todo.id, done: !todo.done)] }
+            if case .header(let id)? = cursor { toggleFold(id) }
+        case .character("z"), .enter:
+            if let id = cursorRepositoryID { toggleFold(id) }
+        case .character("a"):
+            guard let id = cursorRepositoryID else {
+                message = "No repository to add to: track one with r"
+                return []
+            }
+            startAdd(to: id)
+        case .character("e"):
+            if let todo = cursorTodo {
+                prompt = Prompt(purpose: .edit(todoID: todo.id), label: "Edit \(todo.id): ",
+                                editor: LineEditor(text: todo.text), original: todo.text)
+            }
+        case .character("t"): startField("Tag \(cursorTodo?.id ?? 0) (+tag, -tag): ", prefix: "")
+        case .character("d"): startField("Due \(cursorTodo?.id ?? 0) (\(DetailsInput.whenHelp)): ", prefix: "due:")
+        case .character("p"): startField("Priority \(cursorTodo?.id ?? 0) (H, M, L): ", prefix: "pri:")
+        case .character("n"):
+            if let todo = cursorTodo { return [.editNote(todoID: todo.id)] }
+        case .character("D"), .delete:
+            if let todo = cursorTodo { return [.remove(todoID: todo.id)] }
+        case .character("u"): return [.undo]
+        case .character("/"):
+            prompt = Prompt(purpose: .filter, label: "/", editor: LineEditor(text: filter))
+        case .escape:
+            if !filter.isEmpty { return setFilter("") }
+        case .character("s"): return [.sync]
+        case .character("r"): return [.repositories]
+        case .character("?"): showsHelp = true
+        case .character("q"), .control("c"): return [.quit]
+        case .control("z"): return [.suspend]
+        case .control("l"): break
+        default: break
+        }
+        return []
+    }
+
+    private mutating func startAdd(to repositoryID: Int64) {
+        let name = sections.first { $0.repository.id == repositoryID }?.repository.fullName ?? ""
+        prompt = Prompt(purpose: .add(repositoryID: repositoryID), label: "Add to \(TerminalText.sanitize(name)): ",
+                        editor: LineEditor())
+    }
+
+    private mutating func startField(_ label: String, prefix: String) {
+        guard let todo = cursorTodo else { return }
+        prompt = Prompt(purpose: .field(todoID: todo.id, prefix: prefix), label: label, editor: LineEditor())
+    }
+
+    private mutating func handlePrompt(_ event: InputEvent) -> [Request] {
+        guard var current = prompt else { return [] }
+        switch event {
+        case .key(.escape, _), .key(.control("c"), _), .key(.control("g"), _):
+            prompt = nil
+            if current.purpose == .filter { return setFilter("") }
+            return []
+        case .key(.enter, _):
+            prompt = nil
+            let line = current.editor.text
+            switch current.purpose {
+            case .add(let id):
+                return line.trimmingSpaces.isEmpty ? [] : [.add(repositoryID: id, line: line)]
+            case .edit(let id):
+                return line.trimmingSpaces.isEmpty || line == current.original ? [] : [.edit(todoID: id, line: line, raw: true)]
+            case .field(let id, let prefix):
+                return Self.fieldWords(line, prefix: prefix).map { [.edit(todoID: id, line: $0, raw: false)] } ?? []
+            case .filter:
+                return []
+            }
+        default:
+            guard current.editor.handle(event) else { return [] }
+            prompt = current
+            if current.purpose == .filter { return setFilter(current.editor.text) }
+            return []
+        }
+    }
+
+    /// The words of `todo edit` that a field's prompt stands for: `t` takes tags (`+a -b`, or
+    /// bare words as tags to add), `d` a date, `p` a priority.
+    static func fieldWords(_ line: String, prefix: String) -> String? {
+        let words = TodoActions.words(line)
+        guard !words.isEmpty else { return nil }
+        if prefix.isEmpty {
+            return words.map { $0.hasPrefix("+") || $0.hasPrefix("-") ? $0 : "+" + $0 }.joined(separator: " ")
+        }
+        return words.map { prefix + $0 }.joined(separator: " ")
+    }
+
+    mutating func setFilter(_ text: String) -> [Request] {
+        filter = text
+        return [.filter(text)]
+    }
+
+    private mutating func handleMouse(_ mouse: MouseEvent) -> [Request] {
+        switch mouse.action {
+        case .wheelDown: scroll(by: 3)
+        case .wheelUp: scroll(by: -3)
+        case .press where mouse.button == 0:
+            let index = top + mouse.row
+            guard mouse.row < listHeight, layout.lines.indices.contains(index),
+                  let item = layout.lines[index].item else { return [] }
+            cursor = item
+            switch item {
+            case .todo(let id):
+                // The circle: the marker after the two-space indent, on the todo's first line.
+                let marker = renderer.style.openMarker
+                if layout.lines(of: item)?.first == index, (2..<(2 + DisplayWidth.of(marker))).contains(mouse.column),
+                   let todo = todo(id) {
+                    return [.toggle(todoID: id, done: !todo.done)]
+                }
+            case .header(let id):
+                if mouse.column >= width - DisplayWidth.of(ListLayout.addButton) { startAdd(to: id) }
+            }
+        default: break
+        }
+        return []
+    }
+
+    // MARK: Moving
+
+    private mutating func move(by offset: Int) {
+        guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.firstTodo) }
+        let next = min(max(0, current + offset), layout.items.count - 1)
+        if layout.items.indices.contains(next) { moveTo(layout.items[next]) }
+    }
+
+    private mutating func page(by pages: Int) {
+        guard let current = cursor.flatMap({ layout.lines(of: $0) })?.lowerBound else { return }
+        let target = min(max(0, current + pages * max(1, listHeight - 1)), max(0, layout.lines.count - 1))
+        top = min(max(0, top + pages * max(1, listHeight - 1)), max(0, layout.lines.count - listHeight))
+        let lines = layout.lines
+        var index = target
+        while index >= 0, index < lines.count, lines[index].item == nil { index += pages > 0 ? 1 : -1 }
+        if lines.indices.contains(index) { cursor = lines[index].item }
+        scrollToCursor()
+    }
+
+    private mutating func moveToSection(forward: Bool) {
+        guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.items.first) }
+        let headers = layout.items.indices.filter { if case .header = layout.items[$0] { return true } else { return false } }
+        let target = forward ? headers.first { $0 > current } : headers.last { $0 < current }
+        if let target { moveTo(layout.items[target]) }
+    }
+
+    private mutating func moveTo(_ item: ListLayout.Item?) {
+        guard let item else { return }
+        cursor = item
+        scrollToCursor()
+    }
+
+    private mutating func scroll(by lines: Int) {
+        top = min(max(0, top + lines), max(0, layout.lines.count - listHeight))
+    }
+
+    /// Scrolls as little as it takes to show every line of the cursor's item.
+    private mutating func scrollToCursor() {
+        top = min(top, max(0, layout.lines.count - listHeight))
+        guard let lines = cursor.flatMap({ layout.lines(of: $0) }) else { return }
+        if lines.lowerBound < top { top = lines.lowerBound }
+        if lines.upperBound > top + listHeight { top = min(lines.lowerBound, lines.upperBound - listHeight) }
+        // A header keeps the blank line above it in view, so sections read as sections.
+        top = max(0, top)
+    }
+
+    private mutating func toggleFold(_ repositoryID: Int64) {
+        if folded.remove(repositoryID) == nil { folded.insert(repositoryID) }
+        if case .todo(let id)? = cursor, todo(id)?.repositoryID == repositoryID, folded.contains(repositoryID) {
+            cursor = .header(repositoryID: repositoryID)
+        }
+        relayout()
+        scrollToCursor()
+    }
+}

@@ -1,0 +1,36 @@
+import DoogitSupport
+
+/// Your repositories as `doogit repo search --json` lists them, and the copy of the last listing
+/// kept in the cache folder, so that the repository screen shows them at once while GitHub is
+/// asked again.
+enum RepositoryListing {
+    static func entries(fromJSON bytes: [UInt8]) -> [RepositoryView.Entry]? {
+        guard case .array(let items)? = try? JSONParser.parse(bytes) else { return nil }
+        return items.compactMap { item in
+            guard case .number(let number)? = item["id"], let id = Int64(number), case .string(let fullName)? = item["fullName"] else {
+                return nil
+            }
+            var description: String?
+            if case .string(let text)? = item["description"] { description = text }
+            return RepositoryView.Entry(id: id, fullName: fullName, description: description,
+                                        isPrivate: item["private"] == .bool(true), archived: item["archived"] == .bool(true),
+                                        tracked: item["tracked"] == .bool(true))
+        }
+    }
+
+    private static func path(_ runtime: Runtime) -> String? {
+        (try? runtime.paths.cacheDirectory()).map { $0 + "/repositories.json" }
+    }
+
+    static func cached(_ runtime: Runtime) -> [RepositoryView.Entry]? {
+        guard let path = path(runtime), let text = Files.read(path, limit: 64 << 20) else { return nil }
+        return entries(fromJSON: Array(text.utf8))
+    }
+
+    /// Keeps the listing for next time; a cache that cannot be written is only slower.
+    static func save(_ bytes: [UInt8], _ runtime: Runtime) {
+        guard let path = path(runtime) else { return }
+        guard Files.createDirectories(Files.parentFolder(of: path), mode: 0o700) == nil else { return }
+        _ = Files.writeAtomically(String(decoding: bytes, as: UTF8.self), to: path, mode: 0o600)
+    }
+}

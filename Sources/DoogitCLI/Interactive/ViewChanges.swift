@@ -1,0 +1,100 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// The changes the interactive view makes, each through `TodoActions` (the commands' way), and
+/// how each is taken back with `u`: a toggle toggles back, an add is removed, a removal
+/// restored, an edit edited back. Taking back is a new change, synced like any.
+struct ViewChanges {
+    enum Undo: Equatable {
+        case toggled(todoID: Int64, wasDone: Bool)
+        case added(todoID: Int64)
+        case removed(todoID: Int64)
+        case edited(before: TodoRecord)
+    }
+
+    private(set) var undo: [Undo] = []
+
+    /// What the change did, in a line for the status line.
+    mutating func toggle(_ id: Int64, done: Bool, _ actions: TodoActions) throws -> String {
+        let todos = try actions.setDone([id], done: done)
+        undo.append(.toggled(todoID: id, wasDone: !done))
+        return (done ? "Done " : "Not done ") + summary(todos.first)
+    }
+
+    mutating func add(_ line: String, to repositoryID: Int64, _ actions: TodoActions) throws -> (String, Int64) {
+        let todo = try actions.add(line: line, to: repositoryID)
+        undo.append(.added(todoID: todo.id))
+        return ("Added " + summary(todo), todo.id)
+    }
+
+    mutating func edit(_ id: Int64, line: String, raw: Bool, before: TodoRecord, _ actions: TodoActions) throws -> String {
+        let todo = raw
+            ? try actions.edit(id, text: [line], details: DetailsEdit())
+            : try actions.edit(id, line: line)
+        undo.append(.edited(before: before))
+        return "Changed " + summary(todo)
+    }
+
+    mutating func editNote(_ id: Int64, note: String?, before: TodoRecord, _ actions: TodoActions) throws -> String {
+        let todo = try actions.edit(id, text: nil, details: DetailsEdit(note: .some(note)))
+        undo.append(.edited(before: before))
+        return (note == nil ? "Cleared the note of " : "Saved the note of ") + summary(todo)
+    }
+
+    mutating func remove(_ id: Int64, _ actions: TodoActions) throws -> String {
+        let removed = try actions.remove([id])
+        undo.append(.removed(todoID: id))
+        return "Removed " + summary(removed.first) + " (u brings it back)"
+    }
+
+    /// Takes back the last change; nil when there is none. The todo the change was about, to
+    /// put the cursor on.
+    mutating func takeBack(_ actions: TodoActions, current: (Int64) -> TodoRecord?) throws -> (message: String, todoID: Int64?)? {
+        guard let last = undo.last else { return nil }
+        let message: String
+        var todoID: Int64?
+        switch last {
+        case .toggled(let id, let wasDone):
+            let todos = try actions.setDone([id], done: wasDone)
+            message = "Took back: " + (wasDone ? "done again " : "not done again ") + summary(todos.first)
+            todoID = id
+        case .added(let id):
+            let removed = try actions.remove([id])
+            message = "Took back the add: removed " + summary(removed.first)
+        case .removed(let id):
+            let restored = try actions.restore([id])
+            message = "Took back the removal: restored " + summary(restored.first)
+            todoID = id
+        case .edited(let before):
+            guard let after = current(before.id) else {
+                throw CommandFailure(message: "todo \(before.id) is not in the list any more", hint: nil)
+            }
+            let back = Self.edit(from: after, to: before)
+            let todo = back.text == nil && back.details.isEmpty
+                ? after
+                : try actions.edit(before.id, text: back.text.map { [$0] }, details: back.details)
+            message = "Took back the edit of " + summary(todo)
+            todoID = before.id
+        }
+        undo.removeLast()
+        return (message, todoID)
+    }
+
+    /// The edit that makes `after` what `before` was: only what differs.
+    static func edit(from after: TodoRecord, to before: TodoRecord) -> (text: String?, details: DetailsEdit) {
+        var details = DetailsEdit()
+        if after.due != before.due { details.due = .some(before.due) }
+        if after.priority != before.priority { details.priority = .some(before.priority) }
+        if after.note != before.note { details.note = .some(before.note) }
+        let had = Set(before.tags.map(TagSet.key)), has = Set(after.tags.map(TagSet.key))
+        details.addTags = before.tags.filter { !has.contains(TagSet.key($0)) }
+        details.removeTags = after.tags.filter { !had.contains(TagSet.key($0)) }
+        return (after.text == before.text ? nil : before.text, details)
+    }
+
+    private func summary(_ todo: TodoRecord?) -> String {
+        guard let todo else { return "" }
+        return "\(todo.id)  " + TerminalText.sanitize(todo.text)
+    }
+}

@@ -1,0 +1,223 @@
+import DoogitSupport
+import Foundation
+import Testing
+import TestSupport
+
+/// `doogit ui` in a real terminal (tmux): what it draws, what keys and clicks do (the commands'
+/// changes, seen by the commands), a sync inside it, another process's change showing up, a
+/// resize, and the terminal given back as it was however the view ends.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+                             "tmux is not installed (scripts/install-dependencies --for-tests installs it)"))
+struct InteractiveViewTests {
+    /// A user with two tracked repositories and three todos.
+    func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        sandbox.github.addRepository(id: 1, name: "Hello-World", description: "My first repository on GitHub!")
+        sandbox.github.addRepository(id: 2, name: "Spoon-Knife", description: "This repo is for demonstration purposes only.")
+        #expect(sandbox.run("repo", "add", "Hello-World", "Spoon-Knife").status == 0)
+        #expect(sandbox.run("todo", "add", "-R", "Hello-World", "set up CI").status == 0)
+        #expect(sandbox.run("todo", "add", "-R", "Hello-World", "write the release notes").status == 0)
+        #expect(sandbox.run("todo", "add", "-R", "Spoon-Knife", "fork it").status == 0)
+        return sandbox
+    }
+
+    /// The view in a terminal, the shell around it recording the terminal's settings before and
+    /// after, and how it ended.
+    func open(_ sandbox: Sandbox, _ arguments: String = "", columns: Int = 80, rows: Int = 24) throws -> (TmuxTerminal, String) {
+        let folder = sandbox.home.path
+        let script = """
+            stty -a > \(folder)/stty-before
+            sh -c 'echo $$ > \(folder)/ui.pid; exec "$0" ui \(arguments)' '\(DoogitBinary.path)'
+            status=$?
+            echo "exit=$status"
+            echo "$status" > \(folder)/ui.status
+            stty -a > \(folder)/stty-after
+            echo "shell is back"
+            read line
+            """
+        return (try TmuxTerminal(script: script, environment: sandbox.environment, columns: columns, rows: rows), folder)
+    }
+
+    /// Waits until the view has ended and the shell is back, and returns how the view ended.
+    func exitStatus(_ terminal: TmuxTerminal, _ folder: String) throws -> String {
+        try terminal.waitFor("shell is back")
+        return try String(contentsOfFile: folder + "/ui.status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func json(_ sandbox: Sandbox) throws -> [JSONValue] {
+        let result = sandbox.run("todo", "list", "--json")
+        guard case .array(let sections) = try JSONParser.parse(result.stdout) else { return [] }
+        return sections.flatMap { section -> [JSONValue] in
+            if case .array(let todos)? = section["todos"] { return todos }
+            return []
+        }
+    }
+
+    func todo(_ sandbox: Sandbox, _ text: String) throws -> JSONValue? {
+        try json(sandbox).first { $0["text"] == .string(text) }
+    }
+
+    @Test func theListIsTodoListsWithAStatusLineAndHints() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        let screen = try terminal.waitFor("open, 0 done")
+        // The sections and lines of `todo list`, the cursor's '›' on the first todo.
+        #expect(screen[0].hasPrefix("octocat/Hello-World  My first repository on GitHub!"))
+        #expect(screen[0].hasSuffix("[+]"))
+        #expect(screen[1] == "› ○ 1  set up CI")
+        #expect(screen[2] == "  ○ 2  write the release notes")
+        #expect(screen[3] == "")
+        #expect(screen[4].hasPrefix("octocat/Spoon-Knife  This repo is for demonstration purposes only."))
+        #expect(screen[5] == "  ○ 3  fork it")
+        #expect(screen[22].hasPrefix("3 open, 0 done in 2 repositories"))
+        #expect(screen[23].hasPrefix("j/k move  space done  a add"))
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+        #expect(try String(contentsOfFile: folder + "/stty-before", encoding: .utf8)
+                == String(contentsOfFile: folder + "/stty-after", encoding: .utf8))
+    }
+
+    @Test func spaceAndClickFinishTodosAddAddsWithFieldsAndUTakesBack() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        // Space on the first todo: `todo done 1`, as the commands see it.
+        try terminal.send("Space")
+        try terminal.waitFor("2 open, 1 done")
+        #expect(try todo(sandbox, "set up CI")?["done"] == .bool(true))
+        // Done todos go after open ones: todo 2 is now on the second row. A click on its
+        // circle (column 3, row 2, one-based).
+        try terminal.waitFor("› ● 1  set up CI")
+        #expect(try terminal.screen()[1] == "  ○ 2  write the release notes")
+        try terminal.type("\u{1B}[<0;3;2M\u{1B}[<0;3;2m")
+        try terminal.waitFor("1 open, 2 done")
+        #expect(try todo(sandbox, "write the release notes")?["done"] == .bool(true))
+        // u takes the click back.
+        try terminal.send("u")
+        try terminal.waitFor("2 open, 1 done")
+        #expect(try todo(sandbox, "write the release notes")?["done"] == .bool(false))
+        // a adds to the section under the cursor, with todo add's fields.
+        try terminal.send("a")
+        try terminal.waitFor("Add to octocat/Hello-World:")
+        try terminal.type("ship it +release pri:H due:2030-01-31")
+        try terminal.send("Enter")
+        try terminal.waitFor("Added 4")
+        let added = try #require(try todo(sandbox, "ship it"))
+        #expect(added["priority"] == .string("H"))
+        #expect(added["due"] == .string("2030-01-31"))
+        #expect(added["tags"] == .array([.string("release")]))
+        #expect(sandbox.run("todo", "list", "Hello-World", "--json").stdout.contains("ship it"), "in the section under the cursor")
+        // u takes the add back: the todo is removed (and restorable).
+        try terminal.send("u")
+        try terminal.waitFor("Took back the add")
+        #expect(try todo(sandbox, "ship it") == nil)
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func editRemoveAndFilterAreTheCommandsChanges() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        // e edits the text: the words as typed, none taken as fields.
+        try terminal.send("j", "e", "C-u")
+        try terminal.type("write notes +not-a-tag")
+        try terminal.send("Enter")
+        try terminal.waitFor("Changed 2")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["tags"] == .array([]))
+        // t tags it, d dates it.
+        try terminal.send("t")
+        try terminal.type("docs")
+        try terminal.send("Enter")
+        try terminal.waitFor("+docs")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["tags"] == .array([.string("docs")]))
+        // u takes the tag back.
+        try terminal.send("u")
+        try terminal.waitFor("Took back the edit")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["tags"] == .array([]))
+        // A mistake is the command's message, and changes nothing.
+        try terminal.send("d")
+        try terminal.type("0001-01-01")
+        try terminal.send("Enter")
+        try terminal.waitFor("is not a date a todo can be due")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["due"] == .null)
+        // D removes; `todo list --removed` has it.
+        try terminal.send("D")
+        try terminal.waitFor("Removed 2")
+        #expect(sandbox.run("todo", "list", "--removed").stdout.contains("write notes"))
+        // / filters as you type; Esc clears it.
+        try terminal.send("/")
+        try terminal.type("fork")
+        let filtered = try terminal.waitFor("only the match") { rows in !rows.contains { $0.contains("set up CI") } }
+        #expect(filtered.contains { $0.contains("fork it") })
+        try terminal.send("Enter", "Escape")
+        try terminal.waitFor("set up CI")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func anotherProcessesChangeShowsWithoutAKeyTheCursorOnItsTodo() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        try terminal.send("j")
+        try terminal.waitFor("› ○ 2  write the release notes")
+        // A todo added before the cursor's, by another process: the cursor stays on todo 2.
+        #expect(sandbox.run("todo", "add", "-R", "Hello-World", "from another terminal", "pri:H").status == 0)
+        let screen = try terminal.waitFor("from another terminal")
+        #expect(screen.contains("› ○ 2  write the release notes"))
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func aSyncRunsInsideTheViewAndItsChangesShow() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        sandbox.github.rename(2, to: "Spoon-Fork")
+        try terminal.send("s")
+        try terminal.waitFor("synced:")
+        try terminal.waitFor("octocat/Spoon-Fork")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func aResizeRedrawsAndATinyWindowSaysSo() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        try terminal.resize(columns: 120, rows: 30)
+        try terminal.waitFor("the status line at the new bottom") { rows in
+            rows.count >= 30 && rows[28].hasPrefix("3 open, 0 done")
+        }
+        try terminal.resize(columns: 20, rows: 4)
+        try terminal.waitFor("doogit ui needs")
+        try terminal.resize(columns: 80, rows: 24)
+        try terminal.waitFor("› ○ 1  set up CI")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test(arguments: [("TERM", 143), ("HUP", 129), ("INT", 130)])
+    func aSignalGivesTheTerminalBack(signal: String, status: Int) throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        let pid = try String(contentsOfFile: folder + "/ui.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(ChildProcess.run("/bin/kill", ["-\(signal)", pid], environment: ["PATH": "/usr/bin:/bin"]).status == 0)
+        #expect(try exitStatus(terminal, folder) == String(status))
+        #expect(try String(contentsOfFile: folder + "/stty-before", encoding: .utf8)
+                == String(contentsOfFile: folder + "/stty-after", encoding: .utf8))
+        // Back on the main screen: the list is not left on it.
+        #expect(!(try terminal.screen().contains { $0.contains("j/k move") }))
+    }
+
+    @Test func withoutATerminalItIsRefused() throws {
+        let sandbox = try sandbox()
+        let before = try sandbox.snapshot()
+        let result = sandbox.run("ui")
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("doogit: error: 'doogit ui' needs a terminal on standard input and output"))
+        #expect(try sandbox.snapshot() == before)
+    }
+}
