@@ -212,6 +212,106 @@ struct InteractiveViewTests {
         #expect(!(try terminal.screen().contains { $0.contains("j/k move") }))
     }
 
+    @Test func theRepositoryScreenFindsByPartOfTheNameAndTracksAndStopsTracking() throws {
+        let sandbox = try sandbox()
+        sandbox.github.addRepository(id: 3, name: "linguist", description: "Language savant")
+        sandbox.github.addRepository(id: 4, name: "octo-tools", description: nil)
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        try terminal.send("r")
+        try terminal.waitFor("4 of 4 repositories")
+        // Typed keys search at once: "savant" is in linguist's description only.
+        try terminal.type("savant")
+        let found = try terminal.waitFor("1 of 4 repositories")
+        #expect(found.contains { $0.contains("octocat/linguist") && $0.contains("Language savant") })
+        try terminal.send("Enter")
+        try terminal.waitFor("Tracking octocat/linguist")
+        try terminal.waitFor("✓ octocat/linguist")
+        #expect(sandbox.run("repo", "list").stdout.contains("octocat/linguist"))
+        // A repository with todos asks first; n keeps it.
+        try terminal.send("C-u")
+        try terminal.type("spoon")
+        try terminal.waitFor("1 of 4 repositories")
+        try terminal.send("Enter")
+        try terminal.waitFor("Stop tracking octocat/Spoon-Knife and remove its 1 todo? y/n")
+        try terminal.send("n")
+        try terminal.waitFor("Still tracking octocat/Spoon-Knife")
+        #expect(sandbox.run("repo", "list").stdout.contains("Spoon-Knife"))
+        // Esc clears the search, and on an empty one goes back to the list, which has the new section.
+        try terminal.send("Escape")
+        try terminal.waitFor("4 of 4 repositories")
+        try terminal.send("Escape")
+        try terminal.waitFor("octocat/linguist  Language savant")
+        // The listing was kept: the screen shows it at once the next time, and reads it again.
+        #expect(FileManager.default.fileExists(atPath: folder + "/.cache/doogit/repositories.json"))
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func nEditsTheNoteInTheEditorAndPromoteMakesTheIssueWithIt() throws {
+        let sandbox = try sandbox()
+        let editor = sandbox.home.path + "/editor.sh"
+        try ChildProcess.writeExecutable("#!/bin/sh\nprintf 'first line\\nsecond line\\n' >> \"$1\"\n", to: editor)
+        sandbox.environment["EDITOR"] = editor
+        let browser = sandbox.home.path + "/browser.sh"
+        try ChildProcess.writeExecutable("#!/bin/sh\necho \"$1\" > \"$HOME/opened\"\n", to: browser)
+        sandbox.environment["BROWSER"] = browser
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        try terminal.send("n")
+        try terminal.waitFor("Saved the note of 1")
+        #expect(try todo(sandbox, "set up CI")?["note"] == .string("first line\nsecond line"))
+        // The list marks a todo with a note.
+        try terminal.waitFor("› ○ 1  set up CI  ✎")
+        // P: `todo promote` in the background; the issue's body is the note.
+        try terminal.send("P")
+        try terminal.waitFor("Promoted 1")
+        let issue = try #require(sandbox.github.activity.issues(repository: 1).first)
+        #expect(issue.title == "set up CI")
+        #expect(issue.body.contains("first line\nsecond line"))
+        // u cannot take a promote back, and says so.
+        try terminal.send("u")
+        try terminal.waitFor("A promote cannot be taken back")
+        // o opens the issue.
+        try terminal.send("o")
+        try terminal.waitFor("Opening https://")
+        try terminal.waitFor("the browser's file") { _ in FileManager.default.fileExists(atPath: folder + "/opened") }
+        #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8).contains("/issues/"))
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func ctrlZSuspendsWithTheTerminalGivenBackAndFgRedraws() throws {
+        let sandbox = try sandbox()
+        let folder = sandbox.home.path
+        // A shell with job control, as a user's: Ctrl-Z stops the view, fg brings it back.
+        let script = """
+            exec /bin/bash -m -c '
+            stty -a > \(folder)/stty-before
+            "\(DoogitBinary.path)" ui
+            stty -a > \(folder)/stty-suspended
+            echo "suspended"
+            read line
+            fg
+            echo "$?" > \(folder)/ui.status
+            echo "shell is back"
+            read line'
+            """
+        let terminal = try TmuxTerminal(script: script, environment: sandbox.environment)
+        try terminal.waitFor("open, 0 done")
+        try terminal.send("C-z")
+        let suspended = try terminal.waitFor("suspended")
+        #expect(!suspended.contains { $0.contains("j/k move") }, "off the alternate screen")
+        #expect(try String(contentsOfFile: folder + "/stty-before", encoding: .utf8)
+                == String(contentsOfFile: folder + "/stty-suspended", encoding: .utf8))
+        try terminal.send("Enter")
+        try terminal.waitFor("› ○ 1  set up CI")
+        try terminal.send("j", "Space")
+        try terminal.waitFor("2 open, 1 done")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
     @Test func withoutATerminalItIsRefused() throws {
         let sandbox = try sandbox()
         let before = try sandbox.snapshot()

@@ -19,13 +19,18 @@ enum InteractiveCommand {
             space or x marks the todo done or not done; a adds to the section under the cursor (one \
             line, read as 'doogit todo add' reads TEXT: +tag, due:fri, pri:H); e edits the text; t \
             tags (+tag adds, -tag removes), d sets the due date, p the priority; n edits the note in \
-            $VISUAL or $EDITOR; D or Delete removes; u takes back the last change made in the view (a \
-            toggle toggles back, an add is removed, a removal restored, an edit edited back: a new \
-            change, synced like any); z or Enter folds a section; / filters as you type (as --grep; \
+            $VISUAL or $EDITOR; D or Delete removes; P promotes to a GitHub issue (as 'doogit todo promote', in the \
+            background); o opens the todo's issue, or the repository, in $BROWSER (else xdg-open); u \
+            takes back the last change made in the view (a toggle toggles back, an add is removed, a \
+            removal restored, an edit edited back: a new change, synced like any; a promote cannot be); z or Enter folds a section; / filters as you type (as --grep; \
             Esc clears it); s syncs in the background ('doogit sync', its summary or error in the \
             status line); ? lists the keys; q or Ctrl-C leaves, with the terminal as it was (so do \
             SIGINT, SIGTERM and SIGHUP); Ctrl-Z suspends. A click selects, a click on a circle \
-            toggles it and one on a section's [+] adds; the wheel scrolls. Changes that another \
+            toggles it and one on a section's [+] adds; the wheel scrolls. r opens the repository \
+            screen: your repositories on GitHub (the last listing at once, a new one read in the \
+            background), filtered as you type (as 'doogit repo search'), tracked ones marked; Enter or \
+            a click tracks one ('doogit repo add') or stops tracking it ('doogit repo remove', asking \
+            first when it has todos); Esc clears the search, and on an empty one goes back. Changes that another \
             process makes (a cron sync, another terminal) show within a second. Every change is the \
             command's: a todo finished here is 'doogit todo done'. REPO shows only those \
             repositories, named as 'doogit todo list' takes them. It needs a terminal on standard \

@@ -91,6 +91,7 @@ final class InteractiveSession {
                 finish(job.kind, job.command)
             }
             if !jobs.isEmpty { spinnerStep += 1 }
+            reapOpeners()
             followOtherProcesses()
         }
         if let ending {
@@ -168,6 +169,12 @@ final class InteractiveSession {
                 try reload(cursorOn: result.todoID)
             case .editNote(let id):
                 try editNote(id)
+            case .promote(let id):
+                guard !isRunning({ if case .promote(let other) = $0 { return other == id } else { return false } }) else { return }
+                try start(.promote(id), ["todo", "promote", String(id)])
+                view.message = "Making the issue of \(id) on GitHub…"
+            case .open(let url):
+                openInBrowser(url)
             case .filter:
                 try reload()
             case .sync:
@@ -211,6 +218,7 @@ final class InteractiveSession {
         case sync
         case listing
         case track(RepositoryView.Entry)
+        case promote(Int64)
     }
 
     private func start(_ kind: Job, _ arguments: [String]) throws {
@@ -252,6 +260,13 @@ final class InteractiveSession {
                 view.lastSync = "sync failed: " + error
             }
             view.message = nil
+        case .promote(let id):
+            if finished.status == 0 {
+                changes.promoted(id)
+                view.message = "Promoted \(id)" + (lines.last.map { ": " + $0 } ?? "")
+            } else {
+                view.message = "Cannot promote \(id): " + error
+            }
         case .listing:
             repositories?.loading = false
             if finished.status == 0, let entries = RepositoryListing.entries(fromJSON: finished.output) {
@@ -322,6 +337,35 @@ final class InteractiveSession {
             }
         } catch {
             repositories?.message = Self.describe(error, runtime)
+        }
+    }
+
+    /// `o`: the page in $BROWSER, else the system's opener, out of the view's way (its output
+    /// goes nowhere, and the view does not wait for it).
+    private func openInBrowser(_ url: String) {
+        #if os(macOS)
+        let opener = runtime.context.variable("BROWSER") ?? "open"
+        #else
+        let opener = runtime.context.variable("BROWSER") ?? "xdg-open"
+        #endif
+        do {
+            let pid = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", opener + " \"$1\"", "sh", url],
+                                           environment: runtime.context.environment,
+                                           stdin: .nullDevice, stdout: .nullDevice, stderr: .nullDevice, newProcessGroup: true)
+            openers.append(pid)
+            view.message = "Opening " + TerminalText.sanitize(url)
+        } catch {
+            view.message = "Cannot start \(TerminalText.sanitize(opener)) to open \(TerminalText.sanitize(url)); set BROWSER"
+        }
+    }
+
+    /// Openers that have not been waited for yet: reaped as they end, so none is left a zombie.
+    private var openers: [pid_t] = []
+
+    private func reapOpeners() {
+        openers.removeAll { pid in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) != 0
         }
     }
 

@@ -21,6 +21,7 @@ enum ListScreen {
         "e              edit the text     n             edit the note in $EDITOR",
         "t d p          tag, due date, priority (as 'todo edit')",
         "D Delete       remove            u             take back the last change",
+        "P              promote to an issue               o             open its issue or repository",
         "/              filter as you type (as --grep); Esc clears it",
         "s              sync              r             your repositories",
         "click          select; on a circle: toggle; on [+]: add",
@@ -97,30 +98,27 @@ enum ListScreen {
         return reverse + padded.replacing("\u{1B}[0m", with: "\u{1B}[0m" + reverse) + "\u{1B}[0m"
     }
 
-    /// What is shown and how many, then the last sync (or the one running), or the message.
+    /// How many are open and done, then what is shown and the last sync (or the one running);
+    /// after a key that did something, the counts and what it did, which takes the room.
     static func statusLine(_ view: ListView, spinner: String, style: Style) -> String {
-        let todos = view.todos
-        let done = todos.lazy.filter(\.done).count
-        var left = "\(todos.count - done) open, \(done) done in \(view.sections.count) "
-            + (view.sections.count == 1 ? "repository" : "repositories")
-        if !view.filter.isEmpty { left += " · /\(TerminalText.sanitize(view.filter))" }
-        var right: String
-        if view.syncing {
-            right = "syncing \(spinner)"
-        } else {
-            right = view.lastSync ?? "s syncs"
-        }
-        if let message = view.message { right = message }
-        right = TerminalText.sanitize(right)
         let width = view.width
+        let counts = "\(view.openCount) open, \(view.doneCount) done"
+        var left = counts, right: String
+        if let message = view.message {
+            right = TerminalText.sanitize(message)
+        } else {
+            left += " in " + Counted.text(view.sections.count, "repository", plural: "repositories")
+            if !view.filter.isEmpty { left += " · /\(TerminalText.sanitize(view.filter))" }
+            right = view.syncing ? "syncing \(spinner)" : TerminalText.sanitize(view.lastSync ?? "s syncs, ? keys")
+        }
         let room = width - DisplayWidth.of(left) - 2
         let line: String
         if room >= 10 {
-            let shownRight = TextLayout.truncate(right, width: room, ellipsis: style.ellipsis)
-            line = left + String(repeating: " ", count: max(2, width - DisplayWidth.of(left) - DisplayWidth.of(shownRight)))
-                + shownRight
+            let shown = TextLayout.truncate(right, width: room, ellipsis: style.ellipsis)
+            let gap = view.message == nil ? max(2, width - DisplayWidth.of(left) - DisplayWidth.of(shown)) : 2
+            line = left + String(repeating: " ", count: gap) + shown
         } else {
-            line = TextLayout.truncate(view.message.map(TerminalText.sanitize) ?? left, width: width, ellipsis: style.ellipsis)
+            line = TextLayout.truncate(view.message == nil ? left : right, width: width, ellipsis: style.ellipsis)
         }
         return style.color ? reversed(line, width: width) : line
     }

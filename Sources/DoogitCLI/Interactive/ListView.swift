@@ -15,6 +15,9 @@ struct ListView {
         case remove(todoID: Int64)
         case undo
         case editNote(todoID: Int64)
+        case promote(todoID: Int64)
+        /// A web page: the todo's issue, or the repository.
+        case open(url: String)
         case filter(String)
         case sync
         case repositories
@@ -72,6 +75,8 @@ struct ListView {
     mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
         let previous = cursor.flatMap { layout.index(of: $0) }
         self.sections = sections
+        doneCount = sections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
+        openCount = sections.reduce(0) { $0 + $1.todos.count } - doneCount
         relayout()
         if let item, layout.index(of: item) != nil {
             cursor = item
@@ -99,7 +104,9 @@ struct ListView {
         layout = ListLayout(sections: sections, folded: folded, renderer: renderer, width: width)
     }
 
-    var todos: [TodoRecord] { sections.flatMap(\.todos) }
+    /// Counted when the todos come, not on every frame.
+    private(set) var openCount = 0
+    private(set) var doneCount = 0
 
     func todo(_ id: Int64) -> TodoRecord? {
         for section in sections {
@@ -176,6 +183,18 @@ struct ListView {
         case .character("D"), .delete:
             if let todo = cursorTodo { return [.remove(todoID: todo.id)] }
         case .character("u"): return [.undo]
+        case .character("P"):
+            guard let todo = cursorTodo else { return [] }
+            if let issue = todo.issue {
+                message = "\(todo.id) is already linked to #\(issue.number); o opens it"
+                return []
+            }
+            return [.promote(todoID: todo.id)]
+        case .character("o"):
+            if let url = cursorTodo?.issue?.url { return [.open(url: url)] }
+            if let id = cursorRepositoryID, let section = sections.first(where: { $0.repository.id == id }) {
+                return [.open(url: section.repository.url)]
+            }
         case .character("/"):
             prompt = Prompt(purpose: .filter, label: "/", editor: LineEditor(text: filter))
         case .escape:

@@ -11,6 +11,8 @@ struct ViewChanges {
         case added(todoID: Int64)
         case removed(todoID: Int64)
         case edited(before: TodoRecord)
+        /// An issue made on GitHub: it stays there.
+        case promoted(todoID: Int64)
     }
 
     private(set) var undo: [Undo] = []
@@ -42,6 +44,11 @@ struct ViewChanges {
         return (note == nil ? "Cleared the note of " : "Saved the note of ") + summary(todo)
     }
 
+    /// A promote made by `todo promote` in the background: `u` says it cannot take it back.
+    mutating func promoted(_ id: Int64) {
+        undo.append(.promoted(todoID: id))
+    }
+
     mutating func remove(_ id: Int64, _ actions: TodoActions) throws -> String {
         let removed = try actions.remove([id])
         undo.append(.removed(todoID: id))
@@ -65,6 +72,9 @@ struct ViewChanges {
         case .removed(let id):
             let restored = try actions.restore([id])
             message = "Took back the removal: restored " + summary(restored.first)
+            todoID = id
+        case .promoted(let id):
+            message = "A promote cannot be taken back: the issue of \(id) stays on GitHub (close it there, or 'doogit todo unlink \(id)')"
             todoID = id
         case .edited(let before):
             guard let after = current(before.id) else {
