@@ -90,6 +90,15 @@ extension Store {
     /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
     /// Positions are sorted by small keys, then the records are swapped into place: a record is
     /// large, and moving one costs less than copying it.
+    /// One repository's todos in the order of the list (as `sections` gives them): open first,
+    /// then by `orderByPressing`, else as they arrived.
+    public static func listOrder(_ todos: inout [TodoRecord]) {
+        todos.sort { lhs, rhs in
+            lhs.done != rhs.done ? !lhs.done : lhs.position != rhs.position ? lhs.position < rhs.position : lhs.id < rhs.id
+        }
+        orderByPressing(&todos)
+    }
+
     static func orderByPressing(_ todos: inout [TodoRecord]) {
         let open = todos.firstIndex(where: \.done) ?? todos.endIndex
         guard todos[..<open].contains(where: { $0.due != nil || $0.priority != nil }) else { return }

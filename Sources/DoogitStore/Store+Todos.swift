@@ -105,8 +105,7 @@ extension Store {
             """, values) { row throws(StoreError) in
             var todo = try reader.read(row, tags: [])
             if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
-            // Unicode-aware and case-insensitive, which SQLite's LIKE is not.
-            if let needle, !todo.text.lowercased().contains(needle) { return }
+            if let needle, !todo.matches(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {
                 sections[sections.count - 1].todos.append(todo)
             } else if let repository = repositories[todo.repositoryID] {

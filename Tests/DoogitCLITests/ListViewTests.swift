@@ -94,15 +94,55 @@ struct ListViewTests {
         #expect(view.handle(key(.enter)) == [.edit(todoID: 1, line: "due:tomorrow", raw: false)])
     }
 
-    @Test func theFilterIsSetAsYouTypeAndEscClearsIt() {
+    @Test func theFilterPicksAsYouTypeAsGrepDoesAndEscClearsIt() {
         var view = view()
+        func shown() -> [Int64] { view.sections.flatMap(\.todos).map(\.id) }
         _ = view.handle(char("/"))
-        #expect(view.handle(char("f")) == [.filter("f")])
-        #expect(view.handle(char("o")) == [.filter("fo")])
-        #expect(view.handle(key(.backspace)) == [.filter("f")])
+        #expect(view.handle(char("F")).isEmpty)
+        #expect(shown() == [3], "without case, in the text")
+        #expect(view.sections.map(\.repository.id) == [2], "only sections with a match")
+        _ = view.handle(char("x"))
+        #expect(shown().isEmpty)
+        #expect(ListScreen.frame(view).rows[0].hasPrefix("No todo matches 'Fx'"))
+        _ = view.handle(key(.backspace))
+        _ = view.handle(key(.backspace))
+        #expect(shown() == [1, 2, 3], "an empty filter shows all again")
+        _ = view.handle(char("r"))
+        #expect(shown() == [2, 3], "'write the release notes' and 'fork it'")
         #expect(view.handle(key(.enter)).isEmpty)
-        #expect(view.filter == "f")
-        #expect(view.handle(key(.escape)) == [.filter("")])
+        #expect(view.filter == "r")
+        _ = view.handle(key(.escape))
+        #expect(view.filter.isEmpty)
+        #expect(shown() == [1, 2, 3])
+    }
+
+    @Test func aChangeLaysOutOnlyItsSectionAndPutsItInListOrder() {
+        var view = view()
+        let spoonLines = view.layout.lines.filter { $0.item == .todo(id: 3) || $0.item == .header(repositoryID: 2) }
+        // Todo 1 done: it goes after the open ones, and the cursor goes with it.
+        var one = Fixture.todo(id: 1, text: "set up CI", done: true)
+        one.position = 1
+        view.apply(changed: [one])
+        #expect(view.sections[0].todos.map(\.id) == [2, 1] || view.sections[0].todos.map(\.id) == [1, 2])
+        #expect(view.sections[0].todos.filter(\.done).map(\.id).sorted() == [1, 2])
+        // An added todo with a due date comes first among the open ones.
+        var added = Fixture.todo(id: 10, text: "ship", repository: Self.spoon)
+        added.due = CalendarDate(text: "2030-01-01")
+        added.position = 5
+        view.apply(changed: [added], cursorOn: .todo(id: 10))
+        #expect(view.sections[1].todos.map(\.id) == [10, 3])
+        #expect(view.cursor == .todo(id: 10))
+        #expect(view.doneCount == 2 && view.openCount == 2)
+        // Removed: gone from the list and the layout.
+        view.apply(changed: [], removed: [added])
+        #expect(view.sections[1].todos.map(\.id) == [3])
+        #expect(view.layout.lines.filter { $0.item == .todo(id: 3) || $0.item == .header(repositoryID: 2) } == spoonLines)
+        #expect(!view.layout.items.contains(.todo(id: 10)))
+        // The layout laid out in place is the one laid out whole.
+        var whole = view
+        whole.show(whole.sections)
+        #expect(whole.layout.lines == view.layout.lines)
+        #expect(whole.layout.items == view.layout.items)
     }
 
     @Test func foldingHidesASectionsTodosAndKeepsTheCursorOnIt() {

@@ -147,26 +147,20 @@ final class InteractiveSession {
             case .quit:
                 running = false
             case .toggle(let id, let done):
-                view.message = try changes.toggle(id, done: done, actions())
-                try reload()
+                show(try changes.toggle(id, done: done, actions()))
             case .add(let repositoryID, let line):
-                let (message, id) = try changes.add(line, to: repositoryID, actions())
-                view.message = message
-                try reload(cursorOn: id)
+                show(try changes.add(line, to: repositoryID, actions()))
             case .edit(let id, let line, let raw):
                 guard let before = view.todo(id) else { return }
-                view.message = try changes.edit(id, line: line, raw: raw, before: before, actions())
-                try reload()
+                show(try changes.edit(id, line: line, raw: raw, before: before, actions()))
             case .remove(let id):
-                view.message = try changes.remove(id, actions())
-                try reload()
+                show(try changes.remove(id, actions()))
             case .undo:
-                guard let result = try changes.takeBack(actions(), current: { self.view.todo($0) }) else {
+                guard let done = try changes.takeBack(actions(), current: { self.view.todo($0) }) else {
                     view.message = "Nothing to take back"
                     return
                 }
-                view.message = result.message
-                try reload(cursorOn: result.todoID)
+                show(done)
             case .editNote(let id):
                 try editNote(id)
             case .promote(let id):
@@ -175,8 +169,6 @@ final class InteractiveSession {
                 view.message = "Making the issue of \(id) on GitHub…"
             case .open(let url):
                 openInBrowser(url)
-            case .filter:
-                try reload()
             case .sync:
                 startSync()
             case .repositories:
@@ -196,13 +188,20 @@ final class InteractiveSession {
         return ErrorReporter.report(error, databasePath: path).message
     }
 
-    private func reload(cursorOn todoID: Int64? = nil) throws {
+    /// What a change made here did: its line, and its todos in the list (only their sections
+    /// are laid out again).
+    private func show(_ done: ViewChanges.Done) {
+        view.message = done.message
+        view.apply(changed: done.changed, removed: done.removed, cursorOn: done.todoID.map { .todo(id: $0) })
+    }
+
+    /// Every section from the store (the view filters them itself).
+    private func reload() throws {
         let today = CalendarDate.local(at: runtime.now())
         view.renderer.today = today
         let sections = try store.sections(repositoryIDs: repositoryIDs, filter: .all,
-                                          matching: view.filter.isEmpty ? nil : view.filter,
-                                          details: DetailsFilter(today: today), includeEmpty: view.filter.isEmpty)
-        view.show(sections, cursorOn: todoID.map { .todo(id: $0) })
+                                          details: DetailsFilter(today: today), includeEmpty: true)
+        view.show(sections)
         dataVersion = try? store.database.scalarInt("PRAGMA data_version")
     }
 
@@ -429,7 +428,6 @@ final class InteractiveSession {
             view.message = "The note is \(NoteInput.tooLong); it is as it was"
             return
         }
-        view.message = try changes.editNote(id, note: note, before: before, actions())
-        try reload()
+        show(try changes.editNote(id, note: note, before: before, actions()))
     }
 }

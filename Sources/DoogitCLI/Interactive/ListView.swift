@@ -18,7 +18,6 @@ struct ListView {
         case promote(todoID: Int64)
         /// A web page: the todo's issue, or the repository.
         case open(url: String)
-        case filter(String)
         case sync
         case repositories
         case suspend
@@ -41,8 +40,13 @@ struct ListView {
         var original = ""
     }
 
+    /// Every section as the store gave it, and those the filter leaves (all, without one).
+    private var allSections: [TodoSection] = []
     private(set) var sections: [TodoSection] = []
     private(set) var layout = ListLayout()
+    private let linesCache = TodoLinesCache()
+    /// The largest ID: the list right-aligns IDs to its width.
+    private var maximumID: Int64 = 0
     private(set) var cursor: ListLayout.Item?
     /// The first line shown.
     private(set) var top = 0
@@ -70,14 +74,45 @@ struct ListView {
 
     // MARK: What comes in
 
-    /// The todos as they are now, the cursor on `item` when given, else kept on the same todo
-    /// (or the one now in its place, when it is gone).
+    /// The todos as the store has them now (every section, unfiltered), the cursor on `item`
+    /// when given, else kept on the same todo (or the one now in its place, when it is gone).
     mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
-        let previous = cursor.flatMap { layout.index(of: $0) }
-        self.sections = sections
-        doneCount = sections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
-        openCount = sections.reduce(0) { $0 + $1.todos.count } - doneCount
+        allSections = sections
+        maximumID = sections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
+        refilter()
+        let previous = cursorIndex
         relayout()
+        settleCursor(on: item, previous: previous)
+    }
+
+    /// Todos that a change made here left as `changed` (added, edited, toggled, restored) or
+    /// took away (`removed`): only their sections are filtered, put in order and laid out again.
+    mutating func apply(changed: [TodoRecord], removed: [TodoRecord] = [], cursorOn item: ListLayout.Item? = nil) {
+        let ids = Set((changed + removed).map(\.id))
+        let touched = Set((changed + removed).map(\.repositoryID))
+        for index in allSections.indices where touched.contains(allSections[index].repository.id) {
+            let repositoryID = allSections[index].repository.id
+            allSections[index].todos.removeAll { ids.contains($0.id) }
+            allSections[index].todos += changed.filter { $0.repositoryID == repositoryID }
+            Store.listOrder(&allSections[index].todos)
+        }
+        maximumID = max(maximumID, changed.map(\.id).max() ?? 0)
+        if removed.contains(where: { $0.id == maximumID }) {
+            maximumID = allSections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
+        }
+        let shownBefore = sections.map(\.repository.id)
+        refilter(only: touched)
+        let previous = cursorIndex
+        relayout(only: sections.map(\.repository.id) == shownBefore ? touched : nil)
+        settleCursor(on: item, previous: previous)
+    }
+
+    /// Where the cursor is before the list is laid out again, for `settleCursor`.
+    private var cursorIndex: Int? { cursor.flatMap { layout.index(of: $0) } }
+
+    /// After the list was laid out again: the cursor on `item` when given, else kept on its
+    /// todo, else on the item now where it was (`previous`).
+    private mutating func settleCursor(on item: ListLayout.Item?, previous: Int?) {
         if let item, layout.index(of: item) != nil {
             cursor = item
         } else if let cursor, layout.index(of: cursor) != nil {
@@ -97,11 +132,52 @@ struct ListView {
         scrollToCursor()
     }
 
-    private mutating func relayout() {
+    /// The sections the filter leaves, as `--grep` would: without a filter every section, with
+    /// one only those with a match. `only`: the repositories whose todos changed, the others as
+    /// they were; `narrowing`: the filter only grew, so only what it left before is looked at.
+    private mutating func refilter(only touched: Set<Int64>? = nil, narrowing: Bool = false) {
+        doneCount = allSections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
+        openCount = allSections.reduce(0) { $0 + $1.todos.count } - doneCount
+        guard !filter.isEmpty else {
+            sections = allSections
+            return
+        }
+        let needle = filter.lowercased()
+        let kept = Dictionary(uniqueKeysWithValues: sections.map { ($0.repository.id, $0) })
+        sections = allSections.compactMap { section in
+            let id = section.repository.id
+            if let touched, !touched.contains(id) { return kept[id] }
+            if narrowing, kept[id] == nil { return nil }
+            let todos = (narrowing ? kept[id]?.todos ?? [] : section.todos).filter { $0.matches(needle) }
+            return todos.isEmpty ? nil : TodoSection(repository: section.repository, todos: todos)
+        }
+    }
+
+    /// How the list is drawn now, and whether that changed every todo's lines (the IDs grew a
+    /// digit, the width or the day changed).
+    private func drawing() -> (drawing: ListLayout.Drawing, idWidthChanged: Bool) {
         var renderer = self.renderer
         renderer.width = width
-        renderer.highlight = filter.isEmpty ? nil : filter
-        layout = ListLayout(sections: sections, folded: folded, renderer: renderer, width: width)
+        let idWidth = String(max(1, maximumID)).count
+        let changed = linesCache.prepare(width: width, idWidth: idWidth, today: renderer.today)
+        return (.list(renderer: renderer, width: width, idWidth: idWidth, cache: linesCache), changed)
+    }
+
+    /// The whole list's layout while a filter is on, to show again at once when it is cleared.
+    private var unfiltered: ListLayout?
+
+    /// Lays the list out again: only the sections of `only` when given (and nothing else
+    /// changed every todo's lines), else all of it.
+    private mutating func relayout(only repositories: Set<Int64>? = nil) {
+        unfiltered = nil
+        let (drawing, everyLineChanged) = self.drawing()
+        if let repositories, !everyLineChanged {
+            for section in sections where repositories.contains(section.repository.id) {
+                if !layout.replace(section, folded: folded.contains(section.repository.id), drawing: drawing) { return relayout() }
+            }
+            return
+        }
+        layout = ListLayout(sections: sections, folded: folded, drawing: drawing)
     }
 
     /// Counted when the todos come, not on every frame.
@@ -260,9 +336,24 @@ struct ListView {
         return words.map { prefix + $0 }.joined(separator: " ")
     }
 
+    /// Filters as `--grep` does, in the todos at hand: a letter more looks only at what the
+    /// filter left.
     mutating func setFilter(_ text: String) -> [Request] {
+        guard text != filter else { return [] }
+        let narrowing = !filter.isEmpty && text.lowercased().contains(filter.lowercased())
+        let whole = filter.isEmpty ? layout : unfiltered
         filter = text
-        return [.filter(text)]
+        refilter(narrowing: narrowing)
+        let previous = cursorIndex
+        if filter.isEmpty, let whole {
+            layout = whole
+            unfiltered = nil
+        } else {
+            relayout()
+            unfiltered = whole
+        }
+        settleCursor(on: nil, previous: previous)
+        return []
     }
 
     private mutating func handleMouse(_ mouse: MouseEvent) -> [Request] {
@@ -341,7 +432,7 @@ struct ListView {
         if case .todo(let id)? = cursor, todo(id)?.repositoryID == repositoryID, folded.contains(repositoryID) {
             cursor = .header(repositoryID: repositoryID)
         }
-        relayout()
+        relayout(only: [repositoryID])
         scrollToCursor()
     }
 }

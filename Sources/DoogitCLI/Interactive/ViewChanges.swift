@@ -18,30 +18,39 @@ struct ViewChanges {
     private(set) var undo: [Undo] = []
 
     /// What the change did, in a line for the status line.
-    mutating func toggle(_ id: Int64, done: Bool, _ actions: TodoActions) throws -> String {
+    /// Each change says what it did, in a line for the status line, and the records it left.
+    struct Done {
+        var message: String
+        var changed: [TodoRecord] = []
+        var removed: [TodoRecord] = []
+        /// The todo to put the cursor on.
+        var todoID: Int64?
+    }
+
+    mutating func toggle(_ id: Int64, done: Bool, _ actions: TodoActions) throws -> Done {
         let todos = try actions.setDone([id], done: done)
         undo.append(.toggled(todoID: id, wasDone: !done))
-        return (done ? "Done " : "Not done ") + summary(todos.first)
+        return Done(message: (done ? "Done " : "Not done ") + summary(todos.first), changed: todos)
     }
 
-    mutating func add(_ line: String, to repositoryID: Int64, _ actions: TodoActions) throws -> (String, Int64) {
+    mutating func add(_ line: String, to repositoryID: Int64, _ actions: TodoActions) throws -> Done {
         let todo = try actions.add(line: line, to: repositoryID)
         undo.append(.added(todoID: todo.id))
-        return ("Added " + summary(todo), todo.id)
+        return Done(message: "Added " + summary(todo), changed: [todo], todoID: todo.id)
     }
 
-    mutating func edit(_ id: Int64, line: String, raw: Bool, before: TodoRecord, _ actions: TodoActions) throws -> String {
+    mutating func edit(_ id: Int64, line: String, raw: Bool, before: TodoRecord, _ actions: TodoActions) throws -> Done {
         let todo = raw
             ? try actions.edit(id, text: [line], details: DetailsEdit())
-            : try actions.edit(id, line: line)
+            : try actions.editFields(id, words: TodoActions.words(line))
         undo.append(.edited(before: before))
-        return "Changed " + summary(todo)
+        return Done(message: "Changed " + summary(todo), changed: [todo])
     }
 
-    mutating func editNote(_ id: Int64, note: String?, before: TodoRecord, _ actions: TodoActions) throws -> String {
+    mutating func editNote(_ id: Int64, note: String?, before: TodoRecord, _ actions: TodoActions) throws -> Done {
         let todo = try actions.edit(id, text: nil, details: DetailsEdit(note: .some(note)))
         undo.append(.edited(before: before))
-        return (note == nil ? "Cleared the note of " : "Saved the note of ") + summary(todo)
+        return Done(message: (note == nil ? "Cleared the note of " : "Saved the note of ") + summary(todo), changed: [todo])
     }
 
     /// A promote made by `todo promote` in the background: `u` says it cannot take it back.
@@ -49,33 +58,30 @@ struct ViewChanges {
         undo.append(.promoted(todoID: id))
     }
 
-    mutating func remove(_ id: Int64, _ actions: TodoActions) throws -> String {
+    mutating func remove(_ id: Int64, _ actions: TodoActions) throws -> Done {
         let removed = try actions.remove([id])
         undo.append(.removed(todoID: id))
-        return "Removed " + summary(removed.first) + " (u brings it back)"
+        return Done(message: "Removed " + summary(removed.first) + " (u brings it back)", removed: removed)
     }
 
-    /// Takes back the last change; nil when there is none. The todo the change was about, to
-    /// put the cursor on.
-    mutating func takeBack(_ actions: TodoActions, current: (Int64) -> TodoRecord?) throws -> (message: String, todoID: Int64?)? {
+    /// Takes back the last change; nil when there is none.
+    mutating func takeBack(_ actions: TodoActions, current: (Int64) -> TodoRecord?) throws -> Done? {
         guard let last = undo.last else { return nil }
-        let message: String
-        var todoID: Int64?
+        var done: Done
         switch last {
         case .toggled(let id, let wasDone):
             let todos = try actions.setDone([id], done: wasDone)
-            message = "Took back: " + (wasDone ? "done again " : "not done again ") + summary(todos.first)
-            todoID = id
+            done = Done(message: "Took back: " + (wasDone ? "done again " : "not done again ") + summary(todos.first),
+                        changed: todos, todoID: id)
         case .added(let id):
             let removed = try actions.remove([id])
-            message = "Took back the add: removed " + summary(removed.first)
+            done = Done(message: "Took back the add: removed " + summary(removed.first), removed: removed)
         case .removed(let id):
             let restored = try actions.restore([id])
-            message = "Took back the removal: restored " + summary(restored.first)
-            todoID = id
+            done = Done(message: "Took back the removal: restored " + summary(restored.first), changed: restored, todoID: id)
         case .promoted(let id):
-            message = "A promote cannot be taken back: the issue of \(id) stays on GitHub (close it there, or 'doogit todo unlink \(id)')"
-            todoID = id
+            done = Done(message: "A promote cannot be taken back: the issue of \(id) stays on GitHub (close it there, or 'doogit todo unlink \(id)')",
+                        todoID: id)
         case .edited(let before):
             guard let after = current(before.id) else {
                 throw CommandFailure(message: "todo \(before.id) is not in the list any more", hint: nil)
@@ -84,11 +90,10 @@ struct ViewChanges {
             let todo = back.text == nil && back.details.isEmpty
                 ? after
                 : try actions.edit(before.id, text: back.text.map { [$0] }, details: back.details)
-            message = "Took back the edit of " + summary(todo)
-            todoID = before.id
+            done = Done(message: "Took back the edit of " + summary(todo), changed: [todo], todoID: before.id)
         }
         undo.removeLast()
-        return (message, todoID)
+        return done
     }
 
     /// The edit that makes `after` what `before` was: only what differs.

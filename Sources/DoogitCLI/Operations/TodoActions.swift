@@ -43,11 +43,23 @@ struct TodoActions {
         return try store().editTodo(id: id, text: text, details: details, at: now)
     }
 
-    /// A line typed as `todo edit ID`'s TEXT: the words that are text replace the text (when
-    /// there are any), the fields set what they name.
-    func edit(_ id: Int64, line: String) throws -> TodoRecord {
-        let words = try read(Self.words(line), topic: Self.editTopic)
-        return try edit(id, text: words.text.isEmpty ? nil : words.text, details: words.details)
+    /// Words that only change fields: `+tag`, `-tag` (removes it), `due:WHEN`, `pri:H`. A word
+    /// that would be text is refused, so a slip never replaces the text.
+    func editFields(_ id: Int64, words: [String]) throws -> TodoRecord {
+        var removals: [String] = [], rest: [String] = []
+        for word in words {
+            if word.hasPrefix("-"), word.count > 1 {
+                removals.append(try DetailsInput.tag(String(word.dropFirst()), topic: Self.editTopic))
+            } else {
+                rest.append(word)
+            }
+        }
+        var (text, details) = try read(rest, topic: Self.editTopic)
+        if let word = text.first {
+            throw UsageError(message: "'\(TerminalText.sanitize(word))' is not a +tag, -tag, due: or pri: word", topic: Self.editTopic)
+        }
+        details.removeTags += removals
+        return try edit(id, text: nil, details: details)
     }
 
     func setDone(_ ids: [Int64], done: Bool) throws -> [TodoRecord] {
