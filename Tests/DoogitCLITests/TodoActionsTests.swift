@@ -1,0 +1,47 @@
+import DoogitMerge
+@testable import DoogitCLI
+@testable import DoogitStore
+import DoogitSupport
+import Testing
+import TestSupport
+
+/// The changes the commands and the interactive view share: the words read as `todo add` and
+/// `todo edit` read them, and a mistake refused before anything changes.
+@Suite struct TodoActionsTests {
+    func actions() throws -> (TodoActions, Store) {
+        let harness = CLIHarness()
+        let store = try harness.openStore()
+        try store.saveRepositories([Fixture.helloWorld])
+        let today = try #require(CalendarDate(text: "2030-01-07"))
+        return (TodoActions(store: { store }, now: Timestamp(secondsSinceEpoch: 1_900_000_000), today: today), store)
+    }
+
+    @Test func aLineIsReadAsTodoAddReadsItsWords() throws {
+        let (actions, _) = try actions()
+        let todo = try actions.add(line: "ship  it +Release due:tomorrow pri:h", to: Fixture.helloWorld.id)
+        #expect(todo.text == "ship it")
+        #expect(todo.tags == ["Release"])
+        #expect(todo.due == CalendarDate(text: "2030-01-08"))
+        #expect(todo.priority == .high)
+    }
+
+    @Test func fieldsAddAndRemoveTagsAndNeverReplaceTheText() throws {
+        let (actions, store) = try actions()
+        let todo = try actions.add(line: "ship it +a +b", to: Fixture.helloWorld.id)
+        let edited = try actions.editFields(todo.id, words: ["-a", "+c", "pri:L"])
+        #expect(edited.tags == ["b", "c"])
+        #expect(edited.priority == .low)
+        #expect(edited.text == "ship it")
+        let before = try store.todo(id: todo.id)
+        #expect(throws: UsageError.self) { try actions.editFields(todo.id, words: ["oops"]) }
+        #expect(throws: UsageError.self) { try actions.editFields(todo.id, words: ["due:someday"]) }
+        #expect(throws: UsageError.self) { try actions.editFields(todo.id, words: ["-no,tag"]) }
+        #expect(try store.todo(id: todo.id) == before, "a refused edit changes nothing")
+    }
+
+    @Test func anEmptyLineIsNoTodo() throws {
+        let (actions, store) = try actions()
+        #expect(throws: UsageError.self) { try actions.add(line: "  +tag-only  ", to: Fixture.helloWorld.id) }
+        #expect(try store.sections().isEmpty)
+    }
+}
