@@ -168,6 +168,20 @@ struct ListViewTests {
         #expect(view.prompt?.purpose == .add(repositoryID: 2))
     }
 
+    @Test func theWheelScrollsWithinTheList() {
+        var sections = Self.sections
+        sections[1].todos = (10..<60).map { Fixture.todo(id: Int64($0), text: "todo \($0)", repository: Self.spoon) }
+        var view = view()
+        view.show(sections)
+        _ = view.handle(.mouse(MouseEvent(action: .wheelDown, button: 0, column: 0, row: 0)))
+        #expect(view.top == 3)
+        #expect(ListScreen.frame(view).rows[0] == view.layout.lines[3].text)
+        for _ in 0..<100 { _ = view.handle(.mouse(MouseEvent(action: .wheelDown, button: 0, column: 0, row: 0))) }
+        #expect(view.top == view.layout.lines.count - view.listHeight, "no further than the last line")
+        _ = view.handle(.mouse(MouseEvent(action: .wheelUp, button: 0, column: 0, row: 0)))
+        #expect(view.top == view.layout.lines.count - view.listHeight - 3)
+    }
+
     @Test func theCursorStaysOnItsTodoWhenTheListChanges() {
         var view = view()
         _ = view.handle(char("j"))

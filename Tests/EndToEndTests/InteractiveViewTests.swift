@@ -312,6 +312,82 @@ struct InteractiveViewTests {
         #expect(try exitStatus(terminal, folder) == "0")
     }
 
+    /// The issue's "done when", as a new user would try it, at 200x50: nothing tracked, a
+    /// repository found by part of its name and tracked, three todos added, one finished with a
+    /// click and one with space, one taken back, a sync, a cron sync meanwhile, and the shell as
+    /// it was.
+    @Test func aNewUserFromNothingToASyncedList() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.addRepository(id: 1, name: "Hello-World", description: "My first repository on GitHub!")
+        sandbox.github.addRepository(id: 2, name: "Spoon-Knife", description: "demo")
+        let (terminal, folder) = try open(sandbox, columns: 200, rows: 50)
+        try terminal.waitFor("No todos. Press r to track a repository")
+        try terminal.send("a")
+        try terminal.waitFor("No repository to add to: track one with r")
+        try terminal.send("r")
+        try terminal.type("hello")
+        try terminal.waitFor("1 of 2 repositories")
+        try terminal.send("Enter")
+        try terminal.waitFor("✓ octocat/Hello-World")
+        try terminal.send("Escape")
+        try terminal.waitFor("2 of 2 repositories")
+        try terminal.send("Escape")
+        try terminal.waitFor("j/k move")
+        try terminal.waitFor("octocat/Hello-World  My first repository on GitHub!")
+        for line in ["write the docs +docs due:2030-01-31", "tag the release +release pri:H", "tell everyone due:2030-02-01"] {
+            try terminal.send("a")
+            try terminal.waitFor("Add to octocat/Hello-World:")
+            try terminal.type(line)
+            try terminal.send("Enter")
+            try terminal.waitFor("Added")
+        }
+        try terminal.waitFor("3 open, 0 done")
+        // The first todo (due first) with space; the one on the next row with a click on its circle.
+        try terminal.send("g", "j", "Space")
+        try terminal.waitFor("2 open, 1 done")
+        let screen = try terminal.screen()
+        let row = try #require(screen.firstIndex { $0.hasPrefix("  ○") })
+        try terminal.type("\u{1B}[<0;3;\(row + 1)M\u{1B}[<0;3;\(row + 1)m")
+        try terminal.waitFor("1 open, 2 done")
+        try terminal.send("u")
+        try terminal.waitFor("2 open, 1 done")
+        // A sync in the view, then one from cron meanwhile: both show without a key.
+        try terminal.send("s")
+        try terminal.waitFor("synced:")
+        sandbox.github.update(1) { $0.description = "Renamed by someone" }
+        #expect(sandbox.run("sync", "--quiet").status == 0)
+        try terminal.waitFor("octocat/Hello-World  Renamed by someone")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+        #expect(try String(contentsOfFile: folder + "/stty-before", encoding: .utf8)
+                == String(contentsOfFile: folder + "/stty-after", encoding: .utf8))
+        #expect(sandbox.run("todo", "list", "--done").stdout.contains("write the docs"))
+    }
+
+    @Test func asciiMarkersAndNoColourHold() throws {
+        let sandbox = try sandbox()
+        sandbox.environment["NO_COLOR"] = "1"
+        let (terminal, folder) = try open(sandbox, "--ascii")
+        let screen = try terminal.waitFor("open, 0 done")
+        #expect(screen[1] == "> [ ] 1  set up CI")
+        #expect(!(try terminal.styledScreen().contains("\u{1B}[7m")), "no reverse video without colour")
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
+    @Test func aDumbTerminalIsRefused() throws {
+        let sandbox = try sandbox()
+        let folder = sandbox.home.path
+        let terminal = try TmuxTerminal(script: """
+            TERM=dumb "\(DoogitBinary.path)" ui 2> \(folder)/stderr
+            echo "$?" > \(folder)/ui.status
+            echo "shell is back"
+            read line
+            """, environment: sandbox.environment)
+        #expect(try exitStatus(terminal, folder) == "2")
+        #expect(try String(contentsOfFile: folder + "/stderr", encoding: .utf8).contains("TERM is dumb"))
+    }
+
     @Test func withoutATerminalItIsRefused() throws {
         let sandbox = try sandbox()
         let before = try sandbox.snapshot()
