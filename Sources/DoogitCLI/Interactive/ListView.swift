@@ -45,6 +45,8 @@ struct ListView {
     private(set) var sections: [TodoSection] = []
     private(set) var layout = ListLayout()
     private let linesCache = TodoLinesCache()
+    /// The texts folded for the filter, made when a filter first needs them after a change.
+    private var filterIndex: FilterIndex?
     /// The largest ID: the list right-aligns IDs to its width.
     private var maximumID: Int64 = 0
     private(set) var cursor: ListLayout.Item?
@@ -78,6 +80,7 @@ struct ListView {
     /// when given, else kept on the same todo (or the one now in its place, when it is gone).
     mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
         allSections = sections
+        filterIndex = nil
         maximumID = sections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
         refilter()
         let previous = cursorIndex
@@ -88,6 +91,7 @@ struct ListView {
     /// Todos that a change made here left as `changed` (added, edited, toggled, restored) or
     /// took away (`removed`): only their sections are filtered, put in order and laid out again.
     mutating func apply(changed: [TodoRecord], removed: [TodoRecord] = [], cursorOn item: ListLayout.Item? = nil) {
+        filterIndex = nil
         let ids = Set((changed + removed).map(\.id))
         let touched = Set((changed + removed).map(\.repositoryID))
         for index in allSections.indices where touched.contains(allSections[index].repository.id) {
@@ -143,6 +147,14 @@ struct ListView {
             return
         }
         let needle = filter.lowercased()
+        if touched == nil && !narrowing {
+            if filterIndex == nil { filterIndex = FilterIndex(allSections) }
+            let found = filterIndex?.matches(needle, in: allSections) ?? []
+            sections = zip(allSections, found).compactMap { section, indexes in
+                indexes.isEmpty ? nil : TodoSection(repository: section.repository, todos: indexes.map { section.todos[$0] })
+            }
+            return
+        }
         let kept = Dictionary(uniqueKeysWithValues: sections.map { ($0.repository.id, $0) })
         sections = allSections.compactMap { section in
             let id = section.repository.id
