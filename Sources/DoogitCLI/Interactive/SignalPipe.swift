@@ -20,15 +20,7 @@ final class SignalPipe {
         for end in [readEnd, writeEnd] { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         signalPipeWriteEnd = writeEnd
         for number in signals {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = writeSignalNumber
-            #else
-            action.__sigaction_u.__sa_handler = writeSignalNumber
-            #endif
-            sigemptyset(&action.sa_mask)
-            var old = sigaction()
-            if sigaction(number, &action, &old) == 0 { previous[number] = old }
+            if let old = SignalHandler.install(writeSignalNumber, for: number) { previous[number] = old }
         }
     }
 
@@ -46,7 +38,7 @@ final class SignalPipe {
 
     /// Puts back the handlers there were.
     func restore() {
-        for (number, var action) in previous { sigaction(number, &action, nil) }
+        for (number, action) in previous { SignalHandler.restore(action, for: number) }
         previous = [:]
     }
 

@@ -41,21 +41,13 @@ final class ProgressLine {
     }
 
     private func installInterruptHandler() {
-        var action = sigaction()
-        #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = clearLineAndStop
-        #else
-        action.__sigaction_u.__sa_handler = clearLineAndStop
-        #endif
-        sigemptyset(&action.sa_mask)
-        var previous = sigaction()
-        if sigaction(SIGINT, &action, &previous) == 0 { previousHandler = previous }
+        previousHandler = SignalHandler.install(clearLineAndStop, for: SIGINT)
     }
 
     private func restoreInterruptHandler() {
-        guard var previous = previousHandler else { return }
+        guard let previous = previousHandler else { return }
         previousHandler = nil
-        sigaction(SIGINT, &previous, nil)
+        SignalHandler.restore(previous, for: SIGINT)
     }
 }
 
