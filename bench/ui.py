@@ -74,11 +74,20 @@ def first_frame(doogit, env, columns, rows):
     return elapsed, pid, master
 
 
+def drain(master):
+    """Reads until the program closes the terminal, keeping nothing (a list is megabytes)."""
+    while True:
+        try:
+            if not os.read(master, 1 << 16):
+                break
+        except OSError:
+            break
+
+
 def list_time(doogit, env, columns, rows):
     started = time.perf_counter()
     pid, master = spawn([doogit, "todo", "list"], env, columns, rows)
-    while read_until(master, b"\x00never", timeout=120.0):
-        pass
+    drain(master)
     os.waitpid(pid, 0)
     os.close(master)
     return time.perf_counter() - started
@@ -111,7 +120,7 @@ def measure(doogit, env, columns, rows, runs, count):
             cpu, written = keystrokes(pid, master, keys, count)
             per_key.setdefault(name, []).append((cpu, written))
         os.write(master, b"q")
-        read_until(master, b"\x00never", timeout=30.0)
+        drain(master)
         os.waitpid(pid, 0)
         os.close(master)
     return statistics.median(starts), statistics.median(lists), {
