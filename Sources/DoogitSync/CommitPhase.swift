@@ -26,6 +26,11 @@ import DoogitSupport
 struct CommitPhase: SyncPhase {
     static let recentCommitsBound = 100
 
+    /// Only repositories whose branch was never read: after the issue phase, those whose first
+    /// todos this sync's import brought, so that their first read is paid by the sync that
+    /// brought them and the next sync, with nothing new, costs nothing.
+    var firstReadsOnly = false
+
     func run(_ session: inout SyncSession) throws {
         var changes: [SyncChange] = []
         defer { session.summary.changes += changes.sorted(by: IssuePhase.order) }
@@ -33,6 +38,7 @@ struct CommitPhase: SyncPhase {
         for summary in try session.store.repositorySummaries()
         where !summary.repository.gone && summary.repository.settings.scanCommits && summary.open > 0 {
             let state = try session.store.commitScanState(repositoryID: summary.repository.id)
+            if firstReadsOnly && state.lastCommitSHA != nil { continue }
             guard let known = try withDefaultBranch(summary.repository, &session) else { continue }
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)

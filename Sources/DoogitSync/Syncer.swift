@@ -33,6 +33,8 @@ public final class Syncer {
          // Trailers before issues: a todo a commit finished closes its issue in the same sync.
          CommitPhase(),
          IssuePhase(),
+         // The branches of repositories whose first todos the import just brought.
+         CommitPhase(firstReadsOnly: true),
          RemotePhase(closing: true)]
     }
 

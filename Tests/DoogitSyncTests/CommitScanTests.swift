@@ -51,6 +51,26 @@ struct CommitScanTests {
         #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app))
     }
 
+    /// The sync whose import brings a repository's first todos reads its branch, so the sync
+    /// after it, with nothing new anywhere, sends no request that costs: the first read is paid
+    /// once, by the sync that made it needed, and a trailer pushed before still counts.
+    @Test func theSyncAfterAnImportCostsNothing() throws {
+        let world = try IssueWorld()
+        try world.setImport(.all)
+        world.activity.addIssue(repository: Self.app, title: "imported")
+        try world.sync()
+        let imported = try #require(try world.store.sections(repositoryIDs: [Self.app]).first?.todos.first)
+        #expect(try world.store.commitScanState(repositoryID: Self.app).lastCommitSHA == world.activity.head(repository: Self.app),
+                "the importing sync read the branch")
+        let before = world.github.requests.count
+        let summary = try world.sync()
+        let after = world.github.requests.dropFirst(before)
+        #expect(!after.contains { $0.path.contains("/commits") || $0.path.contains("/branches/") },
+                "\(after.map(\.path))")
+        #expect(summary.changes.isEmpty)
+        #expect(!(try world.todo(imported.id).done))
+    }
+
     @Test func aTrailerOnTheDefaultBranchMarksItsTodoDone() throws {
         let world = try IssueWorld()
         world.activity.setClock(2_000_000_000)
