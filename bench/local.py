@@ -64,7 +64,7 @@ def build_doogit(doogit, root):
                 f"{repr('2026-01-02T00:00:00.000Z') if done else 'NULL'}, {repr(due) if due else 'NULL'}, "
                 f"{repr(priority) if priority else 'NULL'});")
             if tag:
-                statements.append(f"INSERT INTO todo_tags (todo_uuid, tag) SELECT uuid, '{tag}' FROM todos WHERE rowid = last_insert_rowid();")
+                statements.append(f"INSERT INTO todo_tags (todo_uuid, tag, tag_key) SELECT uuid, '{tag}', '{tag.lower()}' FROM todos WHERE rowid = last_insert_rowid();")
     statements.append("COMMIT;")
     sh("sqlite3", db, stdin="\n".join(statements))
     return env, db

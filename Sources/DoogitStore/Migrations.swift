@@ -29,6 +29,8 @@ public enum Migrations {
         Migration(version: 11, name: "m0011_tag_set", sql: String(decoding: PackageResources.m0011_tag_set_sql, as: UTF8.self)),
         Migration(version: 12, name: "m0012_read_progress",
                   sql: String(decoding: PackageResources.m0012_read_progress_sql, as: UTF8.self)),
+        Migration(version: 13, name: "m0013_label_filter",
+                  sql: String(decoding: PackageResources.m0013_label_filter_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

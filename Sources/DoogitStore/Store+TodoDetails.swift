@@ -51,10 +51,13 @@ public struct DetailsFilter: Equatable, Sendable {
         var sql: [String] = [], values: [SQLValue] = []
         for tag in tags {
             // Its own tags, or its issue's labels as last seen; without case.
+            // Two lookups by index (the tag's todos; the linked todos with labels), so a filtered
+            // list reads only the todos it may show.
             sql.append("""
                 (t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag_key = ? AND is_on = 1)
-                 OR (t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock
-                     AND instr(char(31) || lower(t.seen_labels) || char(31), char(31) || ? || char(31)) > 0))
+                 OR t.id IN (SELECT id FROM todos WHERE seen_labels IS NOT NULL AND seen_labels <> ''
+                             AND seen_number = issue_number AND seen_clock = issue_clock
+                             AND instr(char(31) || lower(seen_labels) || char(31), char(31) || ? || char(31)) > 0))
                 """)
             values += [.text(TagSet.key(tag)), .text(TagSet.key(tag))]
         }
@@ -127,12 +130,16 @@ extension Store {
 
     /// Every live todo's tags, sorted, by the todo's id: one read for a whole listing (ids hash
     /// far faster than UUIDs).
-    func tagsByTodoID() throws(StoreError) -> [Int64: [String]] {
+    /// The tags of every todo, or of the todos `conditions` pick (on `t`, the todo, and `r`, its
+    /// repository): a filtered list reads only the tags it shows.
+    func tagsByTodoID(where conditions: [String] = [], _ values: [SQLValue] = []) throws(StoreError) -> [Int64: [String]] {
         var tags: [Int64: [String]] = [:]
+        let repositories = conditions.isEmpty ? "" : " JOIN repositories r ON r.id = t.repository_id"
         _ = try database.query("""
-            SELECT t.id, g.tag FROM todo_tags g JOIN todos t ON t.uuid = g.todo_uuid WHERE g.is_on = 1
+            SELECT t.id, g.tag FROM todo_tags g JOIN todos t ON t.uuid = g.todo_uuid\(repositories)
+            WHERE g.is_on = 1\(conditions.map { " AND " + $0 }.joined())
             ORDER BY g.todo_uuid, g.tag_key
-            """) { row throws(StoreError) in
+            """, values) { row throws(StoreError) in
             tags[try row.int64(0), default: []].append(try row.string(1))
         }
         return tags

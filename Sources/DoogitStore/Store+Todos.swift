@@ -95,7 +95,7 @@ extension Store {
         var repositories: [Int64: RepositoryRecord] = [:]
         for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
-        let tags = try tagsByTodoID()
+        let tags = try tagsByTodoID(where: conditions, values)
         var reader = TodoReader()
         // In list order, which the indexes give without sorting; `pressing` orders each section.
         _ = try database.query("""
