@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Local operations of doogit side by side with Taskwarrior and todo.txt-cli, on the same data:
-10,000 todos over 100 repositories (projects), a fifth of them done. Every timing is a hyperfine
+10,000 todos over 100 repositories (projects) by default (--repositories 1000: 100,000), a fifth of them done. Every timing is a hyperfine
 median over repeated runs in this one session; the ratios compare tools measured together.
 
 Run through bench/run (which installs the peers and builds doogit), or:
@@ -164,7 +164,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--doogit", required=True, action="append",
                         help="the doogit to measure; given again (an older build), it is measured beside in the same run")
+    parser.add_argument("--repositories", type=int, default=REPOSITORIES,
+                        help="how many repositories (projects), each with 100 todos (default 100: 10,000 todos)")
     args = parser.parse_args()
+    globals()["REPOSITORIES"] = args.repositories
     doogit = os.path.abspath(args.doogit[0])
     others = [os.path.abspath(other) for other in args.doogit[1:]]
     root = tempfile.mkdtemp(prefix="doogit-bench-")
