@@ -45,8 +45,10 @@ final class InteractiveSession {
         view = ListView(renderer: renderer, width: size.columns, height: size.rows)
     }
 
+    /// The terminal's size; 80x24 when it does not say (some report 0x0).
     private static func size() -> (columns: Int, rows: Int) {
-        TerminalSession.size(of: STDOUT_FILENO) ?? (80, 24)
+        guard let size = TerminalSession.size(of: STDOUT_FILENO), size.columns > 0, size.rows > 0 else { return (80, 24) }
+        return size
     }
 
     /// Runs until `q`; a signal that ends it ends it after the terminal is given back.
