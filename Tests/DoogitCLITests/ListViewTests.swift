@@ -168,6 +168,49 @@ struct ListViewTests {
         #expect(view.prompt?.purpose == .add(repositoryID: 2))
     }
 
+    /// Whatever changes come, folds and filters between them, the layout made section by
+    /// section is the one made whole.
+    @Test func aLayoutMadeInPlaceIsAlwaysTheOneMadeWhole() {
+        var generator = SystemRandomNumberGenerator()
+        let repositories = (1...4).map { Fixture.repository(id: Int64($0), owner: "o", name: "r\($0)", description: nil) }
+        for _ in 0..<30 {
+            var view = ListView(renderer: ListRenderer(style: Style(color: true, unicode: true), width: nil), width: 40, height: 12)
+            var next: Int64 = 1
+            view.show(repositories.map { TodoSection(repository: $0, todos: []) })
+            for _ in 0..<40 {
+                let repository = repositories.randomElement(using: &generator) ?? repositories[0]
+                let todos = view.sections.flatMap(\.todos)
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0, 1:
+                    var todo = Fixture.todo(id: next, text: String(repeating: "word ", count: Int.random(in: 1...12, using: &generator)),
+                                            repository: repository)
+                    todo.position = next
+                    next += 1
+                    view.apply(changed: [todo])
+                case 2:
+                    if var todo = todos.randomElement(using: &generator) {
+                        todo.done.toggle()
+                        view.apply(changed: [todo])
+                    }
+                case 3:
+                    if let todo = todos.randomElement(using: &generator) { view.apply(changed: [], removed: [todo]) }
+                case 4:
+                    _ = view.handle(.key(.character("z"), alt: false))
+                default:
+                    _ = view.setFilter(Bool.random(using: &generator) ? "" : "word")
+                }
+                var whole = view
+                whole.show(whole.sections)
+                #expect(whole.layout.lines == view.layout.lines)
+                #expect(whole.layout.items == view.layout.items)
+                for item in view.layout.items {
+                    let lines = view.layout.lines(of: item) ?? 0..<0
+                    #expect(!lines.isEmpty && lines.allSatisfy { view.layout.lines[$0].item == item })
+                }
+            }
+        }
+    }
+
     @Test func theWheelScrollsWithinTheList() {
         var sections = Self.sections
         sections[1].todos = (10..<60).map { Fixture.todo(id: Int64($0), text: "todo \($0)", repository: Self.spoon) }
