@@ -13,9 +13,8 @@ import Darwin
 /// stays on, so a stray line written by anyone still starts at the left edge. It then switches
 /// to the alternate screen (the shell's screen comes back untouched), hides the cursor and
 /// turns on SGR mouse reports and bracketed paste. `leave()` undoes all of it in reverse order.
-///
-/// For a signal that ends the process (SIGTERM, SIGHUP), `restoreFromSignalHandler()` restores
-/// the terminal using only write(2) and tcsetattr(3) on memory prepared beforehand.
+/// A signal that ends the process is the caller's to notice (a self-pipe, say) and to follow
+/// with `leave()` before it ends.
 public final class TerminalSession {
     public struct Failure: Error, Equatable {
         /// The errno value (ENOTTY: the descriptor is not a terminal).
@@ -34,8 +33,8 @@ public final class TerminalSession {
     /// Where the screen is written.
     public let output: Int32
 
-    // Memory of its own, never moved, for the signal handler: no Swift runtime calls needed to
-    // reach it (no retain, no lazy initialization).
+    // The termios to give back and the bytes that undo the screen, prepared before they are
+    // needed: leaving allocates nothing.
     private let savedTermios: UnsafeMutablePointer<termios>
     private let active: UnsafeMutablePointer<Int32>
     private let restoreBytes: UnsafeMutableRawBufferPointer
@@ -88,15 +87,6 @@ public final class TerminalSession {
         // TCSADRAIN: the sequences above are sent before the modes change.
         _ = tcsetattr(input, TCSADRAIN, savedTermios)
         active.pointee = 0
-    }
-
-    /// `leave()` for a signal handler: only write(2) and tcsetattr(3), async-signal-safe, on
-    /// memory prepared at `init` and `enter()`. The process is expected to end after it.
-    public func restoreFromSignalHandler() {
-        guard active.pointee != 0 else { return }
-        active.pointee = 0
-        TerminalOutput.writeAll(output, UnsafeRawBufferPointer(restoreBytes))
-        _ = tcsetattr(input, TCSANOW, savedTermios)
     }
 
     /// The termios of raw mode, as cfmakeraw(3) makes it but with output processing kept.

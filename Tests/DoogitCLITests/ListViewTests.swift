@@ -94,6 +94,21 @@ struct ListViewTests {
         #expect(view.handle(key(.enter)) == [.edit(todoID: 1, line: "due:tomorrow", raw: false)])
     }
 
+    @Test func escAndAKeyTypedAtOnceAreBothMeant() {
+        var view = view()
+        _ = view.handle(char("/"))
+        _ = view.handle(char("f"))
+        #expect(view.filter == "f")
+        // Alt-x in the filter's line: the line is left, the filter cleared, and x toggles the
+        // todo under the cursor (the match, 3).
+        #expect(view.handle(.key(.character("x"), alt: true)) == [.toggle(todoID: 3, done: true)])
+        #expect(view.prompt == nil && view.filter.isEmpty)
+        // In the list: Esc clears the filter, then the key.
+        _ = view.setFilter("set")
+        #expect(view.handle(.key(.character("j"), alt: true)).isEmpty)
+        #expect(view.filter.isEmpty)
+    }
+
     @Test func theFilterPicksAsYouTypeAsGrepDoesAndEscClearsIt() {
         var view = view()
         func shown() -> [Int64] { view.sections.flatMap(\.todos).map(\.id) }

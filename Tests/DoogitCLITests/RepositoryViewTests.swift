@@ -55,7 +55,10 @@ struct RepositoryViewTests {
         #expect(RepositoryScreen.frame(view, style: Style(color: false, unicode: true)).rows[22]
                 == "Stop tracking octocat/Hello-World and remove its 4 todos? y/n")
         #expect(view.handle(.key(.character("y"), alt: false)) == [.untrack(Self.entries[0], confirmed: true)])
+        // The release of the click that asked does not answer.
         view.confirming = (Self.entries[0], 4)
+        #expect(view.handle(.mouse(MouseEvent(action: .release, button: 0, column: 5, row: 1))).isEmpty)
+        #expect(view.confirming != nil)
         #expect(view.handle(.key(.character("n"), alt: false)).isEmpty)
         #expect(view.message == "Still tracking octocat/Hello-World")
     }

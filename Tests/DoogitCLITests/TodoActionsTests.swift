@@ -44,4 +44,26 @@ import TestSupport
         #expect(throws: UsageError.self) { try actions.add(line: "  +tag-only  ", to: Fixture.helloWorld.id) }
         #expect(try store.sections().isEmpty)
     }
+
+    @Test func takingBackAnEditRevertsOnlyWhatItChangedAndAGoneTodoLeavesTheList() throws {
+        let (actions, store) = try actions()
+        var changes = ViewChanges()
+        let first = try actions.add(line: "first", to: Fixture.helloWorld.id)
+        let todo = try actions.add(line: "ship it", to: Fixture.helloWorld.id)
+        _ = try changes.toggle(first.id, done: true, actions)
+        _ = try changes.edit(todo.id, line: "+docs", raw: false, before: todo, actions)
+        // Someone else changes the text meanwhile: taking back the tag leaves their text.
+        _ = try store.editTodo(id: todo.id, text: "ship it today", at: Timestamp(secondsSinceEpoch: 1_900_000_100))
+        let back = try #require(try changes.takeBack(actions))
+        #expect(back.changed.first?.tags == [])
+        #expect(try store.todo(id: todo.id).text == "ship it today")
+        // A change whose todo is gone cannot be taken back; it leaves the list, and the one
+        // before it can still be.
+        _ = try changes.edit(todo.id, line: "+x", raw: false, before: try store.todo(id: todo.id), actions)
+        _ = try store.removeTodos([todo.id], at: Timestamp(secondsSinceEpoch: 1_900_000_200))
+        #expect(throws: (any Error).self) { try changes.takeBack(actions) }
+        let toggle = try #require(try changes.takeBack(actions))
+        #expect(toggle.changed.first?.done == false)
+        #expect(try changes.takeBack(actions) == nil)
+    }
 }

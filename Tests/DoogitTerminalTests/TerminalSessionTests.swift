@@ -56,22 +56,6 @@ struct TerminalSessionTests {
         #expect(sameBytes(terminal.attributes(), before))
     }
 
-    @Test("the signal handler's restore writes the undo sequence and restores termios, once")
-    func signalRestore() throws {
-        let terminal = try PseudoTerminal()
-        let before = terminal.attributes()
-        let session = TerminalSession(input: terminal.slave, output: terminal.slave)
-        session.restoreFromSignalHandler()
-        #expect(terminal.readOutput(timeout: 100) == "", "nothing to restore before enter")
-        try session.enter()
-        _ = terminal.readOutput()
-        session.restoreFromSignalHandler()
-        #expect(sameBytes(terminal.attributes(), before))
-        #expect(terminal.readOutput() == TerminalSession.restoreSequence)
-        session.leave()
-        #expect(terminal.readOutput(timeout: 100) == "")
-    }
-
     @Test("a session dropped while entered gives the terminal back")
     func deinitLeaves() throws {
         let terminal = try PseudoTerminal()

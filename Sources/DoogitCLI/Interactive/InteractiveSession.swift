@@ -19,7 +19,8 @@ final class InteractiveSession {
     private let terminal: TerminalSession
     private var view: ListView
     private var decoder = InputDecoder()
-    private var lastFrame: Frame?
+    /// What the terminal shows, to write only what changes.
+    private var screen: Screen
     private var changes = ViewChanges()
     private var dataVersion: Int64?
     /// The repository screen, while it is shown.
@@ -28,6 +29,9 @@ final class InteractiveSession {
     private var jobs: [(kind: Job, command: BackgroundCommand)] = []
     private var spinnerStep = 0
     private var running = true
+    private var signals: SignalPipe?
+    /// The signal that ends the view, once one came.
+    private var ending: Int32?
 
     /// How long the loop waits for anything before it looks at the database again.
     private static let idleMilliseconds: Int32 = 400
@@ -43,6 +47,7 @@ final class InteractiveSession {
         renderer.today = CalendarDate.local(at: runtime.now())
         let size = Self.size()
         view = ListView(renderer: renderer, width: size.columns, height: size.rows)
+        screen = Screen(width: size.columns, height: size.rows)
     }
 
     /// The terminal's size; 80x24 when it does not say (some report 0x0).
@@ -54,13 +59,13 @@ final class InteractiveSession {
     /// Runs until `q`; a signal that ends it ends it after the terminal is given back.
     func run() throws {
         let signals = try SignalPipe([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT])
+        self.signals = signals
         try reload()
         try enterTerminal()
         defer {
             terminal.leave()
             signals.restore()
         }
-        var ending: Int32?
         while running && ending == nil {
             draw()
             var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
@@ -74,7 +79,11 @@ final class InteractiveSession {
                 case SIGWINCH:
                     resize()
                 case SIGCONT:
-                    lastFrame = nil
+                    // Stopped from outside (kill -TSTP), a shell may have set the terminal back:
+                    // take it again.
+                    terminal.leave()
+                    try enterTerminal()
+                    screen.invalidate()
                 default:
                     ending = number
                 }
@@ -113,15 +122,15 @@ final class InteractiveSession {
         let spin = runtime.style.unicode ? Self.spinner[spinnerStep % Self.spinner.count] : ["|", "/", "-", "\\"][spinnerStep % 4]
         let frame = repositories.map { RepositoryScreen.frame($0, style: runtime.style, spinner: spin) }
             ?? ListScreen.frame(view, spinner: spin)
-        let output = ScreenDiff.output(from: lastFrame, to: frame, width: view.width, height: view.height)
+        let output = screen.render(frame)
         if !output.isEmpty { _ = TerminalOutput.writeAll(STDOUT_FILENO, output) }
-        lastFrame = frame
     }
 
     // MARK: What the view asks for
 
     private func handle(_ events: [InputEvent]) {
-        for event in events {
+        // Keys typed after q (in the same read) are not carried out.
+        for event in events where running {
             if var screen = repositories {
                 let requests = screen.handle(event)
                 repositories = screen
@@ -136,7 +145,7 @@ final class InteractiveSession {
         let size = Self.size()
         view.resize(width: size.columns, height: size.rows)
         repositories?.resize(width: size.columns, height: size.rows)
-        lastFrame = nil
+        screen.resize(width: size.columns, height: size.rows)
     }
 
     private func actions() throws -> TodoActions {
@@ -158,7 +167,7 @@ final class InteractiveSession {
             case .remove(let id):
                 show(try changes.remove(id, actions()))
             case .undo:
-                guard let done = try changes.takeBack(actions(), current: { self.view.todo($0) }) else {
+                guard let done = try changes.takeBack(actions()) else {
                     view.message = "Nothing to take back"
                     return
                 }
@@ -209,7 +218,9 @@ final class InteractiveSession {
 
     /// Another process (a cron sync, another terminal) changed the database: show it.
     private func followOtherProcesses() {
-        guard let version = try? store.database.scalarInt("PRAGMA data_version"), version != dataVersion else { return }
+        // A new day changes every "due in 2 days" and what is overdue.
+        let dayChanged = CalendarDate.local(at: runtime.now()) != view.renderer.today
+        guard let version = try? store.database.scalarInt("PRAGMA data_version"), version != dataVersion || dayChanged else { return }
         do { try reload() } catch { view.message = Self.describe(error, runtime) }
     }
 
@@ -270,12 +281,13 @@ final class InteractiveSession {
             }
         case .listing:
             repositories?.loading = false
-            if finished.status == 0, let entries = RepositoryListing.entries(fromJSON: finished.output) {
-                RepositoryListing.save(finished.output, runtime)
+            if finished.status == 0, let (json, entries) = RepositoryListing.entries(fromOutput: finished.output) {
+                RepositoryListing.save(json, runtime)
                 repositories?.show(markTracked(entries))
-            } else if finished.status != 0 {
+            } else {
                 repositories?.message = "Cannot read your repositories: " + error
             }
+            return
         case .track(let entry):
             if finished.status == 0 {
                 repositories?.message = "Tracking " + TerminalText.sanitize(entry.fullName)
@@ -317,7 +329,7 @@ final class InteractiveSession {
             switch request {
             case .back:
                 repositories = nil
-                lastFrame = nil
+                screen.invalidate()
             case .quit:
                 running = false
             case .track(let entry):
@@ -375,7 +387,9 @@ final class InteractiveSession {
     private func suspend() throws {
         terminal.leave()
         signal(SIGTSTP, SIG_DFL)
-        raise(SIGTSTP)
+        // The whole process group, as a shell's Ctrl-Z would: a script that started doogit
+        // stops too, and the shell gets its terminal back.
+        kill(0, SIGTSTP)
         // Here again after `fg`.
         try enterTerminal()
         resize()
@@ -411,8 +425,14 @@ final class InteractiveSession {
                                                    stdin: .descriptor(STDIN_FILENO), stdout: .descriptor(STDOUT_FILENO),
                                                    stderr: .descriptor(STDERR_FILENO)) }
             .map(Subprocess.waitForExit)
+        // A Ctrl-C typed in the editor was the editor's: it does not end the view; a SIGTERM or
+        // SIGHUP meanwhile does.
+        for number in signals?.drain() ?? [] {
+            if number == SIGWINCH { resize() }
+            if number == SIGTERM || number == SIGHUP { ending = number }
+        }
         try enterTerminal()
-        lastFrame = nil
+        screen.invalidate()
         guard case .success(0) = status else {
             view.message = "The editor (\(TerminalText.sanitize(editor))) failed; the note is as it was"
             return

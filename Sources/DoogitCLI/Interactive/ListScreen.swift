@@ -52,12 +52,11 @@ enum ListScreen {
             let text = lines[index].text
             rows.append(marked.contains(index) ? selected(text, width: width, style: style) : text)
         }
-        if rows.isEmpty || view.layout.items.isEmpty {
-            let empty = view.filter.isEmpty
+        if view.layout.items.isEmpty {
+            // listHeight is at least 1: there is a first row.
+            rows[0] = Styled.truncate(view.filter.isEmpty
                 ? "No todos. Press r to track a repository, then a to add a todo."
-                : "No todo matches '\(TerminalText.sanitize(view.filter))'. Esc clears the filter."
-            if rows.isEmpty { rows.append("") }
-            rows[0] = Styled.truncate(empty, toWidth: width)
+                : "No todo matches '\(TerminalText.sanitize(view.filter))'. Esc clears the filter.", toWidth: width)
         }
         rows.append(statusLine(view, spinner: spinner, style: style))
         var cursor: Frame.Cursor?

@@ -81,6 +81,7 @@ struct ListView {
     mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
         allSections = sections
         filterIndex = nil
+        count()
         maximumID = sections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
         refilter()
         let previous = cursorIndex
@@ -100,6 +101,7 @@ struct ListView {
             allSections[index].todos += changed.filter { $0.repositoryID == repositoryID }
             Store.listOrder(&allSections[index].todos)
         }
+        count()
         maximumID = max(maximumID, changed.map(\.id).max() ?? 0)
         if removed.contains(where: { $0.id == maximumID }) {
             maximumID = allSections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
@@ -140,8 +142,6 @@ struct ListView {
     /// one only those with a match. `only`: the repositories whose todos changed, the others as
     /// they were; `narrowing`: the filter only grew, so only what it left before is looked at.
     private mutating func refilter(only touched: Set<Int64>? = nil, narrowing: Bool = false) {
-        doneCount = allSections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
-        openCount = allSections.reduce(0) { $0 + $1.todos.count } - doneCount
         guard !filter.isEmpty else {
             sections = allSections
             return
@@ -192,12 +192,19 @@ struct ListView {
         layout = ListLayout(sections: sections, folded: folded, drawing: drawing)
     }
 
+    /// Counts what the store gave (a filter does not change them).
+    private mutating func count() {
+        doneCount = allSections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
+        openCount = allSections.reduce(0) { $0 + $1.todos.count } - doneCount
+    }
+
     /// Counted when the todos come, not on every frame.
     private(set) var openCount = 0
     private(set) var doneCount = 0
 
+    /// The todo as the store last gave it, shown or not (a filter may hide it).
     func todo(_ id: Int64) -> TodoRecord? {
-        for section in sections {
+        for section in allSections {
             if let todo = section.todos.first(where: { $0.id == id }) { return todo }
         }
         return nil
@@ -227,7 +234,9 @@ struct ListView {
         }
         if prompt != nil { return handlePrompt(event) }
         switch event {
-        case .key(let key, _):
+        case .key(let key, let alt):
+            // Esc and a key typed at once arrive as Alt and the key: both are meant.
+            if alt { _ = handleKey(.escape) }
             return handleKey(key)
         case .mouse(let mouse):
             return handleMouse(mouse)
@@ -330,7 +339,14 @@ struct ListView {
                 return []
             }
         default:
-            guard current.editor.handle(event) else { return [] }
+            let consumed = current.editor.handle(event)
+            if !consumed, case .key(let key, true) = event {
+                // Esc then a key, typed at once: the line is left, and the key is the list's.
+                prompt = nil
+                if current.purpose == .filter { _ = setFilter("") }
+                return handleKey(key)
+            }
+            guard consumed else { return [] }
             prompt = current
             if current.purpose == .filter { return setFilter(current.editor.text) }
             return []
@@ -435,7 +451,6 @@ struct ListView {
         guard let lines = cursor.flatMap({ layout.lines(of: $0) }) else { return }
         if lines.lowerBound < top { top = lines.lowerBound }
         if lines.upperBound > top + listHeight { top = min(lines.lowerBound, lines.upperBound - listHeight) }
-        // A header keeps the blank line above it in view, so sections read as sections.
         top = max(0, top)
     }
 

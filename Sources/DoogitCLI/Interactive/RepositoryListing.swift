@@ -18,6 +18,16 @@ enum RepositoryListing {
         }
     }
 
+    /// The listing in what `repo search --json` printed: the whole output, else its line that
+    /// is a JSON array (a warning on stderr may come with it).
+    static func entries(fromOutput bytes: [UInt8]) -> (json: [UInt8], entries: [RepositoryView.Entry])? {
+        if let entries = entries(fromJSON: bytes) { return (bytes, entries) }
+        for line in bytes.split(separator: 0x0A) where line.first == UInt8(ascii: "[") {
+            if let entries = entries(fromJSON: Array(line)) { return (Array(line), entries) }
+        }
+        return nil
+    }
+
     private static func path(_ runtime: Runtime) -> String? {
         (try? runtime.paths.cacheDirectory()).map { $0 + "/repositories.json" }
     }

@@ -75,10 +75,10 @@ struct RepositoryView {
 
     mutating func handle(_ event: InputEvent) -> [Request] {
         if let confirming {
+            // Only a key answers: the release of the click that asked comes next.
+            guard case .key(let key, _) = event else { return [] }
             self.confirming = nil
-            if case .key(.character(let answer), _) = event, answer == "y" || answer == "Y" {
-                return [.untrack(confirming.entry, confirmed: true)]
-            }
+            if key == .character("y") || key == .character("Y") { return [.untrack(confirming.entry, confirmed: true)] }
             message = "Still tracking \(TerminalText.sanitize(confirming.entry.fullName))"
             return []
         }

@@ -10,14 +10,14 @@ struct ViewChanges {
         case toggled(todoID: Int64, wasDone: Bool)
         case added(todoID: Int64)
         case removed(todoID: Int64)
-        case edited(before: TodoRecord)
+        /// What the edit changed: only those fields go back.
+        case edited(before: TodoRecord, after: TodoRecord)
         /// An issue made on GitHub: it stays there.
         case promoted(todoID: Int64)
     }
 
     private(set) var undo: [Undo] = []
 
-    /// What the change did, in a line for the status line.
     /// Each change says what it did, in a line for the status line, and the records it left.
     struct Done {
         var message: String
@@ -43,13 +43,13 @@ struct ViewChanges {
         let todo = raw
             ? try actions.edit(id, text: [line], details: DetailsEdit())
             : try actions.editFields(id, words: TodoActions.words(line))
-        undo.append(.edited(before: before))
+        undo.append(.edited(before: before, after: todo))
         return Done(message: "Changed " + summary(todo), changed: [todo])
     }
 
     mutating func editNote(_ id: Int64, note: String?, before: TodoRecord, _ actions: TodoActions) throws -> Done {
         let todo = try actions.edit(id, text: nil, details: DetailsEdit(note: .some(note)))
-        undo.append(.edited(before: before))
+        undo.append(.edited(before: before, after: todo))
         return Done(message: (note == nil ? "Cleared the note of " : "Saved the note of ") + summary(todo), changed: [todo])
     }
 
@@ -64,36 +64,31 @@ struct ViewChanges {
         return Done(message: "Removed " + summary(removed.first) + " (u brings it back)", removed: removed)
     }
 
-    /// Takes back the last change; nil when there is none.
-    mutating func takeBack(_ actions: TodoActions, current: (Int64) -> TodoRecord?) throws -> Done? {
-        guard let last = undo.last else { return nil }
-        var done: Done
+    /// Takes back the last change; nil when there is none. A change that cannot be taken back
+    /// (its todo is gone meanwhile) leaves the list with its error, so the ones before it can be.
+    mutating func takeBack(_ actions: TodoActions) throws -> Done? {
+        guard let last = undo.popLast() else { return nil }
         switch last {
         case .toggled(let id, let wasDone):
             let todos = try actions.setDone([id], done: wasDone)
-            done = Done(message: "Took back: " + (wasDone ? "done again " : "not done again ") + summary(todos.first),
+            return Done(message: "Took back: " + (wasDone ? "done again " : "not done again ") + summary(todos.first),
                         changed: todos, todoID: id)
         case .added(let id):
             let removed = try actions.remove([id])
-            done = Done(message: "Took back the add: removed " + summary(removed.first), removed: removed)
+            return Done(message: "Took back the add: removed " + summary(removed.first), removed: removed)
         case .removed(let id):
             let restored = try actions.restore([id])
-            done = Done(message: "Took back the removal: restored " + summary(restored.first), changed: restored, todoID: id)
+            return Done(message: "Took back the removal: restored " + summary(restored.first), changed: restored, todoID: id)
         case .promoted(let id):
-            done = Done(message: "A promote cannot be taken back: the issue of \(id) stays on GitHub (close it there, or 'doogit todo unlink \(id)')",
+            return Done(message: "A promote cannot be taken back: the issue of \(id) stays on GitHub (close it there, or 'doogit todo unlink \(id)')",
                         todoID: id)
-        case .edited(let before):
-            guard let after = current(before.id) else {
-                throw CommandFailure(message: "todo \(before.id) is not in the list any more", hint: nil)
-            }
+        case .edited(let before, let after):
             let back = Self.edit(from: after, to: before)
             let todo = back.text == nil && back.details.isEmpty
                 ? after
                 : try actions.edit(before.id, text: back.text.map { [$0] }, details: back.details)
-            done = Done(message: "Took back the edit of " + summary(todo), changed: [todo], todoID: before.id)
+            return Done(message: "Took back the edit of " + summary(todo), changed: [todo], todoID: before.id)
         }
-        undo.removeLast()
-        return done
     }
 
     /// The edit that makes `after` what `before` was: only what differs.
