@@ -114,7 +114,9 @@ def measure(doogit, env, columns, rows, runs, count):
             ("move (no scroll)", [b"j", b"k"]),
             ("move a page (PgDn, PgUp)", [b"\x1b[6~", b"\x1b[5~"]),
             ("toggle done (space)", [b" "]),
-            ("filter: one letter", [b"/x", b"\x1b"]),
+            # Each pair: the filter's letter, then Esc clearing it; the mean of the two.
+            ("filter x / Esc (none match)", [b"/x", b"\x1b"]),
+            ("filter o / Esc (all match)", [b"/o", b"\x1b"]),
         ]
         for name, keys in kinds:
             cpu, written = keystrokes(pid, master, keys, count)

@@ -44,6 +44,41 @@ struct ListLayout {
         }
     }
 
+    /// The layout of `sections` (a filter's: some of the todos of some of the sections of
+    /// `whole`, in its order), its lines taken from `whole`; only folded sections' headers,
+    /// whose counts differ, are drawn.
+    init(subsetOf whole: ListLayout, sections: [TodoSection], folded: Set<Int64>, drawing: Drawing) {
+        var index = 0
+        for (number, section) in sections.enumerated() {
+            let header = Item.header(repositoryID: section.repository.id)
+            while index < whole.items.count && whole.items[index] != header { index += 1 }
+            guard index < whole.items.count else {
+                self = ListLayout(sections: sections, folded: folded, drawing: drawing)
+                return
+            }
+            if number > 0 { lines.append(Line(item: nil, text: "")) }
+            if folded.contains(section.repository.id) {
+                add(header, [drawing.header(section, true)])
+                continue
+            }
+            add(header, whole.lines[whole.lines(at: index)].map(\.text))
+            index += 1
+            for todo in section.todos {
+                let item = Item.todo(id: todo.id)
+                while index < whole.items.count && whole.items[index] != item {
+                    if case .header = whole.items[index] { break }
+                    index += 1
+                }
+                guard index < whole.items.count, whole.items[index] == item else {
+                    add(item, drawing.todo(todo))
+                    continue
+                }
+                add(item, whole.lines[whole.lines(at: index)].map(\.text))
+                index += 1
+            }
+        }
+    }
+
     private mutating func append(_ section: TodoSection, folded: Bool, drawing: Drawing) {
         add(.header(repositoryID: section.repository.id), [drawing.header(section, folded)])
         guard !folded else { return }

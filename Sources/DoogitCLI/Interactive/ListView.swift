@@ -376,6 +376,10 @@ struct ListView {
         if filter.isEmpty, let whole {
             layout = whole
             unfiltered = nil
+        } else if let whole, !drawing().idWidthChanged {
+            // The matches' lines are the whole list's: taken from it, not drawn again.
+            layout = ListLayout(subsetOf: whole, sections: sections, folded: folded, drawing: drawing().drawing)
+            unfiltered = whole
         } else {
             relayout()
             unfiltered = whole
