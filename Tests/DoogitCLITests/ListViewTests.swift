@@ -55,6 +55,7 @@ struct ListViewTests {
         #expect(view.handle(char("q")) == [.quit])
         #expect(view.handle(key(.control("c"))) == [.quit])
         #expect(view.handle(key(.control("z"))) == [.suspend])
+        #expect(view.handle(key(.control("l"))) == [.redraw])
     }
 
     @Test func addTypesALineForTheSectionUnderTheCursor() {

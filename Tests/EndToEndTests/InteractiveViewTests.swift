@@ -283,14 +283,15 @@ struct InteractiveViewTests {
         #expect(try exitStatus(terminal, folder) == "0")
     }
 
+    /// Ctrl-Z gives the terminal back and stops; `fg` brings back a view that takes keys.
     @Test func ctrlZSuspendsWithTheTerminalGivenBackAndFgRedraws() throws {
         let sandbox = try sandbox()
         let folder = sandbox.home.path
-        // A shell with job control, as a user's: Ctrl-Z stops the view, fg brings it back.
+        // A shell with job control, as a user's.
         let script = """
             exec /bin/bash -m -c '
             stty -a > \(folder)/stty-before
-            "\(DoogitBinary.path)" ui
+            sh -c "echo \\$\\$ > \(folder)/ui.pid; exec \\"\\$0\\" ui" "\(DoogitBinary.path)"
             stty -a > \(folder)/stty-suspended
             echo "suspended"
             read line
@@ -308,6 +309,7 @@ struct InteractiveViewTests {
                 == String(contentsOfFile: folder + "/stty-suspended", encoding: .utf8))
         try terminal.send("Enter")
         try terminal.waitFor("› ○ 1  set up CI")
+        // Keys arrive one by one, without Enter: the terminal is raw again.
         try terminal.send("j", "Space")
         try terminal.waitFor("2 open, 1 done")
         try terminal.send("q")

@@ -186,6 +186,8 @@ final class InteractiveSession {
                 openRepositories()
             case .suspend:
                 try suspend()
+            case .redraw:
+                screen.invalidate()
             }
         } catch {
             view.message = Self.describe(error, runtime)

@@ -25,7 +25,7 @@ enum ListScreen {
         "/              filter as you type (as --grep); Esc clears it",
         "s              sync              r             your repositories",
         "click          select; on a circle: toggle; on [+]: add",
-        "q Ctrl-C       quit              Ctrl-Z        suspend",
+        "q Ctrl-C       quit              Ctrl-Z        suspend       Ctrl-L  redraw",
         "",
         "Any key closes this.",
     ]

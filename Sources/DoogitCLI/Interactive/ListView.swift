@@ -21,6 +21,8 @@ struct ListView {
         case sync
         case repositories
         case suspend
+        /// Ctrl-L: the screen is drawn whole again (after another program wrote on it).
+        case redraw
         case quit
     }
 
@@ -301,7 +303,7 @@ struct ListView {
         case .character("?"): showsHelp = true
         case .character("q"), .control("c"): return [.quit]
         case .control("z"): return [.suspend]
-        case .control("l"): break
+        case .control("l"): return [.redraw]
         default: break
         }
         return []
