@@ -143,7 +143,7 @@ enum TodoCommands {
         if invocation.flag("issue") {
             return try IssueCommands.runAddWithIssue(invocation, runtime, text: text, repository: repository, details: details)
         }
-        let todo = try actions.add(text: [text], details: details, to: repository.id, topic: invocation.path)
+        let todo = try actions.add(text: text, details: details, to: repository.id)
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todo(todo, into: &$0) }
         } else {

@@ -33,7 +33,7 @@ enum ListScreen {
     static func frame(_ view: ListView, spinner: String = "") -> Frame {
         let width = view.width, height = view.height
         guard width >= minimumWidth, height >= minimumHeight else {
-            return Frame(rows: tooSmall(width: width, height: height))
+            return tooSmall(width: width, height: height)
         }
         let style = view.renderer.style
         if view.showsHelp {
@@ -122,9 +122,10 @@ enum ListScreen {
         return style.color ? reversed(line, width: width) : line
     }
 
-    private static func tooSmall(width: Int, height: Int) -> [String] {
+    /// What a screen below the minimum shows instead of a broken list.
+    static func tooSmall(width: Int, height: Int) -> Frame {
         let text = "doogit ui needs \(minimumWidth)x\(minimumHeight); this is \(width)x\(height)"
         let rows = [Styled.truncate(text, toWidth: max(1, width))]
-        return Array((rows + Array(repeating: "", count: max(0, height - 1))).prefix(max(1, height)))
+        return Frame(rows: Array((rows + Array(repeating: "", count: max(0, height - 1))).prefix(max(1, height))))
     }
 }

@@ -51,6 +51,11 @@ struct ListView {
     private var filterIndex: FilterIndex?
     /// The largest ID: the list right-aligns IDs to its width.
     private var maximumID: Int64 = 0
+    /// The whole list's layout while a filter is on, to show again at once when it is cleared.
+    private var unfiltered: ListLayout?
+    /// Counted when the todos come, not on every frame.
+    private(set) var openCount = 0
+    private(set) var doneCount = 0
     private(set) var cursor: ListLayout.Item?
     /// The first line shown.
     private(set) var top = 0
@@ -177,9 +182,6 @@ struct ListView {
         return (.list(renderer: renderer, width: width, idWidth: idWidth, cache: linesCache), changed)
     }
 
-    /// The whole list's layout while a filter is on, to show again at once when it is cleared.
-    private var unfiltered: ListLayout?
-
     /// Lays the list out again: only the sections of `only` when given (and nothing else
     /// changed every todo's lines), else all of it.
     private mutating func relayout(only repositories: Set<Int64>? = nil) {
@@ -199,10 +201,6 @@ struct ListView {
         doneCount = allSections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
         openCount = allSections.reduce(0) { $0 + $1.todos.count } - doneCount
     }
-
-    /// Counted when the todos come, not on every frame.
-    private(set) var openCount = 0
-    private(set) var doneCount = 0
 
     /// The todo as the store last gave it, shown or not (a filter may hide it).
     func todo(_ id: Int64) -> TodoRecord? {
@@ -226,146 +224,6 @@ struct ListView {
         }
     }
 
-    // MARK: Keys
-
-    mutating func handle(_ event: InputEvent) -> [Request] {
-        if showsHelp {
-            showsHelp = false
-            if case .key(.character("q"), _) = event { return [.quit] }
-            return []
-        }
-        if prompt != nil { return handlePrompt(event) }
-        switch event {
-        case .key(let key, let alt):
-            // Esc and a key typed at once arrive as Alt and the key: both are meant.
-            if alt { _ = handleKey(.escape) }
-            return handleKey(key)
-        case .mouse(let mouse):
-            return handleMouse(mouse)
-        case .paste:
-            return []
-        }
-    }
-
-    private mutating func handleKey(_ key: Key) -> [Request] {
-        message = nil
-        switch key {
-        case .character("j"), .down: move(by: 1)
-        case .character("k"), .up: move(by: -1)
-        case .character("g"), .home: moveTo(layout.items.first)
-        case .character("G"), .end: moveTo(layout.items.last)
-        case .pageDown, .control("f"): page(by: 1)
-        case .pageUp, .control("b"): page(by: -1)
-        case .tab: moveToSection(forward: true)
-        case .backTab: moveToSection(forward: false)
-        case .character(" "), .character("x"):
-            if let todo = cursorTodo { return [.toggle(todoID: todo.id, done: !todo.done)] }
-            if case .header(let id)? = cursor { toggleFold(id) }
-        case .character("z"), .enter:
-            if let id = cursorRepositoryID { toggleFold(id) }
-        case .character("a"):
-            guard let id = cursorRepositoryID else {
-                message = "No repository to add to: track one with r"
-                return []
-            }
-            startAdd(to: id)
-        case .character("e"):
-            if let todo = cursorTodo {
-                prompt = Prompt(purpose: .edit(todoID: todo.id), label: "Edit \(todo.id): ",
-                                editor: LineEditor(text: todo.text), original: todo.text)
-            }
-        case .character("t"): startField("Tag \(cursorTodo?.id ?? 0) (+tag, -tag): ", prefix: "")
-        case .character("d"): startField("Due \(cursorTodo?.id ?? 0) (\(DetailsInput.whenHelp)): ", prefix: "due:")
-        case .character("p"): startField("Priority \(cursorTodo?.id ?? 0) (H, M, L): ", prefix: "pri:")
-        case .character("n"):
-            if let todo = cursorTodo { return [.editNote(todoID: todo.id)] }
-        case .character("D"), .delete:
-            if let todo = cursorTodo { return [.remove(todoID: todo.id)] }
-        case .character("u"): return [.undo]
-        case .character("P"):
-            guard let todo = cursorTodo else { return [] }
-            if let issue = todo.issue {
-                message = "\(todo.id) is already linked to #\(issue.number); o opens it"
-                return []
-            }
-            return [.promote(todoID: todo.id)]
-        case .character("o"):
-            if let url = cursorTodo?.issue?.url { return [.open(url: url)] }
-            if let id = cursorRepositoryID, let section = sections.first(where: { $0.repository.id == id }) {
-                return [.open(url: section.repository.url)]
-            }
-        case .character("/"):
-            prompt = Prompt(purpose: .filter, label: "/", editor: LineEditor(text: filter))
-        case .escape:
-            if !filter.isEmpty { return setFilter("") }
-        case .character("s"): return [.sync]
-        case .character("r"): return [.repositories]
-        case .character("?"): showsHelp = true
-        case .character("q"), .control("c"): return [.quit]
-        case .control("z"): return [.suspend]
-        case .control("l"): return [.redraw]
-        default: break
-        }
-        return []
-    }
-
-    private mutating func startAdd(to repositoryID: Int64) {
-        let name = sections.first { $0.repository.id == repositoryID }?.repository.fullName ?? ""
-        prompt = Prompt(purpose: .add(repositoryID: repositoryID), label: "Add to \(TerminalText.sanitize(name)): ",
-                        editor: LineEditor())
-    }
-
-    private mutating func startField(_ label: String, prefix: String) {
-        guard let todo = cursorTodo else { return }
-        prompt = Prompt(purpose: .field(todoID: todo.id, prefix: prefix), label: label, editor: LineEditor())
-    }
-
-    private mutating func handlePrompt(_ event: InputEvent) -> [Request] {
-        guard var current = prompt else { return [] }
-        switch event {
-        case .key(.escape, _), .key(.control("c"), _), .key(.control("g"), _):
-            prompt = nil
-            if current.purpose == .filter { return setFilter("") }
-            return []
-        case .key(.enter, _):
-            prompt = nil
-            let line = current.editor.text
-            switch current.purpose {
-            case .add(let id):
-                return line.trimmingSpaces.isEmpty ? [] : [.add(repositoryID: id, line: line)]
-            case .edit(let id):
-                return line.trimmingSpaces.isEmpty || line == current.original ? [] : [.edit(todoID: id, line: line, raw: true)]
-            case .field(let id, let prefix):
-                return Self.fieldWords(line, prefix: prefix).map { [.edit(todoID: id, line: $0, raw: false)] } ?? []
-            case .filter:
-                return []
-            }
-        default:
-            let consumed = current.editor.handle(event)
-            if !consumed, case .key(let key, true) = event {
-                // Esc then a key, typed at once: the line is left, and the key is the list's.
-                prompt = nil
-                if current.purpose == .filter { _ = setFilter("") }
-                return handleKey(key)
-            }
-            guard consumed else { return [] }
-            prompt = current
-            if current.purpose == .filter { return setFilter(current.editor.text) }
-            return []
-        }
-    }
-
-    /// The words of `todo edit` that a field's prompt stands for: `t` takes tags (`+a -b`, or
-    /// bare words as tags to add), `d` a date, `p` a priority.
-    static func fieldWords(_ line: String, prefix: String) -> String? {
-        let words = TodoActions.words(line)
-        guard !words.isEmpty else { return nil }
-        if prefix.isEmpty {
-            return words.map { $0.hasPrefix("+") || $0.hasPrefix("-") ? $0 : "+" + $0 }.joined(separator: " ")
-        }
-        return words.map { prefix + $0 }.joined(separator: " ")
-    }
-
     /// Filters as `--grep` does, in the todos at hand: a letter more looks only at what the
     /// filter left.
     mutating func setFilter(_ text: String) -> [Request] {
@@ -378,9 +236,9 @@ struct ListView {
         if filter.isEmpty, let whole {
             layout = whole
             unfiltered = nil
-        } else if let whole, !drawing().idWidthChanged {
+        } else if let whole, case (let drawing, false) = drawing() {
             // The matches' lines are the whole list's: taken from it, not drawn again.
-            layout = ListLayout(subsetOf: whole, sections: sections, folded: folded, drawing: drawing().drawing)
+            layout = ListLayout(subsetOf: whole, sections: sections, folded: folded, drawing: drawing)
             unfiltered = whole
         } else {
             relayout()
@@ -390,40 +248,15 @@ struct ListView {
         return []
     }
 
-    private mutating func handleMouse(_ mouse: MouseEvent) -> [Request] {
-        switch mouse.action {
-        case .wheelDown: scroll(by: 3)
-        case .wheelUp: scroll(by: -3)
-        case .press where mouse.button == 0:
-            let index = top + mouse.row
-            guard mouse.row < listHeight, layout.lines.indices.contains(index),
-                  let item = layout.lines[index].item else { return [] }
-            cursor = item
-            switch item {
-            case .todo(let id):
-                // The circle: the marker after the two-space indent, on the todo's first line.
-                let marker = renderer.style.openMarker
-                if layout.lines(of: item)?.first == index, (2..<(2 + DisplayWidth.of(marker))).contains(mouse.column),
-                   let todo = todo(id) {
-                    return [.toggle(todoID: id, done: !todo.done)]
-                }
-            case .header(let id):
-                if mouse.column >= width - DisplayWidth.of(ListLayout.addButton) { startAdd(to: id) }
-            }
-        default: break
-        }
-        return []
-    }
-
     // MARK: Moving
 
-    private mutating func move(by offset: Int) {
+    mutating func move(by offset: Int) {
         guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.firstTodo) }
         let next = min(max(0, current + offset), layout.items.count - 1)
         if layout.items.indices.contains(next) { moveTo(layout.items[next]) }
     }
 
-    private mutating func page(by pages: Int) {
+    mutating func page(by pages: Int) {
         guard let current = cursor.flatMap({ layout.lines(of: $0) })?.lowerBound else { return }
         let target = min(max(0, current + pages * max(1, listHeight - 1)), max(0, layout.lines.count - 1))
         top = min(max(0, top + pages * max(1, listHeight - 1)), max(0, layout.lines.count - listHeight))
@@ -434,20 +267,20 @@ struct ListView {
         scrollToCursor()
     }
 
-    private mutating func moveToSection(forward: Bool) {
+    mutating func moveToSection(forward: Bool) {
         guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.items.first) }
         let headers = layout.items.indices.filter { if case .header = layout.items[$0] { return true } else { return false } }
         let target = forward ? headers.first { $0 > current } : headers.last { $0 < current }
         if let target { moveTo(layout.items[target]) }
     }
 
-    private mutating func moveTo(_ item: ListLayout.Item?) {
+    mutating func moveTo(_ item: ListLayout.Item?) {
         guard let item else { return }
         cursor = item
         scrollToCursor()
     }
 
-    private mutating func scroll(by lines: Int) {
+    mutating func scroll(by lines: Int) {
         top = min(max(0, top + lines), max(0, layout.lines.count - listHeight))
     }
 
@@ -460,7 +293,7 @@ struct ListView {
         top = max(0, top)
     }
 
-    private mutating func toggleFold(_ repositoryID: Int64) {
+    mutating func toggleFold(_ repositoryID: Int64) {
         if folded.remove(repositoryID) == nil { folded.insert(repositoryID) }
         if case .todo(let id)? = cursor, todo(id)?.repositoryID == repositoryID, folded.contains(repositoryID) {
             cursor = .header(repositoryID: repositoryID)

@@ -9,7 +9,7 @@ enum RepositoryScreen {
     static func frame(_ view: RepositoryView, style: Style, spinner: String = "") -> Frame {
         let width = view.width, height = view.height
         guard width >= ListScreen.minimumWidth, height >= ListScreen.minimumHeight else {
-            return ListScreen.frame(ListView(renderer: ListRenderer(style: style, width: nil), width: width, height: height))
+            return ListScreen.tooSmall(width: width, height: height)
         }
         var rows: [String] = []
         let label = "Search your repositories: "

@@ -22,15 +22,15 @@ struct TodoActions {
         return (shorthand.text, try options(shorthand))
     }
 
-    func add(text: [String], details: DetailsEdit, to repositoryID: Int64, topic: [String] = addTopic) throws -> TodoRecord {
-        let text = try InputValidation.todoText(text, topic: topic)
-        return try store().addTodo(repositoryID: repositoryID, text: text, details: details, at: now)
+    /// `text` as `InputValidation.todoText` leaves it.
+    func add(text: String, details: DetailsEdit, to repositoryID: Int64) throws -> TodoRecord {
+        try store().addTodo(repositoryID: repositoryID, text: text, details: details, at: now)
     }
 
     /// A line typed as `todo add`'s TEXT: its words and their fields.
     func add(line: String, to repositoryID: Int64) throws -> TodoRecord {
         let words = try read(Self.words(line), topic: Self.addTopic)
-        return try add(text: words.text, details: words.details, to: repositoryID)
+        return try add(text: InputValidation.todoText(words.text, topic: Self.addTopic), details: words.details, to: repositoryID)
     }
 
     /// A new text (nil: the text stays) and details for one todo.
