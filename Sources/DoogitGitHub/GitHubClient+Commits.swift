@@ -105,10 +105,26 @@ extension GitHubClient {
     public func recentCommits(owner: String, name: String, from sha: String, limit: Int = 100)
         throws(GitHubError) -> [GitHubCommit]
     {
-        let response = try get(
-            "/repos/\(owner)/\(name)/commits?sha=\(Self.queryValue(sha))&per_page=\(max(1, min(100, limit)))",
-            about: .repository("\(owner)/\(name)"))
-        return try decode(response) { json throws(JSONError) -> [GitHubCommit] in
+        try commits(in: get(recentCommitsURL(owner: owner, name: name, from: sha, limit: limit),
+                                 about: .repository("\(owner)/\(name)")))
+    }
+
+    /// The latest commits of several branches at once (in parallel where the transport can), in
+    /// the order asked; as `recentCommits(owner:name:from:limit:)` for each.
+    public func recentCommits(of wanted: [(owner: String, name: String, sha: String)], limit: Int = 100)
+        -> [Result<[GitHubCommit], GitHubError>]
+    {
+        conditionalAll(wanted.map { (url: recentCommitsURL(owner: $0.owner, name: $0.name, from: $0.sha, limit: limit),
+                                     etag: nil, resource: .repository("\($0.owner)/\($0.name)")) },
+                       read: commits(in:))
+    }
+
+    private func recentCommitsURL(owner: String, name: String, from sha: String, limit: Int) -> String {
+        configuration.endpoint.url("/repos/\(owner)/\(name)/commits?sha=\(Self.queryValue(sha))&per_page=\(max(1, min(100, limit)))")
+    }
+
+    private func commits(in response: HTTPResponse) throws(GitHubError) -> [GitHubCommit] {
+        try decode(response) { json throws(JSONError) -> [GitHubCommit] in
             guard case .array(let elements) = json else { throw .wrongType(field: "commits", expected: "a list") }
             var commits: [GitHubCommit] = []
             for element in elements { commits.append(try GitHubCommit(json: element)) }

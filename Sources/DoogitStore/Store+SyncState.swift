@@ -22,6 +22,9 @@ public struct CommitScanState: Equatable, Sendable {
     /// `lastCommitSHA` of a branch that had no commit: its first commits are read, not skipped.
     public static let emptyBranch = ""
 
+    /// Whether no commit of the branch was read yet: the next read takes its latest commits.
+    public var neverRead: Bool { lastCommitSHA == nil || lastCommitSHA == Self.emptyBranch }
+
     public init(branchETag: String?, lastCommitSHA: String?, pushedAt: String? = nil) {
         self.branchETag = branchETag
         self.lastCommitSHA = lastCommitSHA

@@ -43,7 +43,8 @@ struct CommitPhase: SyncPhase {
             if state.lastCommitSHA != nil, let pushedAt = known.pushedAt, state.pushedAt == pushedAt { continue }
             repositories.append(known)
         }
-        // Every branch in one sliding window; then, one by one, the commits of those that moved.
+        // Every branch in one sliding window; then the latest commits of those read for the first
+        // time in another; then, one by one, the commits of those that moved since the last read.
         try SyncSession.forEachWindow(of: repositories, in: &session) { part, session in
             let states = try part.map { try session.store.commitScanState(repositoryID: $0.id) }
             let results = session.github.branchHeads(zip(part, states).map { repository, state in
@@ -51,6 +52,7 @@ struct CommitPhase: SyncPhase {
                                                branch: repository.defaultBranch ?? ""),
                  etag: state.branchETag, resource: GitHubResource.repository(repository.fullName))
             })
+            let firstReads = try Self.firstReads(of: part, states: states, heads: results, &session)
             for (index, repository) in part.enumerated() {
                 let now = session.clock()
                 let pushedAt = { (date: Timestamp?) in Self.trustedPushedAt(repository.pushedAt, readAt: date ?? now) }
@@ -58,10 +60,16 @@ struct CommitPhase: SyncPhase {
                     let read = try results[index].get()
                     switch read.head {
                     case .modified(let head, let etag):
-                        try session.checkBudget()
-                        try scan(repository, from: states[index].lastCommitSHA, to: head,
-                                 state: CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: pushedAt(read.date)),
-                                 readAt: read.date, &session, &changes)
+                        let commits: [GitHubCommit]
+                        if let first = firstReads[index] {
+                            commits = try first.get()
+                        } else {
+                            try session.checkBudget()
+                            commits = try newCommits(repository, from: states[index].lastCommitSHA, to: head, session)
+                        }
+                        try record(commits, of: repository,
+                                   state: CommitScanState(branchETag: etag, lastCommitSHA: head, pushedAt: pushedAt(read.date)),
+                                   readAt: read.date, &session, &changes)
                     case .notModified:
                         // The branch did not move (a push elsewhere): noted, so that the next sync does not ask.
                         if !session.dryRun {
@@ -112,17 +120,31 @@ struct CommitPhase: SyncPhase {
         }
     }
 
-    /// Reads the commits that reached the branch since `last` and records their trailers with
-    /// the todos they name, together with the new head (`state`), in one transaction.
-    private func scan(_ repository: RepositoryRecord, from last: String?, to head: String, state: CommitScanState,
-                      readAt date: Timestamp?, _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
-        var commits: [GitHubCommit] = []
-        if last == nil || last == CommitScanState.emptyBranch {
-            commits = try session.github.recentCommits(owner: repository.owner, name: repository.name, from: head,
-                                                       limit: Self.recentCommitsBound).reversed()
-        } else if let last, last != head {
-            commits = try newCommits(repository, from: last, to: head, session)
+    /// The latest commits, oldest first, of the branches in `part` that moved and were never
+    /// read (`heads` says which moved), read at once, by their index in `part`: as many as the
+    /// rate-limit budget leaves room for; the others are read one by one (`newCommits`).
+    private static func firstReads(of part: [RepositoryRecord], states: [CommitScanState],
+                                   heads: [Result<BranchRead, GitHubError>], _ session: inout SyncSession) throws
+        -> [Int: Result<[GitHubCommit], GitHubError>] {
+        var wanted: [(index: Int, owner: String, name: String, sha: String)] = []
+        for (index, repository) in part.enumerated() where states[index].neverRead {
+            if case .success(let read) = heads[index], case .modified(let head, _) = read.head {
+                wanted.append((index, repository.owner, repository.name, head))
+            }
         }
+        guard !wanted.isEmpty else { return [:] }
+        try session.checkBudget()
+        wanted = Array(wanted.prefix(session.requestRoom(upTo: wanted.count)))
+        let read = session.github.recentCommits(of: wanted.map { ($0.owner, $0.name, $0.sha) }, limit: recentCommitsBound)
+        var commits: [Int: Result<[GitHubCommit], GitHubError>] = [:]
+        for (position, item) in wanted.enumerated() { commits[item.index] = read[position].map { $0.reversed() } }
+        return commits
+    }
+
+    /// Records the trailers of `commits` (oldest first), which reached the branch since the last
+    /// read, with the todos they name, together with the new head (`state`), in one transaction.
+    private func record(_ commits: [GitHubCommit], of repository: RepositoryRecord, state: CommitScanState,
+                        readAt date: Timestamp?, _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
         let todos = try session.store.sections(repositoryIDs: [repository.id]).flatMap(\.todos)
         var updates: [TodoChange] = []
         var finished: Set<Int64> = []
@@ -160,11 +182,16 @@ struct CommitPhase: SyncPhase {
         }
     }
 
-    /// The commits after `last` up to `head`, oldest first. After a force-push (`last` is gone
-    /// or not an ancestor of `head`), the latest commits of `head`; when `head` went back to an
-    /// ancestor of `last`, nothing is new.
-    private func newCommits(_ repository: RepositoryRecord, from last: String, to head: String, _ session: SyncSession)
+    /// The commits after `last` up to `head`, oldest first. The first time (no `last`), and after
+    /// a force-push (`last` is gone or not an ancestor of `head`), the latest commits of `head`;
+    /// when `head` went back to an ancestor of `last`, nothing is new.
+    private func newCommits(_ repository: RepositoryRecord, from last: String?, to head: String, _ session: SyncSession)
         throws -> [GitHubCommit] {
+        guard let last, last != CommitScanState.emptyBranch else {
+            return try session.github.recentCommits(owner: repository.owner, name: repository.name, from: head,
+                                                    limit: Self.recentCommitsBound).reversed()
+        }
+        if last == head { return [] }
         do {
             let comparison = try session.github.compare(owner: repository.owner, name: repository.name, base: last, head: head)
             switch comparison.status {
