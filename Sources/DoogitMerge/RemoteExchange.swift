@@ -43,7 +43,9 @@ public enum RemoteExchange {
         /// out, and nothing is taken for removed for being absent there.
         public var exchangedBefore: Bool
         /// Whether this machine's line must be brought up to date even with nothing else to write
-        /// (it has none, or a removal waits for this machine's merge).
+        /// (a removal waits for this machine's merge). A machine without a line gets one with its
+        /// first write: until then no removal waits for it, and what it holds of one that left is
+        /// removed here by the compaction point (`RemovalsThatLeft`), as its merge would have.
         public var reportMerge: Bool
         /// Files to write back whatever the merge gives (values written there by hand, an older version).
         public var rewrite: Set<String>

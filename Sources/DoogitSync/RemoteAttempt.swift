@@ -140,7 +140,7 @@ struct RemoteAttempt {
                 repositories: remoteRepositories, todoFiles: files, existingTodoFiles: legacy == nil ? known.todoFiles : [],
                 local: here, pendingTodos: Set(pending.keys), pendingRepositories: pendingRepositories,
                 formerlyHeldTodos: heldTodos, formerlyHeldRepositories: heldRepositories, exchangedBefore: settings.exchanged,
-                reportMerge: meta.machines[machine] == nil || waitsForThisMachine, rewrite: rewrite, forget: settings.forget,
+                reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite, forget: settings.forget,
                 horizonDays: settings.horizonDays)
             let plan = RemoteExchange.plan(input)
             if plan.needed.isEmpty { return plan }

@@ -44,6 +44,12 @@ public struct RemoteBranch: Equatable, Sendable {
         return RemoteBranch(branch: defaultBranch, holdsDoogitFiles: false, otherFiles: others.sorted())
     }
 
+    /// Whether the `remote.jsonl` of `branch` names that branch: doogit's files are there, and
+    /// the machines that wrote them say it is theirs (one request).
+    static func namesItself(repository: String, branch: String, github: GitHubClient) throws(GitHubError) -> Bool {
+        try meta(repository: repository, branch: branch, github: github)?.branch == branch
+    }
+
     /// The names at the root of the branch (a folder's with "/" after it); none when the
     /// repository or the branch has no commit.
     private static func rootNames(repository: String, branch: String, github: GitHubClient) throws(GitHubError) -> [String] {

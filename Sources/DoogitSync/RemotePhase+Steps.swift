@@ -88,6 +88,10 @@ extension RemotePhase {
     /// have written since `remote init` (the repository's default branch may have moved meanwhile).
     func joinBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteSettings {
         guard !settings.exchanged && settings.headCommit == nil else { return settings }
+        // Most often the branch found at `remote init` is the one the machines write, and its file says so.
+        if try RemoteBranch.namesItself(repository: settings.fullName, branch: settings.branch, github: session.github) {
+            return settings
+        }
         let repository: GitHubRepository
         do throws(GitHubError) {
             repository = try session.github.repository(id: settings.repositoryID)
@@ -166,7 +170,9 @@ extension RemotePhase {
 
     /// Step 3: the merge committed here, before anything is written there: a sync killed at any
     /// point loses nothing, and the next one reads and sends again what this one did not. With
-    /// nothing to write, what was read is recorded as this machine's knowledge of the remote.
+    /// nothing to write, what was read is recorded as this machine's knowledge of the remote, and
+    /// everything here is there: the list counts as exchanged (a machine that joins with nothing
+    /// of its own writes nothing, and later absences there are removals, not news from here).
     func commitHere(_ merge: MergedExchange, _ snapshot: RemoteSnapshot, _ session: SyncSession) throws {
         let store = session.store
         let stored = try store.remoteEntries()
@@ -177,7 +183,7 @@ extension RemotePhase {
             guard merge.files.isEmpty else { return }
             let recorded = merge.attempt.known.changes(from: stored)
             try store.recordRemote(set: recorded.set, removed: recorded.removed, head: snapshot.head, refETag: snapshot.refETag,
-                                   exchanged: false, at: session.clock())
+                                   exchanged: true, at: session.clock())
             try store.replica.sent(todos: merge.attempt.held(merge.plan), repositories: merge.attempt.heldRepositories(merge.plan))
         }
     }

@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -10,12 +11,14 @@ extension RemoteTree {
     }
 
     /// Reads the tree of `commit`: its root with the root's name (from the commit), then only the
-    /// folders whose names changed (a level at a time, the folders of a level together), then the
-    /// files doogit reads whose names changed, together (`blobs`: within the budget, and going on
-    /// across syncs). Every entry keeps the mode GitHub lists.
+    /// folders whose names changed (a level at a time, the folders of a level together; the todos
+    /// folder, when nothing of it is known, whole in one listing), then the files doogit reads
+    /// whose names changed, together (`blobs`: within the budget, and going on across syncs).
+    /// Every entry keeps the mode GitHub lists.
     func read(commit: String, repository: String, github: GitHubClient, blobs: RemoteBlobReader) throws -> Read {
         var listed: [String: RemoteEntry] = [:]
         var wanted: [(path: String, sha: String)] = []
+        var prefetched: [String: GitTreeListing] = [:]
         var level: [(folder: String, listing: Result<GitTreeListing, GitHubError>)] = [
             ("", Result { () throws(GitHubError) in try github.rootTree(repository: repository, commit: commit) }),
         ]
@@ -46,8 +49,14 @@ extension RemoteTree {
                     }
                 }
             }
-            let listings = github.treeEntries(repository: repository, shas: next.map(\.sha))
-            level = zip(next, listings).map { ($0.folder, $1) }
+            if entries[RemoteLayout.todosFolder] == nil, let todos = next.first(where: { $0.folder == RemoteLayout.todosFolder }) {
+                prefetched.merge(Self.listedWhole(todos, repository: repository, github: github)) { first, _ in first }
+            }
+            let asked = next.filter { prefetched[$0.folder] == nil }
+            var listings = Dictionary(zip(asked.map(\.folder), github.treeEntries(repository: repository, shas: asked.map(\.sha))),
+                                      uniquingKeysWith: { first, _ in first })
+            for folder in next where prefetched[folder.folder] != nil { listings[folder.folder] = prefetched[folder.folder].map { .success($0) } }
+            level = next.compactMap { folder in listings[folder.folder].map { (folder.folder, $0) } }
         }
         var read = Read(tree: RemoteTree(entries: listed))
         let contents = try blobs.read(wanted.map(\.sha), repository: repository, github: github)
@@ -62,6 +71,23 @@ extension RemoteTree {
             if mode != .file && mode != .executable { read.files[path] = .some(nil) }
         }
         return read
+    }
+
+    /// The listings of a folder and of every folder under it, by path, from one recursive listing
+    /// (none when GitHub cannot give it whole: the folders are then listed a level at a time).
+    private static func listedWhole(_ folder: (folder: String, sha: String), repository: String, github: GitHubClient)
+        -> [String: GitTreeListing] {
+        guard let nested = try? github.treeEntriesRecursively(repository: repository, sha: folder.sha) else { return [:] }
+        var listings = [folder.folder: GitTreeListing(sha: folder.sha, entries: [])]
+        for (path, entry) in nested where entry.isTree { listings[join(folder.folder, path)] = GitTreeListing(sha: entry.sha, entries: []) }
+        for (path, entry) in nested {
+            let full = join(folder.folder, path)
+            let parent = full.lastIndex(of: "/").map { String(full[..<$0]) } ?? ""
+            var named = entry
+            named.name = String(full.split(separator: "/").last ?? "")
+            listings[parent]?.entries.append(named)
+        }
+        return listings
     }
 
     /// Checks, before the branch moves, that the tree GitHub made for a write (`made`, its root

@@ -98,7 +98,7 @@ struct RemoteWorld {
                 existingTodoFiles: existing, local: local, pendingTodos: Set(machine.pending.keys),
                 pendingRepositories: machine.pendingRepositories, formerlyHeldTodos: heldTodos,
                 formerlyHeldRepositories: heldRepositories, exchangedBefore: machine.exchangedBefore,
-                reportMerge: ownGeneration == nil || waitsForMe, forget: forget))
+                reportMerge: ownGeneration != nil && waitsForMe, forget: forget))
             concerned.formUnion(plan.needed)
         } while !plan.needed.isEmpty
         lastPlan = plan

@@ -131,14 +131,59 @@ struct RemoteSyncTests {
         // The one request was a 304 of the branch's ref: conditional, and free.
         #expect(remoteRequests(github).first?.path.contains("/git/ref/heads/") == true)
         #expect(remoteRequests(github).first?.headers["if-none-match"] != nil)
-        // A machine that only reads settles too (its first exchange adds its line to remote.jsonl).
-        try machines[1].sync()
-        try machines[0].sync()
+        // A machine that only reads settles too, at once: it writes nothing, so the next sync has nothing to read.
         try machines[1].sync()
         github.resetCounters()
         try machines[1].sync()
         try machines[0].sync()
         #expect(remoteRequests(github).count == 2 && github.rateLimitUsed == 0)
+    }
+
+    /// A machine that joins with nothing of its own reads and writes nothing back: the remote
+    /// learns of it with its first change.
+    @Test func aMachineThatJoinsWithNothingOfItsOwnWritesNothing() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        _ = try a.add("one")
+        try a.sync()
+        github.resetCounters()
+        let writes = github.contents.writes
+        let joined = try b.sync()
+        #expect(joined.remote?.pulled == 2 && joined.remote?.pushed == 0)
+        #expect(github.contents.writes == writes && refUpdates(github) == 0, "nothing written")
+        #expect(github.requests.allSatisfy { $0.method == "GET" })
+        #expect(try b.list() == a.list())
+        #expect(github.contents.file(Machine.dataRepository, RemoteLayout.metaPath)?.text.split(separator: "\n").count == 3,
+                "remote.jsonl: the header, the remote, a's line")
+        _ = try b.add("b's first")
+        let sent = try b.sync()
+        #expect(sent.remote?.pushed == 1 && refUpdates(github) == 1)
+        #expect(github.contents.file(Machine.dataRepository, RemoteLayout.metaPath)?.text.split(separator: "\n").count == 4,
+                "b's line came with its first change")
+        try a.sync()
+        #expect(try a.list() == b.list())
+    }
+
+    /// A machine's first read lists the todos folder whole, in one request; where GitHub cuts
+    /// that listing short (over 100,000 entries), a level at a time, to the same list.
+    @Test(arguments: [100_000, 2])
+    func aFirstReadListsTheTodosFolderWhole(limit: Int) throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        for id: Int64 in 2...3 {
+            github.addRepository(id: id, name: "app\(id)")
+            try a.track(id, "octocat/app\(id)")
+        }
+        for id: Int64 in 1...3 { _ = try a.add("one in \(id)", to: id) }
+        try a.sync()
+        github.contents.recursiveListingLimit = limit
+        github.resetCounters()
+        try b.sync()
+        #expect(try b.list() == a.list() && a.list().count == 3)
+        let trees = remoteRequests(github).filter { $0.method == "GET" && $0.path.contains("/git/trees/") }
+        #expect(trees.filter { $0.target.contains("recursive=1") }.count == 1)
+        // The root (asked by the commit) and the todos folder whole; cut short: then the folder and its three buckets.
+        #expect(trees.count == (limit == 2 ? 6 : 2), "\(trees.map(\.target))")
     }
 
     /// At 20 repositories, an edit in one is read by the other machine as that one file: the
@@ -288,6 +333,9 @@ struct RemoteSyncTests {
         try c.sync()
         _ = try b.add("from b")
         _ = try c.add("from c")
+        // The branch moves, so that b's exchange reads the tree.
+        _ = try a.add("later from a")
+        try a.sync()
         // c's write lands in the middle of b's exchange.
         let cWrites = Self.files(of: try c.store.replica.read().replica)
         if afterTheTreeRead {
@@ -300,7 +348,7 @@ struct RemoteSyncTests {
         #expect(summary.remote?.retries == 1)
         #expect(refUpdates(github) == 2, "b's refused move, b's retry")
         for machine in [c, a, b, c] { try machine.sync() }
-        #expect(try a.list().map { $0.split(separator: ",").count } == [3])
+        #expect(try a.list().map { $0.split(separator: ",").count } == [4])
         #expect(try b.list() == a.list() && c.list() == a.list())
     }
 

@@ -93,6 +93,9 @@ struct RemoteEndToEndTests {
                                            JSONMember("dropped", .int(0))]))
         let status = try JSONParser.parse(b.run("remote", "status", "--json").stdout)
         #expect(status["repository"] == .string(Self.data) && status["pending"] == .int(0) && status["branch"] == .string("master"))
+        // b only read: the remote lists a alone, and b says when it will be listed.
+        #expect(try status.array("machines").count == 1)
+        #expect(b.run("remote", "status").stdout.contains("  (listed there from its first change)\n"))
 
         #expect(b.run("remote", "remove").stdout == "Stopped exchanging todos with \(Self.data); the files on GitHub are left as they are\n")
         #expect(b.run("remote", "status").stdout.hasPrefix("No remote"))

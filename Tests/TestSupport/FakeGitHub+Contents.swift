@@ -46,6 +46,13 @@ public final class FakeContents: @unchecked Sendable {
         set { locked { threshold = newValue } }
     }
     private var threshold = 1_000_000
+    /// The most entries a recursive tree listing holds; beyond, GitHub cuts it short and says
+    /// `truncated` (its docs: 100,000 entries, or 7 MB).
+    public var recursiveListingLimit: Int {
+        get { locked { listingLimit } }
+        set { locked { listingLimit = newValue } }
+    }
+    var listingLimit = 100_000
 
     public init() {}
 

@@ -187,10 +187,13 @@ extension FakeContents {
     /// A tree as GitHub shows it: its entries one level down, or all of them with `recursive`;
     /// `named` is the sha the listing answers (the commit's, when asked by a commit).
     private static func treeJSON(_ tree: String, named: String, _ objects: FakeGitObjects, base: String, recursive: Bool,
-                                 truncated: Bool?) -> JSONValue {
+                                 truncated: Bool?, limit: Int = .max) -> JSONValue {
         var entries: [JSONValue] = []
+        var truncated = truncated
         if recursive {
-            objects.walk(tree, prefix: "") { entries.append(entryJSON($0, $1, objects, base: base)) }
+            objects.walk(tree, prefix: "") { path, entry in
+                if entries.count < limit { entries.append(entryJSON(path, entry, objects, base: base)) } else { truncated = true }
+            }
         } else {
             entries = objects.sortedEntries(tree).map { entryJSON($0.name, $0.entry, objects, base: base) }
         }
@@ -216,7 +219,7 @@ extension FakeContents {
         guard !lags(repository, named) else { return Self.notFound("trees#get-a-tree") }
         let json = withObjects(repository) { objects in
             objects.tree(of: named).map {
-                Self.treeJSON($0, named: named, objects, base: base, recursive: recursive, truncated: false)
+                Self.treeJSON($0, named: named, objects, base: base, recursive: recursive, truncated: false, limit: listingLimit)
             }
         }
         guard let json else { return Self.notFound("trees#get-a-tree") }

@@ -8,8 +8,9 @@ enum RemoteStatus {
     static let status = CommandSpec(
         name: "status", abstract: "Show the remote, changes waiting, the machines",
         discussion: """
-            Reads only this machine's database (the machines as the last sync read them); 'doogit sync' \\
-            talks to GitHub.
+            Reads only this machine's database (the machines as the last sync read them: those that have \\
+            written there; one that has only read is listed from its first change); 'doogit sync' talks \\
+            to GitHub.
             """,
         examples: ["doogit remote status", "doogit remote status --json"],
         run: run)
@@ -18,11 +19,12 @@ enum RemoteStatus {
         name: "forget", abstract: "Stop waiting for a machine that no longer syncs",
         arguments: ArgumentSpec(display: "MACHINE", minimum: 1, maximum: 1),
         discussion: """
-            A removal leaves the remote once every machine has merged it, or once it is older than the \\
-            horizon ('doogit remote set --horizon'). MACHINE is an id from 'doogit remote status', of a \\
-            machine that no longer syncs. If it syncs again, what was removed meanwhile is removed there \\
-            too, and what it made meanwhile is sent; its edits of todos removed meanwhile are dropped \\
-            (the removal wins), and its sync says so. Takes effect at the next 'doogit sync'.
+            A removal leaves the remote once every machine that has written there has merged it, or once \\
+            it is older than the horizon ('doogit remote set --horizon'). MACHINE is an id from 'doogit \\
+            remote status', of a machine that no longer syncs. If it syncs again, what was removed \\
+            meanwhile is removed there too, and what it made meanwhile is sent; its edits of todos \\
+            removed meanwhile are dropped (the removal wins), and its sync says so. Takes effect at the \\
+            next 'doogit sync'.
             """,
         examples: ["doogit remote forget 3f2a9c1b7d4e"],
         run: runForget)
@@ -65,7 +67,8 @@ enum RemoteStatus {
                                       + (notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))"))
             }
         }
-        runtime.console.print("This machine: \(machine)")
+        let unlisted = remote.exchangedAt != nil && meta?.machines[machine] == nil
+        runtime.console.print("This machine: \(machine)" + (unlisted ? "  (listed there from its first change)" : ""))
     }
 
     static func print(_ runtime: Runtime) throws {
