@@ -12,7 +12,9 @@ steps of the exchange as `sync -v` reports them. Then years of use: the remote's
 are added and removed on two machines, with each sync's bytes.
 
 Run through bench/run-remote (which builds the binaries), or:
-    bench/remote.py --doogit .build/release/doogit --fake .build/release/fake-github
+    bench/remote.py --doogit .build/release/doogit --fake .build/release/fake-github [--https]
+With --https, doogit speaks HTTP/2 over TLS to the loopback GitHub (through nghttpx), as it does
+to GitHub; without, HTTP/1.1 on as many connections as it opens.
 """
 import argparse
 import json
@@ -24,6 +26,8 @@ import tempfile
 import time
 import urllib.request
 
+import https
+
 
 def call(base, path):
     with urllib.request.urlopen(base + path, timeout=30) as response:
@@ -31,12 +35,15 @@ def call(base, path):
 
 
 class Machine:
-    def __init__(self, doogit, base, label):
+    def __init__(self, doogit, base, label, proxy=None):
         self.doogit = doogit
         self.label = label
         self.home = tempfile.mkdtemp(prefix=f"doogit-bench-{label}-")
         self.env = {"HOME": self.home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base,
                     "GH_TOKEN": "ghp_testtoken0123456789", "LANG": "C.UTF-8"}
+        if proxy:
+            self.env["DOOGIT_API_URL"] = proxy.url
+            self.env["SSL_CERT_FILE"] = proxy.certificate
 
     def run(self, *args, stdin=None):
         started = time.monotonic()
@@ -67,15 +74,26 @@ def main():
     parser.add_argument("--repositories", type=int, default=100)
     parser.add_argument("--delay", type=int, default=50, help="ms added to every answer")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--https", action="store_true",
+                        help="doogit speaks to the loopback GitHub through an HTTP/2 TLS proxy (nghttpx), as to GitHub")
     args = parser.parse_args()
 
     fake = subprocess.Popen([args.fake, "--own", str(args.repositories), "--others", "0", "--data", "doogit-data"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         base = fake.stdout.readline().strip()
-        a, b, peer = Machine(args.doogit, base, "a"), Machine(args.doogit, base, "b"), Machine(args.doogit, base, "peer")
+        proxy = https.Proxy(base) if args.https else None
+
+        def machine(label):
+            return Machine(args.doogit, base, label, proxy)
+
+        a, b, peer = machine("a"), machine("b"), machine("peer")
+        # For the first pull: machines that join the remote, and beside them machines with the
+        # same repositories and todos without a remote, on their first sync.
+        joining = [machine(f"b{run}") for run in range(args.runs - 1)] + [b]
+        newcomers = [machine(f"newcomer{run}") for run in range(args.runs)]
         names = [f"octocat/own-{i:04d}" for i in range(args.repositories)]
-        for machine in (a, peer):
+        for machine in (a, peer, *newcomers):
             for start in range(0, len(names), 50):
                 machine.run("repo", "add", *names[start:start + 50])
         lines = []
@@ -85,8 +103,13 @@ def main():
         started = time.monotonic()
         a.run("import", "-", stdin="\n".join(lines) + "\n")
         import_ms = (time.monotonic() - started) * 1000
+        for newcomer in newcomers:
+            newcomer.run("import", "-", stdin="\n".join(lines) + "\n")
+        # The repositories' first reads (their latest commits) are the first pull's, not the first push's.
+        a.run("sync", "--quiet")
         a.run("remote", "init", "doogit-data")
-        b.run("remote", "init", "doogit-data")
+        for machine in joining:
+            machine.run("remote", "init", "doogit-data")
         call(base, f"/_delay?ms={args.delay}")
 
         rows = []
@@ -102,7 +125,8 @@ def main():
         a.run("sync", "--quiet")  # reads the branch once after its write, to learn its ETag
         row("no-op sync (a)", [measured_sync(a, base) for _ in range(args.runs)],
             [measured_sync(peer, base) for _ in range(args.runs)])
-        row("first pull (b)", [measured_sync(b, base)], [measured_sync(peer, base)])
+        row("first pull (b)", [measured_sync(machine, base) for machine in joining],
+            [measured_sync(newcomer, base) for newcomer in newcomers])
         b.run("sync", "--quiet")
         a.run("sync", "--quiet")
         per_repository = args.todos // args.repositories
@@ -123,7 +147,7 @@ def main():
         row("settled sync (a)", calm, [measured_sync(peer, base) for _ in range(args.runs)])
 
         print(f"\ndoogit sync with a remote: {args.todos} todos over {args.repositories} repositories, "
-              f"+{args.delay} ms per answer (median of {args.runs} runs; first push and first pull once)\n")
+              f"{'HTTP/2 over TLS' if proxy else 'HTTP/1.1'}, +{args.delay} ms per answer (median of {args.runs} runs; the first push once)\n")
         print(f"{'scenario':<34}{'wall ms':>8}{'requests':>9}{'remote':>7}{'KB sent':>9}{'KB rec':>9}{'units':>6}"
               f"{'peer ms':>8}{'ratio':>7}")
         for label, wall, stats, peer_wall, _ in rows:
@@ -131,7 +155,8 @@ def main():
                   f"{stats['remoteBytesSent'] / 1024:>9.1f}{stats['remoteBytesAnswered'] / 1024:>9.1f}{stats['rateLimitUsed']:>6}"
                   f"{peer_wall:>8.0f}{wall / peer_wall:>7.2f}")
         print("\nremote: requests to the remote repository; KB sent and received: their bodies and answers'")
-        print("peer: the same sync on a machine tracking the same repositories without a remote (same run)")
+        print("peer: the same sync on a machine tracking the same repositories without a remote (same run); for the first")
+        print("  pull, the first sync of a machine with the same repositories and todos, without a remote")
         print(f"import of {args.todos} todos from todo.txt (setup, no delay): {import_ms:.0f} ms")
         print("\nsteps of the exchange in doogit (sync -v):")
         for label, *_, steps in rows:
@@ -173,6 +198,8 @@ def main():
                   f"{(a_stats['remoteBytesAnswered'] + a_again['remoteBytesAnswered']) / 1024:>10.1f}"
                   f"{b_stats['remoteBytesSent'] / 1024:>11.1f}{b_stats['remoteBytesAnswered'] / 1024:>10.1f}")
     finally:
+        if proxy:
+            proxy.stop()
         fake.stdin.close()
         fake.wait(timeout=30)
 
