@@ -145,11 +145,13 @@ struct CommitPhase: SyncPhase {
     /// read, with the todos they name, together with the new head (`state`), in one transaction.
     private func record(_ commits: [GitHubCommit], of repository: RepositoryRecord, state: CommitScanState,
                         readAt date: Timestamp?, _ session: inout SyncSession, _ changes: inout [SyncChange]) throws {
-        let todos = try session.store.sections(repositoryIDs: [repository.id]).flatMap(\.todos)
+        // The repository's todos are read only for commits that name one (most name none).
+        let named = commits.map { CommitTrailers.doneReferences(in: $0.message) }
+        let todos = named.allSatisfy(\.isEmpty) ? [] : try session.store.sections(repositoryIDs: [repository.id]).flatMap(\.todos)
         var updates: [TodoChange] = []
         var finished: Set<Int64> = []
-        for commit in commits {
-            for digits in CommitTrailers.doneReferences(in: commit.message) {
+        for (commit, references) in zip(commits, named) {
+            for digits in references {
                 let matches = todos.filter { $0.uuid.lowercased().filter { $0 != "-" }.hasPrefix(digits) }
                 guard matches.count == 1 else {
                     if matches.count > 1 {
