@@ -61,12 +61,13 @@ final class EasyHandle {
         _ = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
 
         if let payload = request.body {
-            // COPYPOSTFIELDS: libcurl keeps its own copy, so no Swift buffer has to outlive this call.
-            var bytes = payload.map { CChar(bitPattern: $0) }
+            // COPYPOSTFIELDS: libcurl keeps its own copy (it only reads this one), so no Swift
+            // buffer has to outlive this call.
             try require("CURLOPT_POSTFIELDSIZE", ccurl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, payload.count))
-            let code = bytes.withUnsafeMutableBufferPointer { buffer in
-                ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, buffer.baseAddress)
-            }
+            let code = payload.isEmpty ? ccurl_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                : payload.withUnsafeBytes { buffer in
+                    ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+                }
             try require("CURLOPT_COPYPOSTFIELDS", code)
         } else {
             try require("CURLOPT_HTTPGET", ccurl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1))

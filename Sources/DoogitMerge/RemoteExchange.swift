@@ -114,6 +114,10 @@ public enum RemoteExchange {
         // Todos: where the remote has each, merged with this machine's.
         var remote: [String: TodoEntry] = [:]
         var homes: [String: Set<Int64>] = [:]
+        // Made to size at once: a first pull brings thousands of todos, each copied at every growth.
+        let remoteCount = input.todoFiles.values.reduce(0) { $0 + $1.replica.todos.count }
+        remote.reserveCapacity(remoteCount)
+        homes.reserveCapacity(remoteCount)
         for (repository, piece) in input.todoFiles {
             for (uuid, entry) in piece.replica.todos {
                 remote[uuid] = remote[uuid].map { $0.merged(with: entry) } ?? entry
@@ -121,6 +125,7 @@ public enum RemoteExchange {
             }
         }
         var merged: [String: TodoEntry] = input.local.todos
+        merged.reserveCapacity(input.local.todos.count + remote.count)
         for (uuid, entry) in remote { merged[uuid] = merged[uuid].map { $0.merged(with: entry) } ?? entry }
         // What left the remote: kept here only, as a removal (an edit made here meanwhile dropped).
         let removalsThatLeft = RemovalsThatLeft(compacted: input.meta.compacted)

@@ -70,19 +70,20 @@ public struct ReplicaChanges: Equatable, Sendable {
             repositories.append(RepositoryChange(entry: entry, held: held, shown: shown, details: annotations.repositories[id]))
         }
         var arriving: [TodoChange] = []
+        arriving.reserveCapacity(merged.todos.count)
         for (uuid, entry) in merged.todos {
             let held = local.todos[uuid]
             if let held, Self.sameRegisters(held, entry) { continue }
             arriving.append(TodoChange(entry: entry, held: held, preferredID: annotations.localIDs[uuid]))
         }
-        // Sorted by keys made once (a first pull sorts thousands).
-        todos = arriving.map { (arrival: $0.entry.arrival, change: $0) }
+        // Sorted by keys made once, the changes (large) moved once (a first pull sorts thousands).
+        let order = arriving.indices.map { (arrival: arriving[$0].entry.arrival, created: arriving[$0].entry.createdAt.millisecondsSinceEpoch,
+                                            uuid: arriving[$0].entry.uuid, index: $0) }
             .sorted { lhs, rhs in
                 if lhs.arrival != rhs.arrival { return lhs.arrival < rhs.arrival }
-                return (lhs.change.entry.createdAt.millisecondsSinceEpoch, lhs.change.entry.uuid)
-                    < (rhs.change.entry.createdAt.millisecondsSinceEpoch, rhs.change.entry.uuid)
+                return (lhs.created, lhs.uuid) < (rhs.created, rhs.uuid)
             }
-            .map(\.change)
+        todos = order.map { arriving[$0.index] }
     }
 
     /// How many of these changes bring what `reference` (this machine's list, its stamps brought

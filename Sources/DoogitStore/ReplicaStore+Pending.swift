@@ -80,8 +80,19 @@ extension ReplicaStore {
         try database.transaction { () throws(StoreError) in
             let machine = try clock().machine
             let pending = try pendingTodos()
-            for (uuid, remote) in todos where pending[uuid] != nil {
-                let here = try stored(uuid, machine: machine)?.entry
+            let sentHere = todos.keys.filter { pending[$0] != nil }
+            // Many at once (a first push sends every todo): read by repository, not one by one.
+            var read: Replica?
+            if sentHere.count > 64 {
+                var replica = Replica(), annotations = ReplicaAnnotations()
+                try readTodos(repositories: Set(sentHere.flatMap { pending[$0] ?? [] }), uuids: Set(sentHere), machine: machine,
+                              into: &replica, annotations: &annotations)
+                read = replica
+            }
+            for uuid in sentHere {
+                let remote = todos[uuid] ?? nil
+                let here: TodoEntry?
+                if let read { here = read.todos[uuid] } else { here = try stored(uuid, machine: machine)?.entry }
                 let same = switch (here, remote) {
                 case (nil, nil): true
                 case (let here?, let remote?): ReplicaChanges.sameRegisters(here, remote)

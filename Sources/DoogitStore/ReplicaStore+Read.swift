@@ -40,29 +40,35 @@ extension ReplicaStore {
             var replica = Replica()
             var annotations = ReplicaAnnotations()
             try readRepositories(into: &replica, annotations: &annotations, machine: machine)
-            let commits = try allCommits()
-            func live(_ row: Row) throws(StoreError) {
-                let uuid = try row.string("uuid")
-                replica.todos[uuid] = try TodoRows.entry(row, removed: false, machine: machine, commits: commits[uuid] ?? [])
-            }
-            func removed(_ row: Row) throws(StoreError) {
-                try addRemoved(row, to: &replica, annotations: &annotations, machine: machine, commits: commits)
-            }
-            for id in ids.sorted() {
-                _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE repository_id = ?", [.integer(id)], live)
-                _ = try database.query("""
-                    SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE repository_id = ? AND text IS NOT NULL
-                    """, [.integer(id)], removed)
-            }
-            // Many UUIDs (a first pull names every todo): only those here are looked for.
-            let here = uuids.count > 64 ? try allUUIDs() : nil
-            for uuid in uuids.sorted() where replica.todos[uuid] == nil && here?.contains(uuid) != false {
-                _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE uuid = ?", [.text(uuid)], live)
-                _ = try database.query("""
-                    SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL
-                    """, [.text(uuid)], removed)
-            }
+            try readTodos(repositories: ids, uuids: uuids, machine: machine, into: &replica, annotations: &annotations)
             return replica
+        }
+    }
+
+    /// The todos (live or removed) of `repositories` or of `uuids`, into `replica`.
+    func readTodos(repositories ids: Set<Int64>, uuids: Set<String>, machine: String, into replica: inout Replica,
+                   annotations: inout ReplicaAnnotations) throws(StoreError) {
+        let commits = try allCommits()
+        func live(_ row: Row) throws(StoreError) {
+            let uuid = try row.string("uuid")
+            replica.todos[uuid] = try TodoRows.entry(row, removed: false, machine: machine, commits: commits[uuid] ?? [])
+        }
+        func removed(_ row: Row) throws(StoreError) {
+            try addRemoved(row, to: &replica, annotations: &annotations, machine: machine, commits: commits)
+        }
+        for id in ids.sorted() {
+            _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE repository_id = ?", [.integer(id)], live)
+            _ = try database.query("""
+                SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE repository_id = ? AND text IS NOT NULL
+                """, [.integer(id)], removed)
+        }
+        // Many UUIDs (a first pull names every todo): only those here are looked for.
+        let here = uuids.count > 64 ? try allUUIDs() : nil
+        for uuid in uuids.sorted() where replica.todos[uuid] == nil && here?.contains(uuid) != false {
+            _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE uuid = ?", [.text(uuid)], live)
+            _ = try database.query("""
+                SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL
+                """, [.text(uuid)], removed)
         }
     }
 

@@ -7,22 +7,26 @@ final class Statement {
     private unowned let database: Database
     /// The column names in order, so rows are read by name and a new column renumbers nothing.
     let columnNames: [String]
+    /// The position of each name (the first, should two columns share one).
+    private let positions: [String: Int]
+    /// The positions the lookups of the last row found, in the order they came: the rows of a
+    /// query are read alike, so the k-th lookup of a row is tried first where the k-th of the
+    /// last one was found.
+    private var lookups: [Int] = []
+    private var lookupCount = 0
 
-    /// Where the next lookup by name looks first.
-    private var nextColumn = 0
-
-    /// The position of a column. Rows are mostly read column after column, so the one after the
-    /// last found is tried first: reading a 10,000-row list then costs one comparison a column,
-    /// not a hash of the name.
+    /// The position of a column: one comparison of names a lookup once the first row was read
+    /// (a 10,000-row list reads 300,000 columns), a hash of the name before.
     func column(named name: String) -> Int32? {
         let index: Int
-        if nextColumn < columnNames.count && columnNames[nextColumn] == name {
-            index = nextColumn
+        if lookupCount < lookups.count && columnNames[lookups[lookupCount]] == name {
+            index = lookups[lookupCount]
         } else {
-            guard let found = columnNames.firstIndex(of: name) else { return nil }
+            guard let found = positions[name] else { return nil }
             index = found
+            if lookupCount < lookups.count { lookups[lookupCount] = index } else { lookups.append(index) }
         }
-        nextColumn = index + 1
+        lookupCount += 1
         return Int32(index)
     }
 
@@ -39,6 +43,7 @@ final class Statement {
         columnNames = (0..<sqlite3_column_count(statement)).map { index in
             sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
         }
+        positions = Dictionary(columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     deinit {
@@ -58,9 +63,13 @@ final class Statement {
             switch value {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .text(let text):
-                code = text.utf8CString.withUnsafeBufferPointer { buffer in
-                    doogit_sqlite3_bind_text(handle, index, buffer.baseAddress, Int32(buffer.count - 1))
+            case .text(var text):
+                // The string's own bytes, which SQLite copies: no C string made first. An empty
+                // one still binds text (a nil pointer would bind NULL).
+                code = text.isEmpty ? doogit_sqlite3_bind_text(handle, index, "", 0) : text.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        doogit_sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count))
+                    }
                 }
             }
             guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
@@ -70,6 +79,7 @@ final class Statement {
     /// Advances; true while a row is available.
     func step() throws(StoreError) -> Bool {
         let code = sqlite3_step(handle)
+        lookupCount = 0
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

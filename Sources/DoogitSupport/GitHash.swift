@@ -94,32 +94,32 @@ public enum GitHash {
     }
 }
 
-/// SHA-1's five words and its message schedule, kept across blocks.
+/// SHA-1's five words, kept across blocks.
 private struct SHA1State {
     var words: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-    private var schedule = [UInt32](repeating: 0, count: 80)
 
-    /// Takes in the 64 bytes of `buffer` from `offset`.
+    /// Takes in the 64 bytes of `buffer` from `offset`. The message schedule lives in a buffer
+    /// of its own for the block, and each of the four kinds of round has a loop of its own: no
+    /// array checks and no branch in the rounds (a first push hashes megabytes).
     mutating func process(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        for i in 0..<16 {
-            let at = offset + 4 * i
-            schedule[i] = UInt32(buffer[at]) << 24 | UInt32(buffer[at + 1]) << 16 | UInt32(buffer[at + 2]) << 8
-                | UInt32(buffer[at + 3])
-        }
-        for i in 16..<80 {
-            schedule[i] = rotate(schedule[i - 3] ^ schedule[i - 8] ^ schedule[i - 14] ^ schedule[i - 16], 1)
-        }
         var (a, b, c, d, e) = (words[0], words[1], words[2], words[3], words[4])
-        for i in 0..<80 {
-            let f: UInt32, k: UInt32
-            switch i {
-            case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
-            case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-            case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-            default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            for i in 0..<16 {
+                let at = offset + 4 * i
+                schedule[i] = UInt32(buffer[at]) << 24 | UInt32(buffer[at + 1]) << 16 | UInt32(buffer[at + 2]) << 8
+                    | UInt32(buffer[at + 3])
             }
-            let next = rotate(a, 5) &+ f &+ e &+ k &+ schedule[i]
-            (e, d, c, b, a) = (d, c, rotate(b, 30), a, next)
+            for i in 16..<80 {
+                schedule[i] = rotate(schedule[i - 3] ^ schedule[i - 8] ^ schedule[i - 14] ^ schedule[i - 16], 1)
+            }
+            func round(_ f: UInt32, _ k: UInt32, _ word: UInt32) {
+                let next = rotate(a, 5) &+ f &+ e &+ k &+ word
+                (e, d, c, b, a) = (d, c, rotate(b, 30), a, next)
+            }
+            for i in 0..<20 { round((b & c) | (~b & d), 0x5A82_7999, schedule[i]) }
+            for i in 20..<40 { round(b ^ c ^ d, 0x6ED9_EBA1, schedule[i]) }
+            for i in 40..<60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, schedule[i]) }
+            for i in 60..<80 { round(b ^ c ^ d, 0xCA62_C1D6, schedule[i]) }
         }
         words[0] = words[0] &+ a
         words[1] = words[1] &+ b

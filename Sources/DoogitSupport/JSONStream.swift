@@ -168,35 +168,52 @@ public struct JSONStream {
 
     private mutating func writeString(_ text: String) {
         buffer.append(UInt8(ascii: "\""))
-        // Plain ASCII without quotes, backslashes or controls, the usual case, is copied whole.
+        // Runs of bytes that need no escape (the usual case: all of them) are copied whole.
         var text = text
-        let copied = text.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return false
-            }
-            buffer.append(utf8)
-            return true
-        }
-        if !copied {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": append("\\\"")
-                case "\\": append("\\\\")
-                case "\n": append("\\n")
-                case "\r": append("\\r")
-                case "\t": append("\\t")
-                default:
-                    if TerminalText.isUnsafe(scalar) {
-                        append("\\u")
-                        for shift in stride(from: 12, through: 0, by: -4) {
-                            buffer.append(Self.hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
-                        }
-                    } else {
-                        UTF8.encode(scalar) { buffer.append($0) }
-                    }
+        text.withUTF8 { utf8 in
+            var index = 0, run = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
                 }
+                buffer.append(UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                writeEscaped(Self.scalar(in: utf8, at: index, length: length), utf8[index..<min(utf8.count, index + length)])
+                index += length
+                run = index
             }
+            buffer.append(UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// A scalar of valid UTF-8 (a String's), `length` bytes from `index`.
+    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int, length: Int) -> UInt32 {
+        guard length > 1, index + length <= utf8.count else { return UInt32(utf8[index]) }
+        var value = UInt32(utf8[index]) & (0x7F >> UInt32(length))
+        for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+        return value
+    }
+
+    /// One scalar that is not plain printable ASCII: escaped, or as it is.
+    private mutating func writeEscaped(_ value: UInt32, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        switch value {
+        case 0x22: append("\\\"")
+        case 0x5C: append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x0D: append("\\r")
+        case 0x09: append("\\t")
+        default:
+            if let scalar = Unicode.Scalar(value), TerminalText.isUnsafe(scalar) {
+                append("\\u")
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    buffer.append(Self.hexDigits[Int((value >> UInt32(shift)) & 0xF)])
+                }
+            } else {
+                buffer.append(UnsafeBufferPointer(rebasing: bytes))
+            }
+        }
     }
 }

@@ -191,4 +191,33 @@ struct JSONWriterTests {
             #expect(try JSONParser.parse(JSONWriter.write(value)) == value)
         }
     }
+
+    @Test("any text reads back as it was, escaped where it must be, as it is elsewhere")
+    func anyTextRoundTrips() throws {
+        let pieces: [String] = ["plain words ", "\"", "\\", "\n", "\t", "\u{1B}", "\u{7F}", "\u{85}", "é", "中文", "😀",
+                                "\u{202E}", "\u{2028}", "e\u{301}", "{\"type\":\"todo\"}", ""]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let json = written(text)
+            #expect(try JSONParser.parse(json) == .string(text), "\(json)")
+            #expect(!json.unicodeScalars.contains { TerminalText.isUnsafe($0) }, "\(json)")
+            let expected = text.unicodeScalars.map { scalar -> String in
+                switch scalar {
+                case "\"": return "\\\""
+                case "\\": return "\\\\"
+                case "\n": return "\\n"
+                case "\t": return "\\t"
+                default: return TerminalText.isUnsafe(scalar) ? "\\u" + fourHexDigits(scalar.value) : String(scalar)
+                }
+            }.joined()
+            #expect(json == "\"" + expected + "\"")
+        }
+    }
+}
+
+/// Four hex digits, as a \u escape has them.
+private func fourHexDigits(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }
