@@ -95,15 +95,18 @@ extension Store {
         var repositories: [Int64: RepositoryRecord] = [:]
         for repository in try self.repositories() { repositories[repository.id] = repository }
         var sections: [TodoSection] = []
-        let tags = try tagsByTodoID(where: conditions, values)
+        // A list filtered by tag (a few rows) reads each shown todo's tags with it; any other
+        // reads them all in one query, and the rows without.
+        let byTag = !details.tags.isEmpty
+        let tags = byTag ? [:] : try tagsByTodoID(where: conditions, values)
         var reader = TodoReader()
         // In list order, which the indexes give without sorting; `pressing` orders each section.
         _ = try database.query("""
-            SELECT \(Self.listColumns)
+            SELECT \(byTag ? Self.todoColumns : Self.listColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.position, t.id
             """, values) { row throws(StoreError) in
-            var todo = try reader.read(row, tags: [])
+            var todo = try reader.read(row, tags: byTag ? nil : [])
             if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
             if let needle, !todo.matches(needle) { return }
             if sections.last?.repository.id == todo.repositoryID {
