@@ -59,10 +59,16 @@ def measured_sync(machine, base):
     call(base, "/_reset")
     elapsed, result = machine.run("-v", "sync")
     stats = call(base, "/_stats")
-    steps = ""
+    steps, tree_post = "", None
     for line in result.stderr.splitlines():
         if " todos, " in line and " bytes; " in line:
             steps = line.split("; ", 1)[1]
+        found = re.search(r"POST \S+/git/trees -> 201 \((\d+) ms\)", line)
+        if found:
+            tree_post = int(found.group(1))
+    if tree_post is not None:
+        # The write's POST of the tree: the loopback GitHub taking the files in, with its delay.
+        steps += f" (of which the tree's POST {tree_post} ms)"
     return elapsed * 1000, stats, steps
 
 
@@ -158,7 +164,8 @@ def main():
         print("peer: the same sync on a machine tracking the same repositories without a remote (same run); for the first")
         print("  pull, the first sync of a machine with the same repositories and todos, without a remote")
         print(f"import of {args.todos} todos from todo.txt (setup, no delay): {import_ms:.0f} ms")
-        print("\nsteps of the exchange in doogit (sync -v):")
+        print("\nsteps of the exchange in doogit (sync -v); a tree's POST is the loopback GitHub reading the files, naming")
+        print("  and keeping them, plus its delay; the rest of a write is doogit's (the request, the names checked, the record)")
         for label, *_, steps in rows:
             if steps:
                 print(f"  {label:<34}{steps}")
