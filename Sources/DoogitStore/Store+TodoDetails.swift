@@ -51,13 +51,14 @@ public struct DetailsFilter: Equatable, Sendable {
         var sql: [String] = [], values: [SQLValue] = []
         for tag in tags {
             // Its own tags, or its issue's labels as last seen; without case.
-            // Two lookups by index (the tag's todos; the linked todos with labels), so a filtered
-            // list reads only the todos it may show.
+            // One list of IDs from two lookups by index (the tag's todos; the linked todos with
+            // labels), so a filtered list reads only the todos it may show, each by its ID.
             sql.append("""
-                (t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag_key = ? AND is_on = 1)
-                 OR t.id IN (SELECT id FROM todos WHERE seen_labels IS NOT NULL AND seen_labels <> ''
+                t.id IN (SELECT tagged.id FROM todo_tags g JOIN todos tagged ON tagged.uuid = g.todo_uuid
+                         WHERE g.tag_key = ? AND g.is_on = 1
+                         UNION SELECT id FROM todos WHERE seen_labels IS NOT NULL AND seen_labels <> ''
                              AND seen_number = issue_number AND seen_clock = issue_clock
-                             AND instr(char(31) || lower(seen_labels) || char(31), char(31) || ? || char(31)) > 0))
+                             AND instr(char(31) || lower(seen_labels) || char(31), char(31) || ? || char(31)) > 0)
                 """)
             values += [.text(TagSet.key(tag)), .text(TagSet.key(tag))]
         }
