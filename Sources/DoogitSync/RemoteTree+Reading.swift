@@ -53,10 +53,11 @@ extension RemoteTree {
                 prefetched.merge(Self.listedWhole(todos, repository: repository, github: github)) { first, _ in first }
             }
             let asked = next.filter { prefetched[$0.folder] == nil }
-            var listings = Dictionary(zip(asked.map(\.folder), github.treeEntries(repository: repository, shas: asked.map(\.sha))),
-                                      uniquingKeysWith: { first, _ in first })
-            for folder in next where prefetched[folder.folder] != nil { listings[folder.folder] = prefetched[folder.folder].map { .success($0) } }
-            level = next.compactMap { folder in listings[folder.folder].map { (folder.folder, $0) } }
+            let answers = Dictionary(zip(asked.map(\.folder), github.treeEntries(repository: repository, shas: asked.map(\.sha))),
+                                     uniquingKeysWith: { first, _ in first })
+            level = next.compactMap { folder in
+                (prefetched[folder.folder].map { .success($0) } ?? answers[folder.folder]).map { (folder.folder, $0) }
+            }
         }
         var read = Read(tree: RemoteTree(entries: listed))
         let contents = try blobs.read(wanted.map(\.sha), repository: repository, github: github)
