@@ -6,6 +6,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 
 def free_port():
@@ -36,6 +37,7 @@ class Proxy:
              key, self.certificate],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.url = f"https://127.0.0.1:{self.port}"
+        self.backend = backend
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -45,6 +47,8 @@ class Proxy:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit("nghttpx did not start; see " + os.path.join(self.folder, "error.log"))
                 time.sleep(0.05)
+        # The loopback GitHub names the proxy's address in its links, as GitHub names its own.
+        urllib.request.urlopen(f"{backend}/_publicURL?url={self.url}", timeout=30).read()
 
     def stop(self):
         self.process.terminate()

@@ -67,7 +67,17 @@ public final class FakeGitHub: @unchecked Sendable {
     private var limit = 5000
     public let rateLimitReset: Int64 = 4_102_444_800  // 2100-01-01
 
-    public var apiURL: String { server?.baseURL ?? "" }
+    /// The address clients reach this GitHub at, which its answers name (links, redirects,
+    /// `url` fields): its own, unless it stands behind a proxy (`publicURL`).
+    public var apiURL: String { publicURL ?? server?.baseURL ?? "" }
+    /// The proxy's address, when clients reach this GitHub through one (a benchmark's TLS proxy).
+    /// Under a lock of its own: answers ask for it while they hold the fake's.
+    public var publicURL: String? {
+        get { addressLock.lock(); defer { addressLock.unlock() }; return publicAddress }
+        set { addressLock.lock(); defer { addressLock.unlock() }; publicAddress = newValue }
+    }
+    private let addressLock = NSLock()
+    private var publicAddress: String?
     public var port: UInt16 { server?.port ?? 0 }
     /// Connections clients opened to this GitHub, ever.
     public var connectionsOpened: Int { server?.acceptedConnections ?? 0 }

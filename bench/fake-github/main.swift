@@ -14,7 +14,8 @@
 // GET /_remoteSize -> {"bytes", "files"} of the --data repository's branch;
 // GET /_delay?ms=N sets the delay added to every answer; GET /_touch?count=N changes the
 // description of the first N repositories; GET /_limits?on=0 (or 1) switches the secondary rate
-// limits off (or on), and /_stats reports "secondaryRefusals" and "requestsWhileLimited" too.
+// limits off (or on), and /_stats reports "secondaryRefusals" and "requestsWhileLimited" too;
+// GET /_publicURL?url=U names U (a proxy in front) in links, redirects and urls.
 import DoogitSupport
 import Foundation
 import TestSupport
@@ -85,6 +86,9 @@ github.script { request in
         return .json(200, "{}")
     case "/_limits":
         github.secondaryLimits.enabled = request.query["on"] != "0"
+        return .json(200, "{}")
+    case "/_publicURL":
+        github.publicURL = request.query["url"]
         return .json(200, "{}")
     case "/_delay":
         github.setDelay(milliseconds: Int(request.query["ms"] ?? "0") ?? 0)
