@@ -7,8 +7,9 @@ final class Statement {
     private unowned let database: Database
     /// The column names in order, so rows are read by name and a new column renumbers nothing.
     let columnNames: [String]
-    /// The position of each name (the first, should two columns share one).
-    private let positions: [String: Int]
+    /// The position of each name (the first, should two columns share one), made at the first
+    /// lookup that needs it: most statements are read by position, or not read at all.
+    private lazy var positions = Dictionary(columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     /// The positions the lookups of the last row found, in the order they came: the rows of a
     /// query are read alike, so the k-th lookup of a row is tried first where the k-th of the
     /// last one was found.
@@ -43,7 +44,6 @@ final class Statement {
         columnNames = (0..<sqlite3_column_count(statement)).map { index in
             sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
         }
-        positions = Dictionary(columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     deinit {
