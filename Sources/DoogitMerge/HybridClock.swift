@@ -69,10 +69,15 @@ public struct HybridClock: Equatable, Sendable {
         }
     }
 
+    /// Whether a wall time is more than `tolerance` ahead of `reference`.
+    static func isAhead(_ wall: Int64, of reference: Timestamp) -> Bool {
+        wall > reference.millisecondsSinceEpoch + tolerance
+    }
+
     /// The stamp, or, when it is more than `tolerance` ahead of `reference`, the same stamp at
     /// the reference time (same counter and machine, so it stays distinct and ordered).
     public static func clamp(_ stamp: HybridTimestamp, reference: Timestamp?) -> Observation {
-        guard let reference, stamp.wall > reference.millisecondsSinceEpoch + tolerance else {
+        guard let reference, isAhead(stamp.wall, of: reference) else {
             return Observation(stamp: stamp, clampedBy: nil)
         }
         let clamped = HybridTimestamp(wall: reference.millisecondsSinceEpoch, counter: stamp.counter, machine: stamp.machine)

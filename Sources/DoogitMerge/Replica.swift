@@ -70,9 +70,16 @@ public struct TodoEntry: Equatable, Sendable {
     /// The latest stamp of any of its fields.
     public var latestStamp: HybridTimestamp {
         var latest = max(repository.stamp, text.stamp, done.stamp, removed.stamp, issue.stamp, seen.stamp)
-        for stamp in details.stamps where stamp > latest { latest = stamp }
+        let detail = details.latestStamp
+        if detail > latest { latest = detail }
         for field in unknown.fields.values { if let stamp = field.stamp, stamp > latest { latest = stamp } }
         return latest
+    }
+
+    /// Whether a stamp of it (the time its issue was seen too) is more than
+    /// `HybridClock.tolerance` ahead of `reference`.
+    func hasStampAhead(of reference: Timestamp) -> Bool {
+        HybridClock.isAhead(latestStamp.wall, of: reference) || HybridClock.isAhead(seen.value?.seenAt?.wall ?? 0, of: reference)
     }
 
     /// Both copies of one todo, field by field.
@@ -123,6 +130,12 @@ public struct RepositoryEntry: Equatable, Sendable {
 
     /// The latest stamp of any of its fields.
     public var latestStamp: HybridTimestamp { max(name.stamp, tracked.stamp, settings.stamp) }
+
+    /// Whether a stamp of it (of an unknown field too) is more than `HybridClock.tolerance` ahead of `reference`.
+    func hasStampAhead(of reference: Timestamp) -> Bool {
+        HybridClock.isAhead(latestStamp.wall, of: reference)
+            || unknown.fields.values.contains { HybridClock.isAhead($0.stamp?.wall ?? 0, of: reference) }
+    }
 
     public func merged(with other: RepositoryEntry) -> RepositoryEntry {
         RepositoryEntry(id: id, name: name.merged(with: other.name), tracked: tracked.merged(with: other.tracked),
@@ -194,6 +207,10 @@ public struct Replica: Equatable, Sendable {
     /// The replica with every stamp more than `HybridClock.tolerance` ahead of `reference`
     /// clamped to it, and how far ahead the furthest one was (nil: none was).
     public func clamped(to reference: Timestamp) -> (replica: Replica, aheadBy: Int64?) {
+        // Most often no clock ran ahead: nothing is copied then.
+        guard todos.values.contains(where: { $0.hasStampAhead(of: reference) })
+            || repositories.values.contains(where: { $0.hasStampAhead(of: reference) })
+        else { return (self, nil) }
         var furthest: Int64?
         let clamped = mapStamps { stamp in
             let observation = HybridClock.clamp(stamp, reference: reference)

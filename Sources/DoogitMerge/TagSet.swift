@@ -58,6 +58,8 @@ public struct TagSet: Equatable, Sendable, Sequence {
 
     /// The stamps of every tag's last change.
     public var stamps: [HybridTimestamp] { states.values.map(\.stamp) }
+    /// The stamp of the last change of any tag (nil: none was ever set).
+    public var latestStamp: HybridTimestamp? { states.values.lazy.map(\.stamp).max() }
 
     /// Adds tags at `stamp`; one the todo has already (in any case) keeps its spelling and stamp.
     /// `spelling` gives a tag the spelling of a label it names.

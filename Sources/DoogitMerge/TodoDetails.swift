@@ -50,6 +50,13 @@ public struct TodoDetails: Equatable, Sendable {
     /// Every stamp: due date's, priority's, note's and each tag's.
     public var stamps: [HybridTimestamp] { [due.stamp, priority.stamp, note.stamp] + tags.stamps }
 
+    /// The latest of `stamps`, without making the list.
+    public var latestStamp: HybridTimestamp {
+        var latest = max(due.stamp, priority.stamp, note.stamp)
+        if let tag = tags.latestStamp, tag > latest { latest = tag }
+        return latest
+    }
+
     public func merged(with other: TodoDetails) -> TodoDetails {
         TodoDetails(due: due.merged(with: other.due), priority: priority.merged(with: other.priority),
                     tags: tags.merged(with: other.tags), note: note.merged(with: other.note))

@@ -51,7 +51,7 @@ enum TodoRows {
             .optional(seen?.labels?.joined(separator: labelSeparator)),
             .optional(entry.details.due.value?.text), .optional(entry.details.priority.value?.rawValue),
             .optional(entry.details.note.value), optionalStamp(entry.details.due.stamp), optionalStamp(entry.details.priority.stamp),
-            optionalStamp(entry.details.tags.stamps.max() ?? .zero), optionalStamp(entry.details.note.stamp),
+            optionalStamp(entry.details.tags.latestStamp ?? .zero), optionalStamp(entry.details.note.stamp),
         ]
     }
 

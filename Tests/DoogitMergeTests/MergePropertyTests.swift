@@ -33,6 +33,10 @@ import TestSupport
         /// The exchange `sync` makes with the file: both clamped to the reference, merged, both updated.
         mutating func exchange(with file: inout Replica, trueTime: Int64) {
             let reference = Timestamp(millisecondsSinceEpoch: trueTime)
+            for copy in [replica, file] {
+                #expect(copy.clamped(to: reference).replica == copy.mapStamps { HybridClock.clamp($0, reference: reference).stamp },
+                        "clamping copies nothing only when no stamp is ahead")
+            }
             let merged = merge(replica.clamped(to: reference).replica, file.clamped(to: reference).replica)
             replica = merged
             file = merged

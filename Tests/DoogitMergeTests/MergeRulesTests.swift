@@ -232,6 +232,29 @@ import Testing
         #expect(merge(clamped, later).todos[Self.uuid]?.text.value == "on time")
     }
 
+    @Test func aStampAheadAnywhereIsClampedEvenWhenEveryOtherIsOnTime() throws {
+        let reference = Timestamp(secondsSinceEpoch: 1_700_000_100)
+        let future = HybridTimestamp(wall: 4_070_908_800_000, counter: 2, machine: Self.machineB)
+        var seenAhead = Self.seen(12, "open", updatedAt: 5)
+        seenAhead.seenAt = future
+        let onlyOneAhead: [(String, Replica)] = [
+            ("the time an issue was seen", Self.changing(Self.base()) { $0.seen.set(seenAhead, at: Self.stamp(5, Self.machineA)) }),
+            ("a tag", Self.changing(Self.base()) { $0.details.tags.add(["ci"], at: future) }),
+            ("a todo's unknown field", Self.changing(Self.base()) { $0.unknown["size"] = UnknownFields.Field(value: .int(3), stamp: future) }),
+            ("a repository's unknown field", {
+                var replica = Self.base()
+                replica.repositories[1]?.unknown["color"] = UnknownFields.Field(value: .string("red"), stamp: future)
+                return replica
+            }()),
+        ]
+        for (place, replica) in onlyOneAhead {
+            let (clamped, ahead) = replica.clamped(to: reference)
+            #expect(ahead == future.wall - reference.millisecondsSinceEpoch, "\(place)")
+            #expect(clamped == replica.mapStamps { HybridClock.clamp($0, reference: reference).stamp }, "\(place)")
+            #expect(clamped.latestStamp.wall <= reference.millisecondsSinceEpoch + HybridClock.tolerance, "\(place)")
+        }
+    }
+
     @Test func mergingWithItselfOrWithNothingChangesNothing() {
         let replica = Self.changing(Self.base()) { $0.removed.set(true, at: Self.stamp(3)) }
         #expect(merge(replica, replica) == replica)
