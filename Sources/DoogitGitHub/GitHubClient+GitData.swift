@@ -213,12 +213,20 @@ extension GitHubClient {
 
     /// Many blobs at once (in parallel where the transport can), raw, in the order asked.
     public func blobs(repository: String, shas: [String]) -> [Result<[UInt8], GitHubError>] {
+        Self.collect(shas.count) { each in blobs(repository: repository, shas: shas) { _ = each($0, $1) } }
+    }
+
+    /// Many blobs at once (in parallel where the transport can), raw; `each` gets each one's
+    /// result (by its index in `shas`) as soon as it is known, so that the caller can work on it
+    /// while the others are still on their way.
+    public func blobs(repository: String, shas: [String], each: (Int, Result<[UInt8], GitHubError>) -> Void) {
         let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/blobs/\(Self.encodeComponent($0))") }
-        return zip(shas, getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType)).map { sha, answer in
-            answer.flatMap { response in
-                if let error = error(for: response, about: .gitObject(repository: repository, sha: sha)) { return .failure(error) }
+        getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType) { index, answer in
+            each(index, answer.flatMap { response in
+                if let error = error(for: response, about: .gitObject(repository: repository, sha: shas[index])) { return .failure(error) }
                 return .success(response.body)
-            }
+            })
+            return true
         }
     }
 

@@ -42,9 +42,11 @@ struct RemoteAttempt {
     private var piecesBefore: [String: RemotePiece?] = [:]
     private var rewrite: Set<String> = []
     private let handEdit: HybridTimestamp
+    private let decodings: EarlyDecodings?
 
     init(settings: RemoteSettings, known: RemoteTree, fresh: [String: [UInt8]?], pending: [String: Set<Int64>],
-         pendingRepositories: Set<Int64>, expired: Set<Int64> = [], now: Timestamp, store: Store, machine: String) throws {
+         pendingRepositories: Set<Int64>, expired: Set<Int64> = [], now: Timestamp, store: Store, machine: String,
+         decodings: EarlyDecodings? = nil) throws {
         self.settings = settings
         self.known = known
         self.fresh = fresh
@@ -54,6 +56,7 @@ struct RemoteAttempt {
         self.now = now
         self.store = store
         self.machine = machine
+        self.decodings = decodings
         handEdit = HybridTimestamp(wall: now.millisecondsSinceEpoch, counter: 0, machine: machine)
 
         if let stub = try content(RemoteLayout.stubPath) {
@@ -182,7 +185,12 @@ struct RemoteAttempt {
     private mutating func piece(_ path: String) throws -> RemotePiece? {
         if let piece = pieces[path] { return piece }
         guard let bytes = try content(path) else { return nil }
-        let read = try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit) }
+        let read = try decoded(path) { () throws(TodoFileError) in
+            if fresh[path] != nil, let sha = known.entries[path]?.sha, let early = decodings?.decoded(sha: sha, handEdit: handEdit) {
+                return try early.get()
+            }
+            return try RemotePiece.decode(bytes, handEdit: handEdit)
+        }
         var piece = read.piece
         var edits = read.handEdits
         if fresh[path] != nil {

@@ -14,9 +14,12 @@ struct RemoteBlobReader {
     static let progressName = "remote files"
 
     /// The contents of the blobs `shas`, by sha; the first failure is thrown once what was read
-    /// before it is kept.
-    func read(_ shas: [String], repository: String, github: GitHubClient) throws -> [String: [UInt8]] {
+    /// before it is kept. `arrived` gets each blob as soon as it is here (those kept first), so
+    /// that it can be worked on while the others are on their way.
+    func read(_ shas: [String], repository: String, github: GitHubClient,
+              arrived: (_ sha: String, _ content: [UInt8]) -> Void = { _, _ in }) throws -> [String: [UInt8]] {
         var found = try progress.kept(shas)
+        for (sha, content) in found { arrived(sha, content) }
         var rest = Array(Set(shas.filter { found[$0] == nil })).sorted()
         while !rest.isEmpty {
             // At the budget's reserve this throws, the windows before it noted.
@@ -24,15 +27,19 @@ struct RemoteBlobReader {
             rest.removeFirst(part.count)
             var read: [(item: String, content: [UInt8]?)] = []
             var failure: Error?
-            for (sha, answer) in zip(part, github.blobs(repository: repository, shas: part)) {
+            var answered = 0
+            github.blobs(repository: repository, shas: part) { index, answer in
+                answered += 1
                 switch answer {
                 case .success(let bytes):
-                    found[sha] = bytes
-                    read.append((sha, bytes))
+                    found[part[index]] = bytes
+                    read.append((part[index], bytes))
+                    arrived(part[index], bytes)
                 case .failure(let error):
                     failure = failure ?? error
                 }
             }
+            if answered < part.count { failure = failure ?? GitHubError.network(.timeout) }
             if let failure {
                 try progress.note(read)
                 throw failure

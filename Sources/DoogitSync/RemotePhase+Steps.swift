@@ -17,6 +17,8 @@ struct RemoteSnapshot {
     var madePublic: String?
     /// Whether the read checked that the repository is still private (no check before a write then).
     var checkedPrivate = false
+    /// The files read anew, decoded as they arrived (nil: GitHub gave no time to stamp hand edits at).
+    var decodings: EarlyDecodings?
 
     func checkPrivate() throws {
         if let madePublic { throw RemoteFailure.madePublic(repository: madePublic) }
@@ -65,8 +67,13 @@ extension RemotePhase {
         case .head(let commit, let etag, let date):
             (snapshot.date, snapshot.refETag) = (date, etag)
             if commit != snapshot.head || relist {
-                let read = try readTree(commit, known: snapshot.known, settings, session)
-                (snapshot.known, snapshot.fresh, snapshot.head) = (read.tree, read.files, commit)
+                // Hand edits are stamped at GitHub's time of the read, as the merge stamps them.
+                var decodings = date.map { EarlyDecodings(handEdit: HybridTimestamp(wall: $0.millisecondsSinceEpoch, counter: 0,
+                                                                                     machine: session.machine)) }
+                let read = try readTree(commit, known: snapshot.known, settings, session) { path, sha, content in
+                    decodings?.arrived(path: path, sha: sha, content: content)
+                }
+                (snapshot.known, snapshot.fresh, snapshot.head, snapshot.decodings) = (read.tree, read.files, commit, decodings)
             }
         case .empty:
             // A repository without a commit: its first is the stub, through the Contents API.
@@ -109,19 +116,21 @@ extension RemotePhase {
 
     /// The tree of a commit a ref has just named. Right after a write GitHub's replicas can lag,
     /// and answer 404 for a moment: asked again once after a pause, then a failure to try again later.
-    private func readTree(_ commit: String, known: RemoteTree, _ settings: RemoteSettings, _ session: SyncSession) throws
-        -> RemoteTree.Read
+    private func readTree(_ commit: String, known: RemoteTree, _ settings: RemoteSettings, _ session: SyncSession,
+                          arrived: (_ path: String, _ sha: String, _ content: [UInt8]) -> Void) throws -> RemoteTree.Read
     {
         let blobs = RemoteBlobReader(progress: session.store.readProgress(RemoteBlobReader.progressName)) { wanted in
             try session.checkBudget()
             return session.requestRoom(upTo: wanted)
         }
         do {
-            return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs)
+            return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs,
+                                      arrived: arrived)
         } catch GitHubError.notFound(.gitObject, _) {
             guard session.github.waitBeforeRetry(after: 1) else { throw RemoteFailure.lagging(repository: settings.fullName) }
             do {
-                return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs)
+                return try known.read(commit: commit, repository: settings.fullName, github: session.github, blobs: blobs,
+                                      arrived: arrived)
             } catch GitHubError.notFound(.gitObject, _) {
                 throw RemoteFailure.lagging(repository: settings.fullName)
             }
@@ -154,7 +163,7 @@ extension RemotePhase {
         }
         var attempt = try RemoteAttempt(settings: settings, known: snapshot.known, fresh: snapshot.fresh, pending: pending,
                                         pendingRepositories: pendingRepositories, expired: expired, now: now, store: store,
-                                        machine: session.machine)
+                                        machine: session.machine, decodings: snapshot.decodings)
         let plan = try attempt.plan()
         summary.todos = attempt.local.todos.count
         summary.noteDropped(plan, here: attempt.local)

@@ -14,8 +14,9 @@ extension RemoteTree {
     /// folders whose names changed (a level at a time, the folders of a level together; the todos
     /// folder, when nothing of it is known, whole in one listing), then the files doogit reads
     /// whose names changed, together (`blobs`: within the budget, and going on across syncs).
-    /// Every entry keeps the mode GitHub lists.
-    func read(commit: String, repository: String, github: GitHubClient, blobs: RemoteBlobReader) throws -> Read {
+    /// Every entry keeps the mode GitHub lists. `arrived` gets each file read as soon as it is here.
+    func read(commit: String, repository: String, github: GitHubClient, blobs: RemoteBlobReader,
+              arrived: (_ path: String, _ sha: String, _ content: [UInt8]) -> Void = { _, _, _ in }) throws -> Read {
         var listed: [String: RemoteEntry] = [:]
         var wanted: [(path: String, sha: String)] = []
         var prefetched: [String: GitTreeListing] = [:]
@@ -60,7 +61,10 @@ extension RemoteTree {
             }
         }
         var read = Read(tree: RemoteTree(entries: listed))
-        let contents = try blobs.read(wanted.map(\.sha), repository: repository, github: github)
+        let pathsBySHA = Dictionary(grouping: wanted, by: \.sha)
+        let contents = try blobs.read(wanted.map(\.sha), repository: repository, github: github) { sha, content in
+            for file in pathsBySHA[sha] ?? [] { arrived(file.path, sha, content) }
+        }
         for (path, sha) in wanted {
             guard let bytes = contents[sha] else { throw GitHubError.unexpectedResponse("no answer for the blob \(sha)") }
             read.files[path] = bytes

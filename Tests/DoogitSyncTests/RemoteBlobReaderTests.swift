@@ -49,8 +49,14 @@ struct RemoteBlobReaderTests {
 
         github.resetCounters()
         let reader = RemoteBlobReader(progress: progress) { $0 }
-        let read = try reader.read(Array(names.keys), repository: repository, github: client)
+        var arrived: [String] = []
+        let read = try reader.read(Array(names.keys), repository: repository, github: client) { sha, content in
+            #expect(GitHash.blob(content) == sha)
+            arrived.append(sha)
+        }
         #expect(read.mapValues { String(decoding: $0, as: UTF8.self) } == names)
+        #expect(arrived.count == names.count && Set(arrived) == Set(names.keys), "each blob arrives once, for work while the others come")
+        #expect(Set(arrived.prefix(first.count)) == Set(first), "those kept first")
         #expect(Set(blobRequests(github)) == Set(names.keys).subtracting(first), "only the others are asked for")
         #expect(try progress.itemsRead().isEmpty, "a whole read forgets its notes")
     }
