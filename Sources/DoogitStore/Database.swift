@@ -24,6 +24,7 @@ public final class Database {
     public let path: String
     public let access: Access
     private var statements: [String: Statement] = [:]
+    private var lastPrepared: Statement?
 
     /// How long a write waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -91,6 +92,7 @@ public final class Database {
     }
 
     deinit {
+        lastPrepared = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -116,9 +118,15 @@ public final class Database {
     }
 
     private func prepared(_ sql: String) throws(StoreError) -> Statement {
-        if let statement = statements[sql] { return statement }
+        // A loop runs one statement many times: the same text is found without hashing it.
+        if let last = lastPrepared, last.sql == sql { return last }
+        if let statement = statements[sql] {
+            lastPrepared = statement
+            return statement
+        }
         let statement = try Statement(database: self, sql: sql)
         statements[sql] = statement
+        lastPrepared = statement
         return statement
     }
 

@@ -37,8 +37,10 @@ extension ReplicaStore {
             }.first
         }
         let last = known ?? Arrivals(latest: "", position: 0)
-        try database.run(Self.insertion, [id.map(SQLValue.integer) ?? .null, .text(entry.uuid), .text(entry.createdAt.rfc3339),
-                                          .text(now.rfc3339), .integer(last.position + 1)] + TodoRows.values(of: row))
+        var values: [SQLValue] = [id.map(SQLValue.integer) ?? .null, .text(entry.uuid), .text(entry.createdAt.rfc3339),
+                                  .text(now.rfc3339), .integer(last.position + 1)]
+        values += TodoRows.values(of: row)
+        try database.run(Self.insertion, values)
         let inserted = database.lastInsertedRowID
         // Arriving last in its repository (as todos of a first pull do, in order): at the end.
         let arrival = entry.arrival.text
