@@ -111,7 +111,11 @@ public struct TagSet: Equatable, Sendable, Sequence {
     /// A word that can be a tag: not empty, no whitespace or control characters, no comma, at
     /// most 50 characters (GitHub's limit for a label's name).
     public static func isValid(_ tag: String) -> Bool {
-        !tag.isEmpty && tag.count <= 50
+        // Most tags are ASCII: checked byte by byte, without Unicode's tables (a list checks every tag it shows).
+        if tag.utf8.allSatisfy({ $0 < 0x80 }) {
+            return !tag.isEmpty && tag.utf8.count <= 50 && tag.utf8.allSatisfy { $0 > 0x20 && $0 != 0x7F && $0 != UInt8(ascii: ",") }
+        }
+        return tag.count <= 50
             && !tag.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "," }
     }
 }

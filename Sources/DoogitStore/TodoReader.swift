@@ -52,7 +52,8 @@ struct TodoReader {
         if let tags {
             names = tags
         } else if let column = c.tags, let text = row.optionalString(column) {
-            names = text.split(separator: " ").map(String.init).sorted { TagSet.key($0) < TagSet.key($1) }
+            names = text.utf8.contains(UInt8(ascii: " "))
+                ? text.split(separator: " ").map(String.init).sorted { TagSet.key($0) < TagSet.key($1) } : [text]
         }
         return TodoRecord(
             id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),

@@ -11,6 +11,32 @@ import TestSupport
         HybridTimestamp(wall: 1_700_000_000_000 + seconds * 1000, counter: 0, machine: machine)
     }
 
+    /// The rule for a tag, by Unicode scalars: what the ASCII shortcut must agree with.
+    static func validByScalars(_ tag: String) -> Bool {
+        !tag.isEmpty && tag.count <= 50
+            && !tag.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "," }
+    }
+
+    @Test func aTagIsAWordOfAtMostFiftyCharactersWithoutSpacesControlsOrCommas() {
+        for valid in ["ci", "release-2.0", "naïve", "🚀", String(repeating: "a", count: 50), String(repeating: "é", count: 50)] {
+            #expect(TagSet.isValid(valid), "\(valid)")
+        }
+        for invalid in ["", "two words", "tab\there", "a,b", "del\u{7F}", "nbsp\u{A0}x", "line\nbreak",
+                        String(repeating: "a", count: 51), String(repeating: "é", count: 51)] {
+            #expect(!TagSet.isValid(invalid), "\(invalid.debugDescription)")
+        }
+        // Random strings of ASCII (every byte) and a few others agree with the rule by scalars.
+        var random = SplitMix64(seed: 0x7A65)
+        let pool = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) } + ["é", "\u{A0}", "\u{2003}", "🚀"]
+        for _ in 0..<5000 {
+            let tag = String((0..<Int.random(in: 0...52, using: &random)).map { _ in
+                Int.random(in: 0..<8, using: &random) == 0 ? pool[Int.random(in: 0..<pool.count, using: &random)]
+                    : pool[Int.random(in: 0x21..<0x7F, using: &random)]
+            })
+            #expect(TagSet.isValid(tag) == Self.validByScalars(tag), "\(tag.debugDescription)")
+        }
+    }
+
     @Test func twoMachinesTaggingOneTodoAtOnceKeepBothTags() {
         let start = TagSet(["ci"], at: Self.stamp(1))
         let a = start.adding(["froma"], at: Self.stamp(5, "aaaaaaaaaaaa"))
