@@ -189,8 +189,10 @@ def main():
             ("list one repository", quote(doogit, "todo", "list", "bench/repo-050"),
              "task project:p050 list", quote(todo_sh, "ls", "+p050"), None),
             ("list all", quote(doogit, "todo", "list"), "task list", quote(todo_sh, "ls"), all_rows),
+            # The tagged rows with what the list shows of them (their tags too, as for the whole list).
             ("list --tag ci", quote(doogit, "todo", "list", "--tag", "ci"), "task +ci list", quote(todo_sh, "ls", "@ci"),
-             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text, t.due, t.priority FROM todos t JOIN repositories r "
+             quote("sqlite3", d_db, "SELECT r.full_name, t.id, t.done, t.text, t.due, t.priority, "
+                   "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) FROM todos t JOIN repositories r "
                    "ON r.id = t.repository_id WHERE t.uuid IN (SELECT todo_uuid FROM todo_tags WHERE tag = 'ci') "
                    "ORDER BY r.full_name, t.done, t.due IS NULL, t.due, t.priority, t.position")),
             ("next", quote(doogit, "next"), "task next limit:10", None, None),
@@ -208,7 +210,7 @@ def main():
             slow = (3, 15) if name.startswith("list") else (5, 40)
             # The same command by each other build, on the same store.
             other_cmds = [d_cmd.replace(quote(doogit), quote(other)) for other in others]
-            if name in ("list all", "list --json"):
+            if name in ("list all", "list --tag ci", "list --json"):
                 # The rows that carry the goals (at most 1.5x the sqlite3 shell): doogit, the other
                 # builds and the sqlite3 shell in turn.
                 d, *rest = interleaved([d_cmd, *other_cmds, sql_cmd], d_env)
