@@ -63,8 +63,8 @@ extension ReplicaStore {
                 """, [.integer(id)], removed)
         }
         // Many UUIDs (a first pull names every todo): only those here are looked for.
-        let here = uuids.count > 64 ? try allUUIDs() : nil
-        for uuid in uuids.sorted() where replica.todos[uuid] == nil && here?.contains(uuid) != false {
+        let wanted = uuids.count > 64 ? uuids.intersection(try allUUIDs()) : uuids
+        for uuid in wanted.sorted() where replica.todos[uuid] == nil {
             _ = try database.query("SELECT \(TodoRows.liveColumns) FROM todos WHERE uuid = ?", [.text(uuid)], live)
             _ = try database.query("""
                 SELECT \(TodoRows.removedColumns) FROM todo_tombstones WHERE uuid = ? AND text IS NOT NULL

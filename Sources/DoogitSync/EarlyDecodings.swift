@@ -17,13 +17,28 @@ struct EarlyDecodings {
     }
 
     mutating func arrived(path: String, sha: String, content: [UInt8]) {
-        guard bySHA[sha] == nil, path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil
-        else { return }
-        bySHA[sha] = Result { () throws(TodoFileError) in try RemotePiece.decode(content, handEdit: handEdit) }
+        guard Self.isPiece(path) else { return }
+        _ = decoding(sha: sha, content: content)
     }
 
-    /// The decoding of the blob `sha` with hand edits stamped `handEdit` (nil: not decoded so).
-    func decoded(sha: String, handEdit: HybridTimestamp) -> Result<Decoded, TodoFileError>? {
-        handEdit == self.handEdit ? bySHA[sha] : nil
+    /// Whether the merge reads a file as a piece: the repositories' file and the files of todos.
+    static func isPiece(_ path: String) -> Bool {
+        path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil
     }
+
+    /// These decodings for a merge that stamps hand edits at `handEdit`: none when they were stamped otherwise.
+    func stamping(at handEdit: HybridTimestamp) -> EarlyDecodings {
+        handEdit == self.handEdit ? self : EarlyDecodings(handEdit: handEdit)
+    }
+
+    /// The decoding of a file's blob: as made when it arrived, or made (and kept) now.
+    mutating func decoding(sha: String, content: [UInt8]) -> Result<Decoded, TodoFileError> {
+        if let decoded = bySHA[sha] { return decoded }
+        let decoded = Result { () throws(TodoFileError) in try RemotePiece.decode(content, handEdit: handEdit) }
+        bySHA[sha] = decoded
+        return decoded
+    }
+
+    /// Whether the blob `sha` is decoded.
+    func holds(sha: String) -> Bool { bySHA[sha] != nil }
 }

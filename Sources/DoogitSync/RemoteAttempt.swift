@@ -42,7 +42,10 @@ struct RemoteAttempt {
     private var piecesBefore: [String: RemotePiece?] = [:]
     private var rewrite: Set<String> = []
     private let handEdit: HybridTimestamp
-    private let decodings: EarlyDecodings?
+    /// The files read anew, decoded (most as they arrived), by blob.
+    private var decodings: EarlyDecodings
+    /// This machine's copies of what the files read anew hold (see `copiesHere`).
+    private var freshCopiesHere: Replica?
 
     init(settings: RemoteSettings, known: RemoteTree, fresh: [String: [UInt8]?], pending: [String: Set<Int64>],
          pendingRepositories: Set<Int64>, expired: Set<Int64> = [], now: Timestamp, store: Store, machine: String,
@@ -56,8 +59,8 @@ struct RemoteAttempt {
         self.now = now
         self.store = store
         self.machine = machine
-        self.decodings = decodings
         handEdit = HybridTimestamp(wall: now.millisecondsSinceEpoch, counter: 0, machine: machine)
+        self.decodings = decodings?.stamping(at: handEdit) ?? EarlyDecodings(handEdit: handEdit)
 
         if let stub = try content(RemoteLayout.stubPath) {
             let contents = try decoded(RemoteLayout.stubPath) { () throws(TodoFileError) in try TodoFile.decode(stub, handEdit: handEdit) }
@@ -185,18 +188,12 @@ struct RemoteAttempt {
     private mutating func piece(_ path: String) throws -> RemotePiece? {
         if let piece = pieces[path] { return piece }
         guard let bytes = try content(path) else { return nil }
-        let read = try decoded(path) { () throws(TodoFileError) in
-            if fresh[path] != nil, let sha = known.entries[path]?.sha, let early = decodings?.decoded(sha: sha, handEdit: handEdit) {
-                return try early.get()
-            }
-            return try RemotePiece.decode(bytes, handEdit: handEdit)
-        }
+        let read = try decodedFile(path, bytes)
         var piece = read.piece
         var edits = read.handEdits
         if fresh[path] != nil {
             // A value a copy known here holds at the same stamp, but otherwise: changed by hand.
-            var copies = [try store.replica.read(repositories: Set(piece.replica.todos.values.map(\.repository.value)),
-                                                 uuids: Set(piece.replica.todos.keys))]
+            var copies = [try copiesHere()]
             if let previous = try pieceBefore(path) { copies.append(previous.replica) }
             let restamped = piece.replica.restampingHandEdits(against: copies, at: handEdit)
             (piece.replica, edits) = (restamped.replica, edits + restamped.edits)
@@ -210,6 +207,32 @@ struct RemoteAttempt {
         }
         pieces[path] = piece
         return piece
+    }
+
+    /// A file's entries as they are there, with hand edits stamped `handEdit`. A file read anew
+    /// is decoded once, kept by its blob's sha.
+    private mutating func decodedFile(_ path: String, _ bytes: [UInt8]) throws -> EarlyDecodings.Decoded {
+        guard fresh[path] != nil, let sha = known.entries[path]?.sha else {
+            return try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit) }
+        }
+        let result = decodings.decoding(sha: sha, content: bytes)
+        return try decoded(path) { () throws(TodoFileError) in try result.get() }
+    }
+
+    /// This machine's copies of the todos and repositories that the files read anew hold, read
+    /// once for all of them (a read a file would scan the store once a file).
+    private mutating func copiesHere() throws -> Replica {
+        if let freshCopiesHere { return freshCopiesHere }
+        var uuids: Set<String> = [], repositories: Set<Int64> = []
+        for (path, bytes) in fresh where EarlyDecodings.isPiece(path) {
+            // A file that cannot be read is reported when its turn comes.
+            guard let bytes, let read = try? decodedFile(path, bytes) else { continue }
+            uuids.formUnion(read.piece.replica.todos.keys)
+            repositories.formUnion(read.piece.replica.todos.values.map(\.repository.value))
+        }
+        let copies = try store.replica.read(repositories: repositories, uuids: uuids)
+        freshCopiesHere = copies
+        return copies
     }
 
     /// A file read anew as this machine last read or wrote it, decoded once (nil: none, or unreadable).

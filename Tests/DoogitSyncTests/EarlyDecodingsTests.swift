@@ -19,14 +19,17 @@ import Testing
         var early = EarlyDecodings(handEdit: Self.readAt)
         let sha = GitHash.blob(Self.handEdited)
         early.arrived(path: RemoteLayout.todosPath(1_296_269), sha: sha, content: Self.handEdited)
-        let decoded = try #require(early.decoded(sha: sha, handEdit: Self.readAt)).get()
+        #expect(early.holds(sha: sha))
+        // Asked again (with other bytes, which a sha cannot name): the decoding made as it arrived.
+        let decoded = try early.decoding(sha: sha, content: []).get()
         let direct = try RemotePiece.decode(Self.handEdited, handEdit: Self.readAt)
         #expect(decoded.piece == direct.piece && decoded.handEdits == direct.handEdits && decoded.majorVersion == direct.majorVersion)
         #expect(decoded.handEdits == 1)
         #expect(decoded.piece.replica.todos["9f1c2d3e-0000-4000-8000-000000000001"]?.text.stamp == Self.readAt,
                 "a hand edit takes GitHub's time of the read")
         let otherTime = HybridTimestamp(wall: Self.readAt.wall + 1000, counter: 0, machine: Self.readAt.machine)
-        #expect(early.decoded(sha: sha, handEdit: otherTime) == nil, "a merge that stamps otherwise decodes again")
+        #expect(early.stamping(at: Self.readAt).holds(sha: sha))
+        #expect(!early.stamping(at: otherTime).holds(sha: sha), "a merge that stamps otherwise decodes again")
     }
 
     @Test func onlyTheFilesTheMergeReadsAsPiecesAreDecoded() throws {
@@ -35,15 +38,14 @@ import Testing
         early.arrived(path: RemoteLayout.repositoriesPath, sha: "r", content: repositories)
         early.arrived(path: RemoteLayout.metaPath, sha: "m", content: repositories)
         early.arrived(path: "notes/readme.md", sha: "n", content: Array("# notes\n".utf8))
-        #expect(early.decoded(sha: "r", handEdit: Self.readAt) != nil)
-        #expect(early.decoded(sha: "m", handEdit: Self.readAt) == nil)
-        #expect(early.decoded(sha: "n", handEdit: Self.readAt) == nil)
+        #expect(early.holds(sha: "r"))
+        #expect(!early.holds(sha: "m") && !early.holds(sha: "n"), "the meta file and files not doogit's are not pieces")
     }
 
     @Test func anUnreadableFileKeepsItsErrorForTheMergeToReport() throws {
         var early = EarlyDecodings(handEdit: Self.readAt)
         early.arrived(path: RemoteLayout.todosPath(7), sha: "x", content: Array("not json\n".utf8))
-        let decoded = try #require(early.decoded(sha: "x", handEdit: Self.readAt))
-        #expect(throws: TodoFileError.self) { try decoded.get() }
+        #expect(early.holds(sha: "x"))
+        #expect(throws: TodoFileError.self) { try early.decoding(sha: "x", content: []).get() }
     }
 }
