@@ -13,6 +13,8 @@ final class EasyHandle {
 
     /// Options to treat as refused, as an older libcurl would refuse them (for tests).
     private let refusedOptions: Set<String>
+    /// The receive buffer: a file of about 1,400 todos fits (libcurl before 7.88 takes at most this).
+    static let receiveBufferBytes = 512 * 1024
 
     init(refusing refusedOptions: Set<String> = [], trust: TrustedCertificates = .system) throws(TransportError) {
         guard ccurl_load() == 0 else { throw .unavailable(String(cString: ccurl_load_error())) }
@@ -56,6 +58,10 @@ final class EasyHandle {
         try require("CURLOPT_LOW_SPEED_LIMIT", ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
         try require("CURLOPT_LOW_SPEED_TIME",
                     ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, request.timeouts.stallMilliseconds / 1000)))
+        // An answer that fits the receive buffer is taken whole as it arrives: with the default
+        // 16 KB, libcurl 7.88's HTTP/2 now and then left the rest of an answer already received
+        // unread until the stall timeout. Memory is used only as far as answers fill it.
+        _ = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try require("CURLOPT_HTTPHEADER", ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList?.pointer))
         // Optional: a libcurl without compression support still transfers, only more bytes.
         _ = ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")

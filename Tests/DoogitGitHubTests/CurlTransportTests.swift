@@ -181,6 +181,32 @@ struct CurlTransportTests {
         #expect((1...4).contains(transport.connectionsOpened), "\(transport.connectionsOpened) connections")
     }
 
+    /// Answers of tens of KB arriving together on the streams of one connection (the files of a
+    /// first pull) are each delivered as they come: with libcurl's 16 KB buffer, libcurl 7.88 held
+    /// an answer's last bytes back now and then until the stall timeout (about one first pull in
+    /// fourteen waited 20 s for a blob already received).
+    @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))
+    func answersArrivingTogetherOverHTTP2AreEachDeliveredAsTheyCome() throws {
+        let body = String(repeating: "{\"type\":\"todo\",\"text\":\"a line of a file of todos\"}\n", count: 700)
+        let server = try HTTPServer { _ in
+            var response = ServerResponse.json(200, body)
+            response.delayMilliseconds = 50  // answers come in bursts, as from GitHub
+            return response
+        }
+        // Each round's burst reaches the server on connections opened anew, as after a pause.
+        let proxy = try TLSProxy(backendPort: server.port, backendIdleMilliseconds: 10)
+        // A stall shows as a timeout well before a patient test would give up; no answer here takes long.
+        let timeouts = HTTPTimeouts(connectMilliseconds: Patience.requestMilliseconds, totalMilliseconds: Patience.requestMilliseconds,
+                                    stallMilliseconds: 10_000)
+        for round in 0..<30 {
+            let transport = CurlTransport(trust: TrustedCertificates(file: proxy.certificate))
+            let results = transport.sendAll((0..<103).map { HTTPRequest(url: proxy.baseURL + "/blob\($0)", timeouts: timeouts) })
+            let failed = results.filter { (try? $0.get().body.count) != body.utf8.count }
+            #expect(failed.isEmpty, "round \(round): \(failed.count) answers not delivered: \(failed.first as Any)")
+            #expect(transport.multiplexes == true)
+        }
+    }
+
     /// Over HTTPS the first transfers of a command wait for the first connection's handshake to
     /// say whether it multiplexes (ALPN): on HTTP/2 they all share it.
     @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))

@@ -27,7 +27,9 @@ public final class TLSProxy {
 
     /// `protocols`: what it offers in the TLS handshake (ALPN), most wanted first; `http/1.1`
     /// alone stands for a proxy or an older GitHub Enterprise that has no HTTP/2.
-    public init(backendPort: UInt16, protocols: String = "h2,http/1.1") throws {
+    /// `backendIdleMilliseconds`: how long a connection to the server is kept unused (nghttpx's
+    /// default, 2 s, when nil); a short one makes every burst of requests open connections anew.
+    public init(backendPort: UInt16, protocols: String = "h2,http/1.1", backendIdleMilliseconds: Int? = nil) throws {
         guard let nghttpx = Self.nghttpx, let openssl = Self.openssl else { throw Failure(description: "nghttpx or openssl missing") }
         let made = ChildProcess.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.path + "/key.pem",
                                               "-out", folder.path + "/cert.pem", "-subj", "/CN=127.0.0.1",
@@ -39,7 +41,9 @@ public final class TLSProxy {
         process = try ChildProcess.spawn(nghttpx, [
             "--conf=/dev/null", "--frontend=127.0.0.1,\(port)", "--backend=127.0.0.1,\(backendPort)",
             "--frontend-http2-max-concurrent-streams=100", "--backend-connections-per-host=200", "--workers=1",
-            "--no-ocsp", "--npn-list=\(protocols)", "--errorlog-file=/dev/stderr", folder.path + "/key.pem", folder.path + "/cert.pem",
+            "--no-ocsp", "--npn-list=\(protocols)", "--errorlog-file=/dev/stderr",
+        ] + (backendIdleMilliseconds.map { ["--backend-keep-alive-timeout=\($0)ms"] } ?? []) + [
+            folder.path + "/key.pem", folder.path + "/cert.pem",
         ], environment: ["PATH": "/usr/bin:/bin"], ownProcessGroup: false)
         // It says so once its socket listens (its worker accepts what waits in the backlog).
         guard process.waitForStandardError(containing: "Listening on") else {
