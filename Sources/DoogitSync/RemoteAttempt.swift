@@ -154,11 +154,14 @@ struct RemoteAttempt {
         }
     }
 
-    /// What the remote holds after the plan is carried out, of every todo considered (nil: none).
+    /// What the remote holds after the plan is carried out (nil: none), of the todos considered
+    /// that waited here to be sent: what `ReplicaStore.sent` compares (a first pull's thousands
+    /// of todos are not copied for it).
     func held(_ plan: RemoteExchange.Plan) -> [String: TodoEntry?] {
         var held: [String: TodoEntry?] = [:]
-        for uuid in local.todos.keys { held[uuid] = .some(plan.local.todos[uuid]) }
-        for (uuid, entry) in plan.local.todos { held[uuid] = entry }
+        for uuid in pending.keys where local.todos[uuid] != nil || plan.local.todos[uuid] != nil {
+            held[uuid] = .some(plan.local.todos[uuid])
+        }
         return held
     }
 
