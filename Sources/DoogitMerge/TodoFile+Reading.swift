@@ -22,6 +22,10 @@ extension TodoFile {
         var replica = Replica()
         var annotations = ReplicaAnnotations()
         var todoLines: [String: Int] = [:]
+        // Made to size at once (a line a todo at most): a file of thousands is not copied at every growth.
+        let lines = bytes.reduce(into: 1) { count, byte in if byte == 0x0A { count += 1 } }
+        replica.todos.reserveCapacity(lines)
+        todoLines.reserveCapacity(lines)
         var major: Int?
         var lineNumber = 0
         var start = 0
