@@ -59,7 +59,7 @@ struct RemoteAttempt {
         self.now = now
         self.store = store
         self.machine = machine
-        handEdit = HybridTimestamp(wall: now.millisecondsSinceEpoch, counter: 0, machine: machine)
+        handEdit = Self.handEditStamp(at: now, machine: machine)
         self.decodings = decodings?.stamping(at: handEdit) ?? EarlyDecodings(handEdit: handEdit)
 
         if let stub = try content(RemoteLayout.stubPath) {
@@ -222,8 +222,13 @@ struct RemoteAttempt {
         return try decoded(path) { () throws(TodoFileError) in try result.get() }
     }
 
+    /// The stamp that values written there by hand take: GitHub's time of the read, on this machine.
+    static func handEditStamp(at now: Timestamp, machine: String) -> HybridTimestamp {
+        HybridTimestamp(wall: now.millisecondsSinceEpoch, counter: 0, machine: machine)
+    }
+
     /// This machine's copies of the todos and repositories that the files read anew hold, read
-    /// once for all of them (a read a file would scan the store once a file).
+    /// once for all of them (read file by file, each read scanned every UUID here).
     private mutating func copiesHere() throws -> Replica {
         if let freshCopiesHere { return freshCopiesHere }
         var uuids: Set<String> = [], repositories: Set<Int64> = []

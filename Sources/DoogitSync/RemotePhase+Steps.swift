@@ -68,8 +68,7 @@ extension RemotePhase {
             (snapshot.date, snapshot.refETag) = (date, etag)
             if commit != snapshot.head || relist {
                 // Hand edits are stamped at GitHub's time of the read, as the merge stamps them.
-                var decodings = date.map { EarlyDecodings(handEdit: HybridTimestamp(wall: $0.millisecondsSinceEpoch, counter: 0,
-                                                                                     machine: session.machine)) }
+                var decodings = date.map { EarlyDecodings(handEdit: RemoteAttempt.handEditStamp(at: $0, machine: session.machine)) }
                 let read = try readTree(commit, known: snapshot.known, settings, session) { path, sha, content in
                     decodings?.arrived(path: path, sha: sha, content: content)
                 }
