@@ -124,12 +124,15 @@ public enum RemoteExchange {
                 homes[uuid, default: []].insert(repository)
             }
         }
-        // The smaller side merged into the larger (the merge is commutative): a first pull
-        // copies none of its thousands of todos once more.
-        let (larger, smaller) = input.local.todos.count >= remote.count ? (input.local.todos, remote) : (remote, input.local.todos)
-        var merged = larger
-        if !smaller.isEmpty { merged.reserveCapacity(larger.count + smaller.count) }  // (made unique, so only when it grows)
-        for (uuid, entry) in smaller { merged[uuid] = merged[uuid].map { $0.merged(with: entry) } ?? entry }
+        // The smaller side is merged into the larger (a first pull copies none of its thousands
+        // of todos once more), this machine's copy first either way: at a tie the merge keeps it.
+        let remoteIsLarger = remote.count > input.local.todos.count
+        var merged = remoteIsLarger ? remote : input.local.todos
+        let smaller = remoteIsLarger ? input.local.todos : remote
+        if !smaller.isEmpty { merged.reserveCapacity(merged.count + smaller.count) }  // (made unique, so only when it grows)
+        for (uuid, entry) in smaller {
+            merged[uuid] = merged[uuid].map { remoteIsLarger ? entry.merged(with: $0) : $0.merged(with: entry) } ?? entry
+        }
         // What left the remote: kept here only, as a removal (an edit made here meanwhile dropped).
         let removalsThatLeft = RemovalsThatLeft(compacted: input.meta.compacted)
         var leftRemote: Set<String> = []

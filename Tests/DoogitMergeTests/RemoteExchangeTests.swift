@@ -19,6 +19,34 @@ import Testing
         #expect(RemoteLayout.repository(ofTodosPath: "todos/d/x.jsonl") == nil)
     }
 
+    /// Two copies of a todo that tie (the same stamps, and labels of one observation that the
+    /// merge does not order) keep this machine's copy, whichever side holds more todos.
+    @Test func aTieBetweenTwoCopiesKeepsThisMachinesWhicheverSideHoldsMore() {
+        let stamp = HybridTimestamp(wall: 1_700_000_000_000, counter: 0, machine: "aaaaaaaaaaaa")
+        func entry(_ number: Int, labels: [String] = []) -> TodoEntry {
+            var todo = TodoEntry(uuid: Self.uuid(number), repository: 1, text: "todo \(number)",
+                                 createdAt: Timestamp(millisecondsSinceEpoch: 0), stamp: stamp)
+            todo.seen = Register(IssueObservation(number: 1, state: "open", title: "t", url: "https://github.com/o/r/issues/1",
+                                                  updatedAt: nil, seenAt: stamp, labels: labels), at: stamp)
+            return todo
+        }
+        for remoteHoldsMore in [false, true] {
+            var local = Replica(), piece = RemotePiece()
+            local.todos[Self.uuid(1)] = entry(1, labels: ["here"])
+            piece.replica.todos[Self.uuid(1)] = entry(1, labels: ["there"])
+            for number in 10..<13 {
+                if remoteHoldsMore { piece.replica.todos[Self.uuid(number)] = entry(number) } else { local.todos[Self.uuid(number)] = entry(number) }
+            }
+            let plan = RemoteExchange.plan(RemoteExchange.Input(
+                machine: "bbbbbbbbbbbb", machineName: "b", now: Timestamp(millisecondsSinceEpoch: 1_700_000_100_000),
+                stamp: HybridTimestamp(wall: 1_700_000_100_000, counter: 0, machine: "bbbbbbbbbbbb"), meta: RemoteMeta(),
+                repositories: RemotePiece(), todoFiles: [1: piece], existingTodoFiles: [1], local: local, pendingTodos: [],
+                pendingRepositories: [], exchangedBefore: false, reportMerge: false))
+            #expect(plan.local.todos[Self.uuid(1)]?.seen.value?.labels == ["here"], "remote holds more: \(remoteHoldsMore)")
+            #expect(plan.local.todos.count == 4)
+        }
+    }
+
     @Test func aTodoTravelsInItsRepositorysFileAndAnEditTouchesThatFileAlone() {
         var world = RemoteWorld(2)
         for number in 1...20 { world.add(0, Self.uuid(number), repository: Int64(number % 4 + 1), text: "todo \(number)") }
