@@ -119,7 +119,7 @@ struct RemoteAttempt {
         }
         // What the files read anew held before: what this machine had exchanged of them.
         var heldTodos: Set<String> = [], heldRepositories: Set<Int64> = []
-        for path in fresh.keys where path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil {
+        for path in fresh.keys where RemoteLayout.isPiece(path) {
             guard let before = try pieceBefore(path) else { continue }
             heldTodos.formUnion(before.replica.todos.keys)
             heldRepositories.formUnion(before.replica.repositories.keys)
@@ -155,11 +155,11 @@ struct RemoteAttempt {
     }
 
     /// What the remote holds after the plan is carried out (nil: none), of the todos considered
-    /// that waited here to be sent: what `ReplicaStore.sent` compares (a first pull's thousands
-    /// of todos are not copied for it).
+    /// that wait to be sent: those that waited here, and those the plan sends (it notes them):
+    /// what `ReplicaStore.sent` compares. A first pull's thousands of todos are not copied for it.
     func held(_ plan: RemoteExchange.Plan) -> [String: TodoEntry?] {
         var held: [String: TodoEntry?] = [:]
-        for uuid in pending.keys where local.todos[uuid] != nil || plan.local.todos[uuid] != nil {
+        for uuid in Set(pending.keys).union(plan.sending) where local.todos[uuid] != nil || plan.local.todos[uuid] != nil {
             held[uuid] = .some(plan.local.todos[uuid])
         }
         return held
@@ -232,7 +232,7 @@ struct RemoteAttempt {
     private mutating func copiesHere() throws -> Replica {
         if let freshCopiesHere { return freshCopiesHere }
         var uuids: Set<String> = [], repositories: Set<Int64> = []
-        for (path, bytes) in fresh where EarlyDecodings.isPiece(path) {
+        for (path, bytes) in fresh where RemoteLayout.isPiece(path) {
             // A file that cannot be read is reported when its turn comes.
             guard let bytes, let read = try? decodedFile(path, bytes) else { continue }
             uuids.formUnion(read.piece.replica.todos.keys)

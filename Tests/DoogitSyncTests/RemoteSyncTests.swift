@@ -471,4 +471,34 @@ struct RemoteSyncTests {
         #expect(summary.remote == nil)
         #expect(remoteRequests(github).isEmpty)
     }
+
+    /// A line taken out of a file by hand is written back (this machine held it before); once
+    /// written, nothing waits to be sent, though the todo did not wait here before the exchange.
+    @Test func aLineDeletedByHandIsWrittenBackAndNothingWaitsAfterTheWrite() throws {
+        let github = try FakeGitHub()
+        github.addRepository(id: 1, name: "app", description: "the app")
+        github.addRepository(id: 4242, name: "doogit-data", description: nil, isPrivate: true)
+        github.contents.setDate(Date(timeIntervalSince1970: Double(Self.t0.millisecondsSinceEpoch) / 1000))
+        let a = try Machine(github, now: Self.t0)
+        let b = try Machine(github, now: Self.t0)
+        try a.track(1, "octocat/app")
+        _ = try a.add("one")
+        _ = try a.add("two")
+        try a.sync()
+        try b.sync()
+        #expect(try b.store.replica.pendingTodos().isEmpty)
+        let path = RemoteLayout.todosPath(1)
+        let text = try #require(github.contents.file(Machine.dataRepository, path)?.text)
+        let kept = text.split(separator: "\n").filter { !$0.contains("\"two\"") }.joined(separator: "\n") + "\n"
+        github.contents.commitFiles(Machine.dataRepository, [path: kept])
+        // The first exchange alone: no closing exchange tidies up after it.
+        let lock = try #require(try FileLock(path: b.folder.file("doogit.sqlite3.sync-lock"), wait: true))
+        defer { _ = lock }
+        var session = SyncSession(store: b.store, github: try b.client(), clock: { b.now }, machine: try b.store.replica.machineID(),
+                                  dryRun: false, rateLimitReserve: 50, progress: { _, _ in })
+        try RemotePhase(closing: false).run(&session)
+        #expect(session.summary.remote?.failure == nil)
+        #expect(github.contents.file(Machine.dataRepository, path)?.text.contains("\"two\"") == true, "written back")
+        #expect(try b.store.replica.pendingTodos().isEmpty, "the write sent what the exchange noted")
+    }
 }
