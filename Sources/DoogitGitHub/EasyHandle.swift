@@ -60,7 +60,7 @@ final class EasyHandle {
                     ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, request.timeouts.stallMilliseconds / 1000)))
         // An answer that fits the receive buffer is taken whole as it arrives: with the default
         // 16 KB, libcurl 7.88's HTTP/2 now and then left the rest of an answer already received
-        // unread until the stall timeout. Memory is used only as far as answers fill it.
+        // unread until the stall timeout. Resident memory grows only as far as answers fill it.
         _ = ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, Self.receiveBufferBytes)
         try require("CURLOPT_HTTPHEADER", ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList?.pointer))
         // Optional: a libcurl without compression support still transfers, only more bytes.

@@ -17,13 +17,8 @@ struct EarlyDecodings {
     }
 
     mutating func arrived(path: String, sha: String, content: [UInt8]) {
-        guard Self.isPiece(path) else { return }
+        guard RemoteLayout.isPiece(path) else { return }
         _ = decoding(sha: sha, content: content)
-    }
-
-    /// Whether the merge reads a file as a piece: the repositories' file and the files of todos.
-    static func isPiece(_ path: String) -> Bool {
-        path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil
     }
 
     /// These decodings for a merge that stamps hand edits at `handEdit`: none when they were stamped otherwise.

@@ -26,7 +26,8 @@ struct RemoteBlobReader {
             let part = Array(rest.prefix(try room(rest.count)))
             rest.removeFirst(part.count)
             var read: [(item: String, content: [UInt8]?)] = []
-            var failure: Error?
+            // The failure of the first blob asked that failed, whatever the order answers came in.
+            var firstFailure: (index: Int, error: Error)?
             var answered = 0
             github.blobs(repository: repository, shas: part) { index, answer in
                 answered += 1
@@ -36,9 +37,10 @@ struct RemoteBlobReader {
                     read.append((part[index], bytes))
                     arrived(part[index], bytes)
                 case .failure(let error):
-                    failure = failure ?? error
+                    if firstFailure.map({ index < $0.index }) ?? true { firstFailure = (index, error) }
                 }
             }
+            var failure = firstFailure?.error
             if answered < part.count { failure = failure ?? GitHubError.network(.timeout) }
             if let failure {
                 try progress.note(read)

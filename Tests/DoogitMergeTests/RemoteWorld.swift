@@ -72,7 +72,7 @@ struct RemoteWorld {
         let existing = Set(remote.keys.compactMap(RemoteLayout.repository(ofTodosPath:)))
         // What the files read anew held when this machine last read them.
         var heldTodos: Set<String> = [], heldRepositories: Set<Int64> = []
-        for path in changedPaths where path == RemoteLayout.repositoriesPath || RemoteLayout.repository(ofTodosPath: path) != nil {
+        for path in changedPaths where RemoteLayout.isPiece(path) {
             let before = Self.piece(machine.cache[path]).replica
             heldTodos.formUnion(before.todos.keys)
             heldRepositories.formUnion(before.repositories.keys)
