@@ -71,7 +71,17 @@ extension IssueObservation: RegisterValue {
         if left != right { return left < right }
         let leftSeen = lhs.seenAt ?? .zero, rightSeen = rhs.seenAt ?? .zero
         if leftSeen != rightSeen { return leftSeen < rightSeen }
-        return (lhs.number, lhs.state, lhs.title ?? "", lhs.url) < (rhs.number, rhs.state, rhs.title ?? "", rhs.url)
+        let left4 = (lhs.number, lhs.state, lhs.title ?? "", lhs.url), right4 = (rhs.number, rhs.state, rhs.title ?? "", rhs.url)
+        if left4 != right4 { return left4 < right4 }
+        // Then what tells two observations apart besides (a missing title before an empty one;
+        // no labels known before any), so that two copies merge alike in either order.
+        if (lhs.title == nil) != (rhs.title == nil) { return lhs.title == nil }
+        switch (lhs.labels, rhs.labels) {
+        case (nil, nil): return false
+        case (nil, _?): return true
+        case (_?, nil): return false
+        case (let left?, let right?): return left.lexicographicallyPrecedes(right)
+        }
     }
 }
 

@@ -129,11 +129,14 @@ import TestSupport
             case 75..<77:
                 // An issue seen on GitHub (its state applied as of GitHub's time), or a trailer.
                 if let id = pick(live), var todo = machine.replica.todos[id] {
-                    let event = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: trueTime - Int64.random(in: 0...5000, using: &random)))
+                    // Whole seconds, and titles and labels from small sets: two machines see one issue alike but for a detail.
+                    let event = HybridTimestamp.event(at: Timestamp(millisecondsSinceEpoch: trueTime - 1000 * Int64.random(in: 0...5, using: &random)))
                     if let link = todo.issue.value, Bool.random(using: &random) {
                         let closed = Bool.random(using: &random)
-                        todo.seen.set(IssueObservation(number: link.number, state: closed ? "closed" : "open", title: text(),
-                                                       url: link.url, updatedAt: event.timestamp), at: todo.issue.stamp)
+                        let title = pick([nil, "", "t", text()]) ?? nil
+                        let labels = pick([nil, [], ["bug"], ["bug", "ci"]]) ?? nil
+                        todo.seen.set(IssueObservation(number: link.number, state: closed ? "closed" : "open", title: title,
+                                                       url: link.url, updatedAt: event.timestamp, labels: labels), at: todo.issue.stamp)
                         todo.done.set(DoneState(doneAt: closed ? event.timestamp : nil), at: event)
                     } else {
                         todo.commits.insert(pick(["6dcb09b5", "aaaa09b5", "bbbb09b5"]) ?? "")

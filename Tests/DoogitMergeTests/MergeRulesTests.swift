@@ -232,6 +232,25 @@ import Testing
         #expect(merge(clamped, later).todos[Self.uuid]?.text.value == "on time")
     }
 
+    /// Two machines that saw one issue at one moment, alike but for its labels (or a title
+    /// missing against an empty one), merge to the same observation in either order.
+    @Test func observationsThatDifferOnlyInLabelsOrAMissingTitleMergeAlikeInEitherOrder() {
+        let stamp = Self.stamp(5, Self.machineA)
+        func seen(title: String?, labels: [String]?) -> Replica {
+            var observation = Self.seen(12, "open", updatedAt: 5)
+            (observation.title, observation.labels) = (title, labels)
+            return Self.changing(Self.base()) { $0.seen.set(observation, at: stamp) }
+        }
+        let pairs: [(Replica, Replica)] = [
+            (seen(title: "t", labels: ["bug"]), seen(title: "t", labels: ["ci"])),
+            (seen(title: "t", labels: nil), seen(title: "t", labels: [])),
+            (seen(title: nil, labels: ["bug"]), seen(title: "", labels: ["bug"])),
+        ]
+        for (a, b) in pairs {
+            #expect(merge(a, b) == merge(b, a), "\(String(describing: a.todos[Self.uuid]?.seen.value))")
+        }
+    }
+
     @Test func aStampAheadAnywhereIsClampedEvenWhenEveryOtherIsOnTime() throws {
         let reference = Timestamp(secondsSinceEpoch: 1_700_000_100)
         let future = HybridTimestamp(wall: 4_070_908_800_000, counter: 2, machine: Self.machineB)

@@ -19,9 +19,10 @@ import Testing
         #expect(RemoteLayout.repository(ofTodosPath: "todos/d/x.jsonl") == nil)
     }
 
-    /// Two copies of a todo that tie (the same stamps, and labels of one observation that the
-    /// merge does not order) keep this machine's copy, whichever side holds more todos.
-    @Test func aTieBetweenTwoCopiesKeepsThisMachinesWhicheverSideHoldsMore() {
+    /// A todo on both sides merges to the same entry whichever side holds more todos (the plan
+    /// merges the smaller side into the larger), even where the copies differ only in an
+    /// observation's labels at one stamp.
+    @Test func aTodoOnBothSidesMergesAlikeWhicheverSideHoldsMore() {
         let stamp = HybridTimestamp(wall: 1_700_000_000_000, counter: 0, machine: "aaaaaaaaaaaa")
         func entry(_ number: Int, labels: [String] = []) -> TodoEntry {
             var todo = TodoEntry(uuid: Self.uuid(number), repository: 1, text: "todo \(number)",
@@ -30,10 +31,12 @@ import Testing
                                                   updatedAt: nil, seenAt: stamp, labels: labels), at: stamp)
             return todo
         }
+        let here = entry(1, labels: ["there", "z"]), there = entry(1, labels: ["here"])
+        #expect(here.merged(with: there) == there.merged(with: here))
         for remoteHoldsMore in [false, true] {
             var local = Replica(), piece = RemotePiece()
-            local.todos[Self.uuid(1)] = entry(1, labels: ["here"])
-            piece.replica.todos[Self.uuid(1)] = entry(1, labels: ["there"])
+            local.todos[Self.uuid(1)] = here
+            piece.replica.todos[Self.uuid(1)] = there
             for number in 10..<13 {
                 if remoteHoldsMore { piece.replica.todos[Self.uuid(number)] = entry(number) } else { local.todos[Self.uuid(number)] = entry(number) }
             }
@@ -42,7 +45,7 @@ import Testing
                 stamp: HybridTimestamp(wall: 1_700_000_100_000, counter: 0, machine: "bbbbbbbbbbbb"), meta: RemoteMeta(),
                 repositories: RemotePiece(), todoFiles: [1: piece], existingTodoFiles: [1], local: local, pendingTodos: [],
                 pendingRepositories: [], exchangedBefore: false, reportMerge: false))
-            #expect(plan.local.todos[Self.uuid(1)]?.seen.value?.labels == ["here"], "remote holds more: \(remoteHoldsMore)")
+            #expect(plan.local.todos[Self.uuid(1)] == here.merged(with: there), "remote holds more: \(remoteHoldsMore)")
             #expect(plan.local.todos.count == 4)
         }
     }
