@@ -211,11 +211,6 @@ extension GitHubClient {
                 accept: Self.rawMediaType).body
     }
 
-    /// Many blobs at once (in parallel where the transport can), raw, in the order asked.
-    public func blobs(repository: String, shas: [String]) -> [Result<[UInt8], GitHubError>] {
-        Self.collect(shas.count) { each in blobs(repository: repository, shas: shas) { _ = each($0, $1) } }
-    }
-
     /// Many blobs at once (in parallel where the transport can), raw; `each` gets each one's
     /// result (by its index in `shas`) as soon as it is known, so that the caller can work on it
     /// while the others are still on their way.

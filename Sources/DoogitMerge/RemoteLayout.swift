@@ -26,12 +26,12 @@ public enum RemoteLayout {
         "\(todosFolder)/\(String(((repository % buckets) + buckets) % buckets, radix: 16))/\(repository).jsonl"
     }
 
-    /// The repository whose todos a path holds (nil: not such a file).
     /// Whether a file is read as a piece of the list: the repositories' file or a file of todos.
     public static func isPiece(_ path: String) -> Bool {
         path == repositoriesPath || repository(ofTodosPath: path) != nil
     }
 
+    /// The repository whose todos a path holds (nil: not such a file).
     public static func repository(ofTodosPath path: String) -> Int64? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == todosFolder, parts[2].hasSuffix(".jsonl"),

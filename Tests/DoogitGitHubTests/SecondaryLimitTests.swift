@@ -81,7 +81,9 @@ struct SecondaryLimitTests {
         #expect(github.secondaryLimits.requestsWhileLimited < 16, "\(github.secondaryLimits.requestsWhileLimited) sent while limited")
         let sent = github.requests.count
         #expect(throws: GitHubError.self) { try api.repository(id: 1) }
-        #expect(api.blobs(repository: "other/r1", shas: ["a", "b"]).allSatisfy {
+        var blobs: [Result<[UInt8], GitHubError>] = []
+        api.blobs(repository: "other/r1", shas: ["a", "b"]) { blobs.append($1) }
+        #expect(blobs.count == 2 && blobs.allSatisfy {
             if case .failure(.secondaryRateLimited) = $0 { true } else { false }
         })
         #expect(github.requests.count == sent, "nothing is sent while the limit lasts")
