@@ -85,6 +85,8 @@ extension ReplicaStore {
             var read: Replica?
             if sentHere.count > 64 {
                 var replica = Replica(), annotations = ReplicaAnnotations()
+                // The repositories first: a removed todo is read only where its repository is known.
+                try readRepositories(into: &replica, annotations: &annotations, machine: machine)
                 try readTodos(repositories: Set(sentHere.flatMap { pending[$0] ?? [] }), uuids: Set(sentHere), machine: machine,
                               into: &replica, annotations: &annotations)
                 read = replica
