@@ -108,7 +108,7 @@ public enum RemoteExchange {
     }
 
     public static func plan(_ input: Input) -> Plan {
-        let generation = input.meta.generation + 1
+        let generation = RemoteMeta.generation(after: input.meta.generation)
         var plan = Plan(local: input.local, meta: input.meta)
 
         // Todos: where the remote has each, merged with this machine's.

@@ -81,8 +81,10 @@ public struct RemotePiece: Equatable, Sendable {
     }
 
     private static func generation(_ field: UnknownFields.Field) -> Int64? {
-        guard case .number(let text)? = field.value else { return nil }
-        return Int64(text)
+        guard case .number(let text)? = field.value, let since = Int64(text), RemoteMeta.generationRange.contains(since) else {
+            return nil
+        }
+        return since
     }
 
     /// The file's bytes; `title` names its repository in the header, for a reader of the file.

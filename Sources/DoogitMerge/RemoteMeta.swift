@@ -16,6 +16,25 @@ import DoogitSupport
 public struct RemoteMeta: Equatable, Sendable {
     public static let defaultHorizonDays: Int64 = 90
     public static let dayMilliseconds: Int64 = 86_400_000
+    /// The horizons `remote set --horizon` takes, and the only ones read from the file: a value
+    /// written there by hand outside them is a bad line, not a day count that overflows.
+    public static let horizonDaysRange: ClosedRange<Int64> = 1...3650
+    /// The generations read from the file: JSON's exact integers (2^53 - 1), far beyond any
+    /// number of commits, so that counting one more never overflows.
+    public static let generationRange: ClosedRange<Int64> = 0...9_007_199_254_740_991
+
+    /// The generation after `generation`, which stays at the last one rather than overflow.
+    public static func generation(after generation: Int64) -> Int64 {
+        min(max(generation, generationRange.lowerBound), generationRange.upperBound - 1) + 1
+    }
+
+    /// The start of a horizon of `days` before `now`: removals made before it are past the
+    /// horizon. `days` is brought within `horizonDaysRange`, so the arithmetic cannot overflow.
+    public static func horizonStart(days: Int64, before now: Timestamp) -> Timestamp {
+        let days = min(max(days, horizonDaysRange.lowerBound), horizonDaysRange.upperBound)
+        let (start, overflow) = now.millisecondsSinceEpoch.subtractingReportingOverflow(days * dayMilliseconds)
+        return Timestamp(millisecondsSinceEpoch: overflow ? Int64.min : start)
+    }
 
     public var generation: Int64
     /// Every removal (and untracked repository) that left the remote was stamped up to here.
@@ -42,7 +61,7 @@ public struct RemoteMeta: Equatable, Sendable {
 
     /// The machines whose merges a removal waits for: not forgotten, and exchanged within the horizon.
     public func activeMachines(at now: Timestamp) -> [MachineRecord] {
-        let since = now.millisecondsSinceEpoch - horizonDays.value * Self.dayMilliseconds
+        let since = Self.horizonStart(days: horizonDays.value, before: now).millisecondsSinceEpoch
         return machines.values.filter { !$0.forgotten.value && $0.exchangedAt.millisecondsSinceEpoch >= since }
     }
 
@@ -57,7 +76,7 @@ public struct RemoteMeta: Equatable, Sendable {
     }
 
     public func isPastHorizon(_ time: Timestamp, at now: Timestamp) -> Bool {
-        time.millisecondsSinceEpoch < now.millisecondsSinceEpoch - horizonDays.value * Self.dayMilliseconds
+        time.millisecondsSinceEpoch < Self.horizonStart(days: horizonDays.value, before: now).millisecondsSinceEpoch
     }
 }
 
@@ -148,13 +167,15 @@ extension RemoteMeta {
                 }
                 switch json["type"] {
                 case .string("remote")?:
-                    meta.generation = try json.int64("generation")
+                    meta.generation = try generation(json)
                     guard let compacted = HybridTimestamp(text: try json.string("compacted")) else {
                         throw JSONError.wrongType(field: "compacted", expected: "a stamp")
                     }
                     meta.compacted = compacted
                     let days = try json.int64("horizonDays")
-                    guard days > 0 else { throw JSONError.wrongType(field: "horizonDays", expected: "a number of days above 0") }
+                    guard horizonDaysRange.contains(days) else {
+                        throw JSONError.wrongType(field: "horizonDays", expected: "a number of days from 1 to 3650")
+                    }
                     meta.horizonDays = Register(days, at: try stamp("horizonDays"))
                     meta.branch = try json.optionalString("branch")
                 case .string("machine")?:
@@ -164,7 +185,7 @@ extension RemoteMeta {
                         throw JSONError.wrongType(field: "exchangedAt", expected: "a time")
                     }
                     meta.machines[id] = MachineRecord(
-                        id: id, name: try json.optionalString("name") ?? "", generation: try json.int64("generation"),
+                        id: id, name: try json.optionalString("name") ?? "", generation: try generation(json),
                         exchangedAt: exchangedAt, forgotten: Register(try json.optionalBool("forgotten") ?? false, at: try stamp("forgotten")))
                 case .string?:
                     var stream = JSONStream(indented: false)
@@ -181,5 +202,13 @@ extension RemoteMeta {
         }
         guard header != nil else { throw .badLine(line: 1, reason: "empty file: no header") }
         return meta
+    }
+
+    private static func generation(_ json: JSONValue) throws(JSONError) -> Int64 {
+        let generation = try json.int64("generation")
+        guard generationRange.contains(generation) else {
+            throw .wrongType(field: "generation", expected: "a count of commits from 0 to 2^53 - 1")
+        }
+        return generation
     }
 }

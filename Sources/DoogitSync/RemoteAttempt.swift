@@ -103,7 +103,7 @@ struct RemoteAttempt {
         for id in concerned { _ = try todosPiece(id) }
         // Files whose removals may leave now (once this machine has merged everything).
         var after = meta
-        after.machines[machine] = MachineRecord(id: machine, name: "", generation: meta.generation + 1, exchangedAt: now)
+        after.machines[machine] = MachineRecord(id: machine, name: "", generation: RemoteMeta.generation(after: meta.generation), exchangedAt: now)
         for id in settings.forget { after.machines[id]?.forgotten = Register(true, at: handEdit) }
         if let horizon = settings.horizonDays { after.horizonDays = after.horizonDays.merged(with: horizon) }
         let mergedByAll = after.mergedByAll(at: now)

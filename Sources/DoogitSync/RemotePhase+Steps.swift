@@ -147,8 +147,7 @@ extension RemotePhase {
         let now = snapshot.date ?? session.github.gitHubNow ?? session.clock()
         let cachedMeta = try RemoteWaiting.meta(store: store)
         let horizon = settings.horizonDays?.value ?? cachedMeta?.horizonDays.value ?? RemoteMeta.defaultHorizonDays
-        let expired = try store.replica.repositoriesWithRemovals(
-            before: Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch - horizon * RemoteMeta.dayMilliseconds))
+        let expired = try store.replica.repositoriesWithRemovals(before: RemoteMeta.horizonStart(days: horizon, before: now))
         // Settled: nothing changed there, nothing waits here, and the stub is this format's (an
         // older one is written over at once, so that an older doogit stops writing there).
         if snapshot.fresh.isEmpty && snapshot.head == settings.headCommit && pending.isEmpty && pendingRepositories.isEmpty

@@ -400,8 +400,16 @@ struct RemoteSyncTests {
         try a.sync()
         _ = try a.add("waiting")
         let header5 = #"{"format":"doogit","version":"5.0"}"# + "\n"
+        // Numbers edited by hand beyond what the commands allow: a bad line, never an overflow.
+        let meta = try #require(github.contents.file(Machine.dataRepository, RemoteLayout.metaPath)?.text)
+        let hugeHorizon = meta.replacingOccurrences(of: #""horizonDays":90"#, with: #""horizonDays":200000000000"#)
+        let lastGeneration = meta.replacingOccurrences(of: #"{"type":"remote","generation":1"#,
+                                                       with: #"{"type":"remote","generation":9223372036854775807"#)
+        #expect(hugeHorizon != meta && lastGeneration != meta)
         for (path, text, expected) in [(Self.todosPath, "not json\n", "line: 1"), (RemoteLayout.metaPath, header5, "5.0"),
-                                       (RemoteLayout.stubPath, header5, "5.0"), (RemoteLayout.todosPath(1), header5, "5.0")] {
+                                       (RemoteLayout.stubPath, header5, "5.0"), (RemoteLayout.todosPath(1), header5, "5.0"),
+                                       (RemoteLayout.metaPath, hugeHorizon, "horizonDays"),
+                                       (RemoteLayout.metaPath, lastGeneration, "generation")] {
             let before = github.contents.files(Machine.dataRepository)
             github.contents.commitFiles(Machine.dataRepository, [path: text])
             let remote = github.contents.files(Machine.dataRepository)

@@ -105,7 +105,7 @@ enum RemoteStatus {
         guard let text = invocation.value("horizon") else {
             throw UsageError(message: "'doogit remote set' needs --horizon DAYS", topic: invocation.path)
         }
-        guard let days = Int64(text), (1...3650).contains(days) else {
+        guard let days = Int64(text), RemoteMeta.horizonDaysRange.contains(days) else {
             throw UsageError(message: "--horizon takes a number of days from 1 to 3650, not '\(TerminalText.sanitize(text))'",
                              topic: invocation.path)
         }
