@@ -129,6 +129,16 @@ extension Store {
         }
     }
 
+    /// Forgets the remote's files and commit as last read or written, so that the next exchange
+    /// reads the branch whole: after a write that failed once GitHub had made its tree, what was
+    /// known here of the tree may be what was wrong. The list stays exchanged; what waits, waits.
+    public func forgetRemoteTree() throws {
+        try database.transaction { () throws(StoreError) in
+            try database.run("DELETE FROM remote_files")
+            try database.run("UPDATE remote SET head_commit = NULL, ref_etag = NULL WHERE id = 1")
+        }
+    }
+
     /// Records the remote repository as checked, with the ETag of the check: what a 304 means next time.
     public func recordRemoteRepository(etag: String?, isPublic: Bool) throws {
         try database.transaction { () throws(StoreError) in

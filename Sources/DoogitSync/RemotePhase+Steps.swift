@@ -225,16 +225,25 @@ extension RemotePhase {
             files: merge.files.sorted { $0.key < $1.key }.map {
                 GitTreeWrite(path: $0.key, content: $0.value, mode: remote.mode(forWriting: $0.key))
             })
-        let after = try remote.verified(made: made, expected: expected, written: Set(merge.files.keys), repository: repository,
+        let after: RemoteTree, commit: String
+        do {
+            after = try remote.verified(made: made, expected: expected, written: Set(merge.files.keys), repository: repository,
                                         github: github)
-        let commit = try github.createCommit(repository: repository, message: Self.commitMessage(merge.plan), tree: made.sha,
+            commit = try github.createCommit(repository: repository, message: Self.commitMessage(merge.plan), tree: made.sha,
                                              parents: snapshot.head.map { [$0] } ?? [])
-        do throws(GitHubError) {
-            try github.updateRef(repository: repository, branch: settings.branch, commit: commit)
-        } catch where GitHubClient.isNotFastForward(error) {
-            return .lostRace
+            do throws(GitHubError) {
+                try github.updateRef(repository: repository, branch: settings.branch, commit: commit)
+            } catch where GitHubClient.isNotFastForward(error) {
+                return .lostRace
+            } catch {
+                throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+            }
         } catch {
-            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+            // GitHub made a tree from what is known here, and the write went no further: that
+            // knowledge may be what is wrong, so the next exchange reads the branch whole. (The
+            // failure reported is the write's; forgetting cannot lose anything.)
+            try? session.store.forgetRemoteTree()
+            throw error
         }
         let store = session.store
         let recorded = after.changes(from: try store.remoteEntries())
