@@ -58,6 +58,9 @@ struct RemotePhase: SyncPhase {
     private func exchange(readFirst: Bool, _ summary: inout RemoteSummary, _ session: inout SyncSession) throws {
         var attempt = 0
         var madeFirstCommit = false
+        // The commit a write that lost its race was on, and the reads since that still showed it.
+        var lostOn: String?
+        var staleReads = 0
         while true {
             try session.checkBudget()
             guard let stored = try session.store.remoteSettings() else { return }
@@ -69,6 +72,15 @@ struct RemotePhase: SyncPhase {
             guard let snapshot = try readRemote(settings, readRef: readFirst || attempt > 0, attempt: attempt,
                                                 madeFirstCommit: &madeFirstCommit, session) else { continue }
             summary.milliseconds.append(clock.lap("read"))
+            if let lostOn, snapshot.head == lostOn {
+                // The branch moved, or the write would not have lost, yet this read shows it where
+                // it was: a replica of GitHub that lags. Writing on it again must fail; wait and read.
+                staleReads += 1
+                guard staleReads <= Self.maximumRetries, session.github.waitBeforeRetry(after: staleReads) else {
+                    throw RemoteFailure.lagging(repository: settings.fullName)
+                }
+                continue
+            }
 
             guard let merge = try mergeRemote(snapshot, settings, &summary, session) else {
                 return try snapshot.checkPrivate()
@@ -94,6 +106,7 @@ struct RemotePhase: SyncPhase {
                 summary.milliseconds.append(clock.lap("write"))
                 return
             case .lostRace:
+                (lostOn, staleReads) = (snapshot.head, 0)
                 attempt += 1
                 summary.retries += 1
                 guard attempt <= Self.maximumRetries else {

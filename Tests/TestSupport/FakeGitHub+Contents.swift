@@ -31,6 +31,10 @@ public final class FakeContents: @unchecked Sendable {
     private var staleReads = 0
     /// Reads that a lagging replica answers 404, per repository (armed once a branch moved).
     var laggingReads: [String: (remaining: Int, armed: Bool)] = [:]
+    /// Uses of objects a write made that a lagging replica answers as unknown, per repository.
+    var writeLags: [String: (remaining: Int, steps: Set<WriteStep>)] = [:]
+    /// Reads of a branch's ref that a lagging replica answers with its previous commit, per repository.
+    var staleRefReads: [String: (remaining: Int, armed: Bool)] = [:]
     /// Repositories whose next tree write leaves out its base (a fault the tests inject).
     var ignoringBaseTree: Set<String> = []
     private var clock: Date?

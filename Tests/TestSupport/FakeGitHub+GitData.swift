@@ -7,8 +7,8 @@ import Foundation
 /// each entry's mode (files, executables, symlinks, submodules, folders), blobs (raw or
 /// base64), commits, new trees (on a `base_tree` that must be a tree, with the modes given),
 /// blobs and commits, and ref updates that must be fast forwards (422 otherwise). A repository
-/// with no commit yet answers every call with 409, as GitHub does. Reads may lag a write, as
-/// GitHub's replicas do (`lagReadsOfNextWrite`).
+/// with no commit yet answers every call with 409, as GitHub does. Reads and writes may meet a
+/// replica that lags, as GitHub's do (`FakeGitHub+Replicas.swift`).
 extension FakeContents {
     /// Just before the next PATCH of the branch's ref, another writer commits these files (path
     /// -> text, nil removes) on the branch, so the PATCH is not a fast forward.
@@ -29,28 +29,6 @@ extension FakeContents {
     /// entries written (the guard before a ref moves must catch it).
     public func ignoreBaseTreeOfNextTreeWrite(_ repository: String) {
         locked { _ = ignoringBaseTree.insert(repository.lowercased()) }
-    }
-
-    /// The next `count` reads (GET git/trees, git/blobs, git/commits) of objects that the next
-    /// move of a branch brings answer 404, as a replica of GitHub that has not caught up with
-    /// a write yet does for a moment.
-    public func lagReadsOfNextWrite(_ repository: String, count: Int) {
-        locked { laggingReads[repository.lowercased()] = (count, armed: false) }
-    }
-
-    /// Whether a read of `sha` meets a replica that lags (and counts it); under the lock.
-    private func lags(_ repository: String, _ sha: String) -> Bool {
-        let key = repository.lowercased()
-        guard let lag = laggingReads[key], lag.armed, lag.remaining > 0,
-              withObjects(repository, { $0.broughtByLastMove.contains(sha) }) else { return false }
-        laggingReads[key] = (lag.remaining - 1, armed: true)
-        return true
-    }
-
-    /// Arms a lag asked for, once a branch moved (under the lock).
-    func noteBranchMoved(_ repository: String) {
-        let key = repository.lowercased()
-        if let lag = laggingReads[key], !lag.armed { laggingReads[key] = (lag.remaining, armed: true) }
     }
 
     /// Answers `/repos/{o}/{r}/git/...` for the repository; `branchExists` says whether a branch
@@ -75,7 +53,9 @@ extension FakeContents {
                         Self.refJSON($0.key, $0.value, base: base)
                     })))
                 case ("GET", "ref", 3...) where route[1] == "heads":
-                    response = readRef(request, repository, branch: Self.branch(route), base: base, branchExists: branchExists)
+                    let branch = Self.branch(route)
+                    response = readRef(request, repository, branch: branch, stale: staleRef(repository, branch), base: base,
+                                       branchExists: branchExists)
                 case ("PATCH", "refs", 3...) where route[1] == "heads":
                     response = updateRef(request, repository, branch: Self.branch(route), base: base, branchExists: branchExists)
                 case ("GET", "trees", 2...):
@@ -134,9 +114,10 @@ extension FakeContents {
         ])
     }
 
-    private func readRef(_ request: ReceivedRequest, _ repository: String, branch: String, base: String,
+    /// `stale`: where the branch was before its last move, for a replica that lags.
+    private func readRef(_ request: ReceivedRequest, _ repository: String, branch: String, stale: String?, base: String,
                          branchExists: (String) -> Bool) -> ServerResponse {
-        guard branchExists(branch), let head = withObjects(repository, { $0.refs[branch] }) else {
+        guard branchExists(branch), let head = stale ?? withObjects(repository, { $0.refs[branch] }) else {
             return Self.notFound("refs#get-a-reference")
         }
         let body = JSONWriter.write(Self.refJSON(branch, head, base: base))
@@ -156,7 +137,7 @@ extension FakeContents {
         guard branchExists(branch), let current = withObjects(repository, { $0.refs[branch] }) else {
             return Self.invalid("Reference does not exist", "refs#update-a-reference")
         }
-        guard let made = withObjects(repository, { $0.commits[sha] }) else {
+        guard !lagsWrite(repository, sha, at: .refUpdate), let made = withObjects(repository, { $0.commits[sha] }) else {
             return Self.invalid("Object does not exist", "refs#update-a-reference")
         }
         // `force` is not honoured: doogit never asks for it, and a lost race must show.
@@ -216,7 +197,7 @@ extension FakeContents {
             }
             named = head
         }
-        guard !lags(repository, named) else { return Self.notFound("trees#get-a-tree") }
+        guard !lags(repository, named) && !lagsWrite(repository, named, at: .treeRead) else { return Self.notFound("trees#get-a-tree") }
         let json = withObjects(repository) { objects in
             objects.tree(of: named).map {
                 Self.treeJSON($0, named: named, objects, base: base, recursive: recursive, truncated: false, limit: listingLimit)
@@ -336,8 +317,9 @@ extension FakeContents {
             }
         }
         let time = now
+        let lagging = lagsWrite(repository, tree, at: .commit)
         return withObjects(repository) { objects -> ServerResponse in
-            guard objects.trees[tree] != nil else { return Self.invalid("Tree SHA does not exist", page) }
+            guard !lagging, objects.trees[tree] != nil else { return Self.invalid("Tree SHA does not exist", page) }
             guard parents.allSatisfy({ objects.commits[$0] != nil }) else { return Self.invalid("Parent SHA does not exist", page) }
             let sha = objects.storeCommit(tree: tree, parents: parents, message: message, time: time)
             return .json(201, JSONWriter.write(Self.commitJSON(sha, objects, repository: repository, base: base) ?? .null),

@@ -44,7 +44,9 @@ struct FakeGitObjects {
     var refs: [String: String] = [:]
     /// Objects stored since a branch last moved, and those the last move brought: what a
     /// replica that has not caught up yet does not have.
-    private var storedSinceMove: Set<String> = []
+    private(set) var storedSinceMove: Set<String> = []
+    /// Where each branch was before its last move: what a replica that lags still answers.
+    private(set) var previousRefs: [String: String] = [:]
     private(set) var broughtByLastMove: Set<String> = []
 
     /// A repository with no commit yet (GitHub answers its Git Data API with 409).
@@ -144,6 +146,7 @@ struct FakeGitObjects {
     /// (path -> blob).
     mutating func moveRef(_ branch: String, to commit: String) -> [String: String] {
         let before = refs[branch].map(files(ofCommit:)) ?? [:]
+        if let old = refs[branch], old != commit { previousRefs[branch] = old }
         refs[branch] = commit
         (broughtByLastMove, storedSinceMove) = (storedSinceMove, [])
         let after = files(ofCommit: commit)
