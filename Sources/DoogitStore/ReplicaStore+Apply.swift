@@ -99,7 +99,10 @@ extension ReplicaStore {
                 applied.removed += 1
             } else {
                 let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now, arrivals: &batch.arrivals)
-                if let link = entry.issue.value { links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp)) }
+                if let link = entry.issue.value {
+                    links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp,
+                                              seen: entry.observation?.updatedAt))
+                }
                 applied.inserted += 1
             }
             return
@@ -140,7 +143,8 @@ extension ReplicaStore {
             if otherIssue { row.issue.value = nil }
             try updateLive(row, id: id, textOrStateChanged: Self.changesWhatTheListShows(current.entry, merged), at: now)
             if otherIssue, let link = merged.issue.value {
-                links.append(ArrivingLink(id: id, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp))
+                links.append(ArrivingLink(id: id, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp,
+                                          seen: merged.observation?.updatedAt))
             }
             if moved {
                 try placeByArrival(id)
@@ -160,7 +164,10 @@ extension ReplicaStore {
             if id == nil { id = try freeLocalID(change.preferredID) }
             let inserted = try insertLive(merged, id: id, at: now)
             batch.arrivals[merged.repository.value] = nil
-            if let link = merged.issue.value { links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp)) }
+            if let link = merged.issue.value {
+                links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp,
+                                          seen: merged.observation?.updatedAt))
+            }
             applied.inserted += 1
         case (false, true):
             try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), created_at = ?, updated_at = ? WHERE uuid = ?",
@@ -210,6 +217,8 @@ extension ReplicaStore {
         var uuid: String
         var issue: LinkedIssue
         var stamp: HybridTimestamp
+        /// GitHub's time of the issue as last seen under this link (nil: not seen).
+        var seen: Timestamp?
     }
 
     /// Links a todo to the issue a merge linked it to. An issue linked here to another todo
@@ -227,6 +236,28 @@ extension ReplicaStore {
         }
         try database.run("UPDATE todos SET issue_number = ?, issue_url = ?, issue_clock = ? WHERE id = ?",
                          .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
+        if let seen = link.seen { try rereadIssue(of: link.issue.repository, changedAfter: seen) }
+    }
+
+    /// A linked todo that becomes live here (restored, here or by a merge; arrived linked)
+    /// catches up with its issue at the next sync: what the issue did meanwhile applies.
+    func rereadIssue(of entry: TodoEntry) throws(StoreError) {
+        guard let link = entry.issue.value, let seen = entry.observation?.updatedAt else { return }
+        try rereadIssue(of: link.repository, changedAfter: seen)
+    }
+
+    /// Makes the repository's next issue listing show every issue changed since `seen` (GitHub's
+    /// time): a todo restored here was skipped by the listings read while it was removed, which
+    /// moved on (their ETag, perhaps their `since`), so its issue would wait for another to change.
+    /// The listing starts no later than a second before `seen` (GitHub's `since` may or may not
+    /// include its own second) and is asked without its ETag; one read in full stays so.
+    func rereadIssue(of repositoryID: Int64, changedAfter seen: Timestamp) throws(StoreError) {
+        let since = String(Timestamp(millisecondsSinceEpoch: seen.millisecondsSinceEpoch - 1000).rfc3339.prefix(19)) + "Z"
+        try database.run("""
+            UPDATE repositories SET issues_etag = NULL,
+                issues_since = CASE WHEN issues_since IS NULL OR issues_since <= ?1 THEN issues_since ELSE ?1 END
+            WHERE id = ?2
+            """, .text(since), .integer(repositoryID))
     }
 
     /// Unlinks a live todo, a change of this machine's (waiting to be sent, whoever asked).

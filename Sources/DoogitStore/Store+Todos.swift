@@ -206,7 +206,7 @@ extension Store {
     /// repository. All ids are checked first: each must be a removed todo whose repository is
     /// still tracked, and whose ID nothing else has taken since. A todo comes back linked,
     /// unless its issue was linked to another todo meanwhile: then unlinked, a change of its own.
-    /// A linked one catches up with its issue at the next sync (`rereadIssue`).
+    /// A linked one catches up with its issue at the next sync (`ReplicaStore.rereadIssue`).
     public func restoreTodos(_ ids: [Int64], at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             let machine = try replica.clock().machine
@@ -238,25 +238,11 @@ extension Store {
                 if let link = entry.issue.value {
                     try database.run("UPDATE todos SET issue_number = ?, issue_url = ? WHERE id = ?",
                                      .integer(link.number), .text(link.url), .integer(inserted))
-                    if let seen = entry.observation?.updatedAt { try rereadIssue(of: link.repository, changedAfter: seen) }
+                    try replica.rereadIssue(of: entry)
                 }
             }
             return try requireTodos(found.map(\.0))
         }
-    }
-
-    /// Makes the repository's next issue listing show every issue changed since `seen` (GitHub's
-    /// time): a todo restored here was skipped by the listings read while it was removed, which
-    /// moved on (their ETag, perhaps their `since`), so its issue would wait for another to change.
-    /// The listing starts no later than a second before `seen` (GitHub's `since` may or may not
-    /// include its own second) and is asked without its ETag; one read in full stays so.
-    func rereadIssue(of repositoryID: Int64, changedAfter seen: Timestamp) throws(StoreError) {
-        let since = String(Timestamp(millisecondsSinceEpoch: seen.millisecondsSinceEpoch - 1000).rfc3339.prefix(19)) + "Z"
-        try database.run("""
-            UPDATE repositories SET issues_etag = NULL,
-                issues_since = CASE WHEN issues_since IS NULL OR issues_since <= ?1 THEN issues_since ELSE ?1 END
-            WHERE id = ?2
-            """, .text(since), .integer(repositoryID))
     }
 
     /// Moves the todos (all checked first) to the end of another tracked repository, in the

@@ -91,4 +91,39 @@ struct RemoteIssueSyncTests {
         #expect(try a.todo(uuid)?.issue?.number == number && b.todo(uuid)?.issue?.number == number)
         #expect(try a.store.replica.read().replica == b.store.replica.read().replica)
     }
+
+    /// A linked todo restored on another machine, whose issue was closed while it was removed
+    /// (and whose listing moved on meanwhile, past the close): the machine that receives the
+    /// restore reads the issue again, even when the restoring machine could not.
+    @Test func aRestoreFromAnotherMachineReadsItsIssueAgain() throws {
+        let (github, a, b) = try world()
+        github.activity.setClock(1_893_456_000)
+        let linker = IssueLinker(store: a.store, github: try a.client(), clock: { a.now })
+        let todo = try a.add("feed the cat"), other = try a.add("another linked todo")
+        let number = github.activity.addIssue(repository: 1, title: "Cat food is low")
+        _ = try linker.link(todoID: todo.id, owner: nil, name: nil, number: number)
+        _ = try linker.link(todoID: other.id, owner: nil, name: nil, number: github.activity.addIssue(repository: 1, title: "other"))
+        for machine in [a, b] { machine.advance(seconds: 10); try machine.sync() }
+        _ = try a.store.removeTodos([todo.id], at: a.now)
+        for machine in [a, b] { machine.advance(seconds: 10); try machine.sync() }
+
+        github.activity.setClock(1_893_456_100)
+        github.activity.close(repository: 1, number: number)
+        github.activity.setClock(1_893_456_200)
+        for index in 1...60 { github.activity.addIssue(repository: 1, title: "busy \(index)") }
+        for machine in [a, b, a, b] { machine.advance(seconds: 10); try machine.sync() }
+        let removed = try #require(try b.store.removedSections().flatMap(\.todos).first { $0.uuid == todo.uuid })
+
+        // b restores it, and cannot read the repository's issues in that sync.
+        _ = try b.store.restoreTodos([removed.id], at: b.now)
+        github.activity.failNext("GET", pathSuffix: "/repos/octocat/app/issues", count: 10, with: .status(502))
+        b.advance(seconds: 10)
+        _ = try? b.sync()
+        _ = github.activity.clearFaults()
+        #expect(try b.todo(todo.uuid)?.done == false)
+
+        a.advance(seconds: 10)
+        try a.sync()
+        #expect(try a.todo(todo.uuid)?.done == true, "the restore that arrived read its issue: closed")
+    }
 }
