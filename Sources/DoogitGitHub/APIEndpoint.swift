@@ -47,7 +47,7 @@ public struct APIEndpoint: Equatable, Sendable {
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
-    var origin: String {
+    public var origin: String {
         "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
     }
 

@@ -1,3 +1,5 @@
+import DoogitSupport
+
 /// GitHub's secondary rate limits, kept and obeyed: requests are paced (`RequestPacer`), and once
 /// GitHub has answered that a limit is met, nothing more is sent before the time it gave
 /// (continuing while limited may get a client banned, its docs say).
@@ -13,6 +15,22 @@ extension GitHubClient {
         let until = Monotonic.milliseconds() + Int64(max(0, milliseconds))
         if let current = limitHold, current.until >= until { return }
         limitHold = (until, limit)
+    }
+
+    /// The limit GitHub asked to wait out and until when (the wall clock's time), while the wait
+    /// lasts: what the next command must keep to as well (`hold(until:_:)`).
+    public var limitHeldUntil: (until: Timestamp, limit: GitHubError)? {
+        guard let hold = limitHold else { return nil }
+        let left = hold.until - Monotonic.milliseconds()
+        guard left > 0 else { return nil }
+        return (Timestamp(millisecondsSinceEpoch: Timestamp.now().millisecondsSinceEpoch + left), hold.limit)
+    }
+
+    /// Sends nothing before `until`: an earlier command met `limit`, and GitHub named that time.
+    public func hold(until: Timestamp, _ limit: GitHubError) {
+        let left = until.millisecondsSinceEpoch - Timestamp.now().millisecondsSinceEpoch
+        // A day is as long as doogit would ever wait (a clock set wrong cannot hold it longer).
+        if left > 0 { hold(for: Int(min(left, 86_400_000)), limit) }
     }
 
     /// How many of these requests (in order) may start now, after waiting for room for the

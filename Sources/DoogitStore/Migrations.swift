@@ -31,6 +31,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0012_read_progress_sql, as: UTF8.self)),
         Migration(version: 13, name: "m0013_label_filter",
                   sql: String(decoding: PackageResources.m0013_label_filter_sql, as: UTF8.self)),
+        Migration(version: 14, name: "m0014_rate_limit_holds",
+                  sql: String(decoding: PackageResources.m0014_rate_limit_holds_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

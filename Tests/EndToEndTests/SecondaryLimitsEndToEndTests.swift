@@ -1,3 +1,4 @@
+import DoogitStore
 import Foundation
 import Testing
 import TestSupport
@@ -67,8 +68,19 @@ struct SecondaryLimitsEndToEndTests {
         let kept = sandbox.run("repo", "list", "--json").stdout.components(separatedBy: "\"v2\"").count - 1
         #expect(kept >= 30, "\(kept) read before the stop are kept")
 
+        // Held across commands: the next sync, before GitHub's time, sends nothing and says until when.
+        sandbox.github.resetCounters()
+        let held = sandbox.run("sync")
+        #expect(held.status == 75 && held.stderrLines.count == 1)
+        #expect(held.stderr.contains("secondary rate limit") && held.stderr.contains("try again after "), "\(held.stderr)")
+        #expect(sandbox.github.requests.isEmpty, "\(sandbox.github.requests.map(\.path))")
+        let search = sandbox.run("repo", "search")
+        #expect(search.status == 75 && sandbox.github.requests.isEmpty, "every command to that GitHub keeps to it")
+
+        // GitHub's time passes (on its clock, and on the one the hold was kept by).
         sandbox.github.secondaryLimits.advance(seconds: 61)
         sandbox.github.secondaryLimits.pointsPerMinute = 900
+        try Database(path: sandbox.databasePath).run("UPDATE rate_limit_holds SET until = '2000-01-01T00:00:00.000Z'")
         let next = sandbox.run("sync")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(sandbox.run("repo", "list", "--json").stdout.components(separatedBy: "\"v2\"").count == 101)

@@ -29,6 +29,7 @@ public enum Doogit {
                 databasePath = try? Paths(environment: context.environment).database(option: invocation.global.databasePath)
                 let started = Runtime(context: context, global: invocation.global)
                 runtime = started
+                defer { started.keepRateLimitHold() }
                 try invocation.command.run?(invocation, started)
             }
             // Output is written after any transaction: a failed write cannot undo the change, but

@@ -74,14 +74,33 @@ final class Runtime {
     }
 
     /// The GitHub client, with a token: a command that needs GitHub and has none is exit 4.
+    /// It keeps to a rate limit an earlier command met on the same API (see `keepRateLimitHold`).
     func github() throws -> GitHubClient {
         if let openedGitHub { return openedGitHub }
         let endpoint = try endpoint()
         guard let token = try tokenResolver().resolve() else { throw GitHubError.missingToken }
         tokenInUse = ErrorReporter.TokenInUse(source: token.source)
         let client = makeClient(endpoint: endpoint, token: token.value)
+        if let hold = try store().rateLimitHold(origin: endpoint.origin, at: now()) {
+            client.hold(until: hold.until, hold.kind == .primary ? .rateLimited(resetAt: hold.until)
+                                                                 : .secondaryRateLimited(retryAt: hold.until))
+        }
         openedGitHub = client
         return client
+    }
+
+    /// Keeps, for the next commands, a rate limit this command met and must still be waited out:
+    /// GitHub says that continuing while limited can get a client blocked. A hold that cannot be
+    /// written is let go: the command's own outcome is what it reports.
+    func keepRateLimitHold() {
+        guard let client = openedGitHub, let openedStore, let (until, limit) = client.limitHeldUntil else { return }
+        let kind: RateLimitHold.Kind
+        switch limit {
+        case .rateLimited: kind = .primary
+        default: kind = .secondary
+        }
+        try? openedStore.keepRateLimitHold(RateLimitHold(until: until, kind: kind), origin: client.configuration.endpoint.origin,
+                                           at: now())
     }
 
     /// Notes where the token of a client made with `makeClient` came from.
