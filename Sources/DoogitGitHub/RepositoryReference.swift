@@ -1,3 +1,5 @@
+import DoogitSupport
+
 /// How a user names a repository: `OWNER/NAME`, `HOST/OWNER/NAME`, a github.com URL (`https://`,
 /// `git@…:`, `ssh://`), or a bare `NAME` (the signed-in user's, or the one tracked repository so named).
 public enum RepositoryReference: Equatable, Sendable, CustomStringConvertible {
@@ -54,7 +56,7 @@ public enum RepositoryReference: Equatable, Sendable, CustomStringConvertible {
         } else {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             switch parts.count {
-            case 1: return isValidName(parts[0]) ? .bare(name: String(parts[0])) : nil
+            case 1: return GitHubNames.isValidRepositoryName(parts[0]) ? .bare(name: String(parts[0])) : nil
             case 2: return fullReference(owner: parts[0], name: parts[1])
             // HOST/OWNER/NAME, as gh takes in GH_REPO.
             case 3 where knownHosts.contains(parts[0].lowercased()): return fullReference(owner: parts[1], name: parts[2])
@@ -69,25 +71,7 @@ public enum RepositoryReference: Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func fullReference(owner: Substring, name: Substring) -> RepositoryReference? {
-        guard isValidOwner(owner), isValidName(name) else { return nil }
+        guard GitHubNames.isValidOwner(owner), GitHubNames.isValidRepositoryName(name) else { return nil }
         return .full(owner: String(owner), name: String(name))
-    }
-
-    /// GitHub logins: letters, digits and single hyphens, at most 39 characters.
-    static func isValidOwner(_ owner: Substring) -> Bool {
-        !owner.isEmpty && owner.utf8.count <= 39 && !owner.hasPrefix("-")
-            && owner.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "-" }
-    }
-
-    /// Repository names: letters, digits, `.`, `-` and `_`, at most 100 characters, not `.` or `..`.
-    static func isValidName(_ name: Substring) -> Bool {
-        !name.isEmpty && name.utf8.count <= 100 && name != "." && name != ".."
-            && name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || $0 == "-" || $0 == "_" || $0 == "." }
-    }
-}
-
-extension Unicode.Scalar {
-    var isASCIIAlphanumeric: Bool {
-        ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
     }
 }

@@ -123,8 +123,8 @@ private struct LineReader {
         let id = try json.int64("id")
         guard id > 0 else { throw LineProblem("repository id \(id) is not positive") }
         let fullName = try json.string("fullName")
-        let parts = fullName.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw LineProblem("\"\(fullName)\" is not OWNER/NAME") }
+        // It goes into API paths: a name GitHub would not give (`../user`, `a/b?x=`) is refused here.
+        guard GitHubNames.isValidFullName(fullName) else { throw LineProblem("\"\(fullName)\" is not OWNER/NAME of GitHub's names") }
         let clock = try clockObject(json)
         var settings = Register(SharedSettings.defaults, at: .zero)
         if json["settings"] != nil { settings = Register(try readSettings(try json.field("settings")), at: try stamp(clock, "settings")) }

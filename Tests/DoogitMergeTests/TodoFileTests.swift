@@ -188,6 +188,12 @@ import TestSupport
         (#"{"format":"doogit","version":"1.0"}\#n[1,2]"#, 2, "not a JSON object"),
         (#"{"format":"doogit","version":"1.0"}\#n{"id":1}"#, 2, "no \"type\""),
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"x","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        // Names go into API paths: only names GitHub gives.
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"../user","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"a/b?x=","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"a/b/c","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"a/..","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
+        (#"{"format":"doogit","version":"1.0"}\#n{"type":"repository","id":1,"fullName":"a/b\u001b[2J","url":"u","tracked":true,"clock":{}}"#, 2, "is not OWNER/NAME"),
         (#"{"format":"doogit","version":"1.0"}\#n\#n{"type":"repository","id":1,"fullName":"o/n","url":"u","tracked":true,"clock":{"name":"bad","tracked":"bad"}}"#, 3, "is not a stamp"),
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"x"}"#, 2, "is not a lowercase UUID"),
         (#"{"format":"doogit","version":"1.0"}\#n{"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":5,"text":"t","done":true,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","clock":{}}"#, 2, "disagree"),
