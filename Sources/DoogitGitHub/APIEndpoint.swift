@@ -70,6 +70,15 @@ public struct APIEndpoint: Equatable, Sendable {
         return lowered
     }
 
+    /// The scheme, host and port of `url`, for a message; the text before its path when it is
+    /// not a URL doogit reads (raw Unicode, spaces).
+    public static func origin(of url: String) -> String {
+        if let parsed = ParsedURL(url) { return "\(parsed.scheme)://\(parsed.host)" + (parsed.port.map { ":\($0)" } ?? "") }
+        guard let separator = url.range(of: "://") else { return url }
+        let end = url[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        return String(url[..<end])
+    }
+
     /// The absolute URL of an API path such as `/repos/octocat/hello`.
     public func url(_ path: String) -> String {
         origin + basePath + path

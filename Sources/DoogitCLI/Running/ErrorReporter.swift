@@ -239,6 +239,9 @@ enum ErrorReporter {
             return Report(code: .authentication, message: "not signed in to GitHub; set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case .unauthorized(let message):
             return Report(code: .authentication, message: rejectedToken(message, token))
+        case .refusedWithoutToken(let origin, let message):
+            // The token was not sent, so it is not what to change.
+            return Report(code: .failure, message: "a request to \(origin), which is not the API's origin, was refused (HTTP 401: \(message)); the token goes only to the API's origin, so it was not sent there. If \(origin) is your GitHub's API, set DOOGIT_API_URL to it")
         case .forbidden(let message, let hint):
             return Report(code: .failure, message: "GitHub refused the request: \(message)" + (hint.map { "; \($0)" } ?? ""))
         case .rateLimited(let resetAt):
