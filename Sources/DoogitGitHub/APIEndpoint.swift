@@ -51,6 +51,34 @@ public struct APIEndpoint: Equatable, Sendable {
         "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
     }
 
+    /// The API's scheme, host and port as one text, the way a saved token is kept: lowercase, the
+    /// port only when it is not the scheme's own (`https://api.github.com`, `http://127.0.0.1:8080`).
+    public var canonicalOrigin: String {
+        let explicitPort = port.flatMap { $0 == Self.defaultPort(scheme) ? nil : $0 }
+        return "\(scheme)://\(host.lowercased())" + (explicitPort.map { ":\($0)" } ?? "")
+    }
+
+    /// The host `gh` knows this API by (`gh auth token --hostname HOST`), which is its web host:
+    /// `github.com` for `api.github.com`, `TENANT.ghe.com` for `api.TENANT.ghe.com`, and a GitHub
+    /// Enterprise Server's own host for `https://HOST/api/v3`. gh's host names have no port.
+    public var ghHostname: String {
+        let lowered = host.lowercased()
+        if lowered == "api.github.com" { return "github.com" }
+        if lowered.hasPrefix("api.") && (lowered.hasSuffix(".ghe.com") || lowered == "api.github.localhost") {
+            return String(lowered.dropFirst(4))
+        }
+        return lowered
+    }
+
+    /// The scheme, host and port of `url`, for a message; the text before its path when it is
+    /// not a URL doogit reads (raw Unicode, spaces).
+    public static func origin(of url: String) -> String {
+        if let parsed = ParsedURL(url) { return "\(parsed.scheme)://\(parsed.host)" + (parsed.port.map { ":\($0)" } ?? "") }
+        guard let separator = url.range(of: "://") else { return url }
+        let end = url[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        return String(url[..<end])
+    }
+
     /// The absolute URL of an API path such as `/repos/octocat/hello`.
     public func url(_ path: String) -> String {
         origin + basePath + path

@@ -39,7 +39,7 @@ public struct CommitComparison: Equatable, Sendable {
 extension GitHubClient {
     /// The URL of a branch (its name may hold slashes and any other character).
     public func branchURL(owner: String, name: String, branch: String) -> String {
-        configuration.endpoint.url("/repos/\(owner)/\(name)/branches/\(Self.percentEncoded(branch, keeping: [UInt8(ascii: "/")]))")
+        configuration.endpoint.url(URLPath.repository(owner: owner, name: name) + "/branches/" + URLPath.encodedSegments(branch))
     }
 
     /// The head commit of several branches at once (in parallel where the transport can), each
@@ -81,7 +81,8 @@ extension GitHubClient {
     {
         let resource = GitHubResource.other("the commits between \(base.prefix(7)) and \(head.prefix(7)) of \(owner)/\(name)")
         var next: String? = configuration.endpoint.url(
-            "/repos/\(owner)/\(name)/compare/\(Self.queryValue(base))...\(Self.queryValue(head))?per_page=100")
+            URLPath.repository(owner: owner, name: name) + "/compare/" + URLPath.encoded(base) + "..." + URLPath.encoded(head)
+                + "?per_page=100")
         var status = "identical"
         var commits: [GitHubCommit] = []
         var pages = 0
@@ -120,7 +121,8 @@ extension GitHubClient {
     }
 
     private func recentCommitsURL(owner: String, name: String, from sha: String, limit: Int) -> String {
-        configuration.endpoint.url("/repos/\(owner)/\(name)/commits?sha=\(Self.queryValue(sha))&per_page=\(max(1, min(100, limit)))")
+        configuration.endpoint.url(URLPath.repository(owner: owner, name: name) + "/commits?sha=" + URLPath.encoded(sha)
+            + "&per_page=\(max(1, min(100, limit)))")
     }
 
     private func commits(in response: HTTPResponse) throws(GitHubError) -> [GitHubCommit] {

@@ -54,8 +54,8 @@ extension GitHubClient {
         throws(GitHubError) -> FileRead
     {
         let resource = GitHubResource.file(repository: repository, path: path)
-        var target = "/repos/\(repository)/contents/\(Self.encodePath(path))"
-        if let branch { target += "?ref=" + Self.encodeComponent(branch) }
+        var target = URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path)
+        if let branch { target += "?ref=" + URLPath.encoded(branch) }
         let response: HTTPResponse
         do {
             response = try get(target, ifNoneMatch: etag, about: resource)
@@ -77,7 +77,7 @@ extension GitHubClient {
             throw .unexpectedResponse("the content of \(path) is not base64")
         } else {
             // Over 1 MB the JSON answer has no content ("encoding": "none"): the blob, raw.
-            bytes = try get("/repos/\(repository)/git/blobs/\(sha)", about: resource, accept: Self.rawMediaType).body
+            bytes = try get(URLPath.repository(repository) + "/git/blobs/" + URLPath.encoded(sha), about: resource, accept: Self.rawMediaType).body
         }
         return FileRead(answer: .file(RepositoryFile(content: bytes, sha: sha), etag: response.header("etag")), date: date)
     }
@@ -85,8 +85,8 @@ extension GitHubClient {
     /// The same file on several branches at once (in parallel where the transport can), raw, in
     /// the order asked: nil where a branch has no such file.
     public func file(repository: String, path: String, onBranches branches: [String]) -> [Result<[UInt8]?, GitHubError>] {
-        let target = "/repos/\(repository)/contents/\(Self.encodePath(path))?ref="
-        let urls = branches.map { configuration.endpoint.url(target + Self.encodeComponent($0)) }
+        let target = URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path) + "?ref="
+        let urls = branches.map { configuration.endpoint.url(target + URLPath.encoded($0)) }
         return getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType).map { answer in
             answer.flatMap { response in
                 switch error(for: response, about: .file(repository: repository, path: path)) {
@@ -107,7 +107,7 @@ extension GitHubClient {
         var body: [JSONMember] = [JSONMember("message", .string(message)), JSONMember("content", .string(Base64.encode(content))),
                                   JSONMember("branch", .string(branch))]
         if let sha { body.append(JSONMember("sha", .string(sha))) }
-        let answer = try put("/repos/\(repository)/contents/\(Self.encodePath(path))", .object(body),
+        let answer = try put(URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path), .object(body),
                              about: .file(repository: repository, path: path))
         guard case .string(let written)? = answer["content"]?["sha"] else {
             throw .unexpectedResponse("the answer to writing \(path) has no content.sha")
@@ -127,7 +127,7 @@ extension GitHubClient {
 
     /// A repository's id, visibility and default branch.
     public func repositoryAccess(_ fullName: String) throws(GitHubError) -> RepositoryAccess {
-        try decode(try get("/repos/\(fullName)", about: .repository(fullName)), as: RepositoryAccess.init(json:))
+        try decode(try get(URLPath.repository(fullName), about: .repository(fullName)), as: RepositoryAccess.init(json:))
     }
 
     /// Creates a private repository of the signed-in user (`owner` nil) or of an organization,
@@ -136,32 +136,11 @@ extension GitHubClient {
     public func createPrivateRepository(owner: String?, name: String, description: String) throws(GitHubError)
         -> RepositoryAccess
     {
-        let path = owner.map { "/orgs/\($0)/repos" } ?? "/user/repos"
+        let path = owner.map { "/orgs/" + URLPath.encoded($0) + "/repos" } ?? "/user/repos"
         let answer = try post(path, .object([
             JSONMember("name", .string(name)), JSONMember("description", .string(description)),
             JSONMember("private", .bool(true)), JSONMember("auto_init", .bool(true)),
         ]), about: .repository((owner.map { "\($0)/" } ?? "") + name))
         do { return try RepositoryAccess(json: answer) } catch { throw Self.decodingError(error) }
-    }
-
-    /// A path's segments percent-encoded, its slashes kept.
-    static func encodePath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { encodeComponent(String($0)) }.joined(separator: "/")
-    }
-
-    /// Everything but RFC 3986's unreserved characters percent-encoded.
-    static func encodeComponent(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return out
     }
 }

@@ -103,7 +103,7 @@ extension GitHubClient {
     /// GET /repos/{repo}/git/matching-refs/heads/: the names of the repository's branches (none
     /// for a repository with no commit).
     public func branchNames(repository: String) throws(GitHubError) -> [String] {
-        let (response, failure) = try answer(.get, "/repos/\(repository)/git/matching-refs/heads/", body: nil,
+        let (response, failure) = try answer(.get, URLPath.repository(repository) + "/git/matching-refs/heads/", body: nil,
                                              about: .repository(repository))
         if let failure {
             if Self.isEmptyRepository(failure) { return [] }
@@ -119,7 +119,7 @@ extension GitHubClient {
     }
 
     private func refPath(_ repository: String, _ branch: String) -> String {
-        "/repos/\(repository)/git/ref/heads/\(Self.encodePath(branch))"
+        URLPath.repository(repository) + "/git/ref/heads/" + URLPath.encodedSegments(branch)
     }
 
     private func refRead(_ response: HTTPResponse, _ failure: GitHubError?, branch: String) throws(GitHubError) -> RefRead {
@@ -142,13 +142,13 @@ extension GitHubClient {
     /// GET /repos/{repo}/git/trees/{sha} (not recursive): the entries of a tree, asked for by a
     /// tree-ish (a tree's or a commit's sha). A 404 is about that object (see `gitObject`).
     public func treeEntries(repository: String, sha: String) throws(GitHubError) -> GitTreeListing {
-        try treeListing(try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))",
+        try treeListing(try get(URLPath.repository(repository) + "/git/trees/" + URLPath.encoded(sha),
                                 about: .gitObject(repository: repository, sha: sha)))
     }
 
     /// Several trees at once (in parallel where the transport can), in the order asked.
     public func treeEntries(repository: String, shas: [String]) -> [Result<GitTreeListing, GitHubError>] {
-        let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/trees/\(Self.encodeComponent($0))") }
+        let urls = shas.map { configuration.endpoint.url(URLPath.repository(repository) + "/git/trees/" + URLPath.encoded($0)) }
         return zip(shas, getAll(urls.map { (url: $0, etag: nil) })).map { sha, answer in
             answer.flatMap { response in
                 if let error = error(for: response, about: .gitObject(repository: repository, sha: sha)) { return .failure(error) }
@@ -160,8 +160,8 @@ extension GitHubClient {
     /// The root tree of `commit`, named as git names it: the commit (GET git/commits, for its
     /// tree's name) and the tree listed by the commit (GET git/trees), asked for together.
     public func rootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing {
-        let base = "/repos/\(repository)/git"
-        let urls = ["\(base)/commits/\(Self.encodeComponent(commit))", "\(base)/trees/\(Self.encodeComponent(commit))"]
+        let base = URLPath.repository(repository) + "/git"
+        let urls = [base + "/commits/" + URLPath.encoded(commit), base + "/trees/" + URLPath.encoded(commit)]
         let answers = getAll(urls.map { (url: configuration.endpoint.url($0), etag: nil) })
         guard answers.count == 2 else { throw .unexpectedResponse("no answer for the commit \(commit)") }
         let resource = GitHubResource.gitObject(repository: repository, sha: commit)
@@ -207,7 +207,7 @@ extension GitHubClient {
 
     /// GET /repos/{repo}/git/blobs/{sha} raw (Accept: application/vnd.github.raw+json).
     public func blob(repository: String, sha: String) throws(GitHubError) -> [UInt8] {
-        try get("/repos/\(repository)/git/blobs/\(Self.encodeComponent(sha))", about: .gitObject(repository: repository, sha: sha),
+        try get(URLPath.repository(repository) + "/git/blobs/" + URLPath.encoded(sha), about: .gitObject(repository: repository, sha: sha),
                 accept: Self.rawMediaType).body
     }
 
@@ -215,7 +215,7 @@ extension GitHubClient {
     /// result (by its index in `shas`) as soon as it is known, so that the caller can work on it
     /// while the others are still on their way.
     public func blobs(repository: String, shas: [String], each: (Int, Result<[UInt8], GitHubError>) -> Void) {
-        let urls = shas.map { configuration.endpoint.url("/repos/\(repository)/git/blobs/\(Self.encodeComponent($0))") }
+        let urls = shas.map { configuration.endpoint.url(URLPath.repository(repository) + "/git/blobs/" + URLPath.encoded($0)) }
         getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType) { index, answer in
             each(index, answer.flatMap { response in
                 if let error = error(for: response, about: .gitObject(repository: repository, sha: shas[index])) { return .failure(error) }
@@ -250,14 +250,14 @@ extension GitHubClient {
         var body: [JSONMember] = []
         if let base { body.append(JSONMember("base_tree", .string(base))) }
         body.append(JSONMember("tree", .array(entries)))
-        return try treeListing(try send(.repeatablePost, "/repos/\(repository)/git/trees", body: .object(body),
+        return try treeListing(try send(.repeatablePost, URLPath.repository(repository) + "/git/trees", body: .object(body),
                                         about: .repository(repository)))
     }
 
     /// GET /repos/{repo}/git/trees/{sha}?recursive=1: every entry under a tree, by its path from
     /// the tree (a listing GitHub cut short is an error).
     public func treeEntriesRecursively(repository: String, sha: String) throws(GitHubError) -> [String: GitTreeEntry] {
-        let response = try get("/repos/\(repository)/git/trees/\(Self.encodeComponent(sha))?recursive=1",
+        let response = try get(URLPath.repository(repository) + "/git/trees/" + URLPath.encoded(sha) + "?recursive=1",
                                about: .gitObject(repository: repository, sha: sha))
         var entries: [String: GitTreeEntry] = [:]
         for entry in try treeListing(response, nested: true).entries { entries[entry.name] = entry }
@@ -266,7 +266,7 @@ extension GitHubClient {
 
     /// POST /repos/{repo}/git/blobs with base64 content: returns the blob's sha.
     func createBlob(repository: String, content: [UInt8]) throws(GitHubError) -> String {
-        let answer = try send(.repeatablePost, "/repos/\(repository)/git/blobs", body: .object([
+        let answer = try send(.repeatablePost, URLPath.repository(repository) + "/git/blobs", body: .object([
             JSONMember("content", .string(Base64.encode(content))), JSONMember("encoding", .string("base64")),
         ]), about: .repository(repository))
         return try Self.createdSHA(answer, of: "blob")
@@ -278,7 +278,7 @@ extension GitHubClient {
     public func createCommit(repository: String, message: String, tree: String, parents: [String]) throws(GitHubError)
         -> String
     {
-        let answer = try send(.repeatablePost, "/repos/\(repository)/git/commits", body: .object([
+        let answer = try send(.repeatablePost, URLPath.repository(repository) + "/git/commits", body: .object([
             JSONMember("message", .string(message)), JSONMember("tree", .string(tree)),
             JSONMember("parents", .array(parents.map(JSONValue.string))),
         ]), about: .repository(repository))
@@ -289,7 +289,7 @@ extension GitHubClient {
     /// if `commit` descends from where it is (GitHub's 422 "Update is not a fast forward" otherwise: a lost race).
     /// Repeating it is harmless (a branch already at `commit` stays), so it is retried like a GET.
     public func updateRef(repository: String, branch: String, commit: String) throws(GitHubError) {
-        _ = try patch("/repos/\(repository)/git/refs/heads/\(Self.encodePath(branch))", .object([
+        _ = try patch(URLPath.repository(repository) + "/git/refs/heads/" + URLPath.encodedSegments(branch), .object([
             JSONMember("sha", .string(commit)), JSONMember("force", .bool(false)),
         ]), about: .other("the branch \(branch) of \(repository)"))
     }

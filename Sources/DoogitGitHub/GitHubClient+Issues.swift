@@ -93,7 +93,7 @@ extension GitHubClient {
     }
 
     public func issue(owner: String, name: String, number: Int64) throws(GitHubError) -> GitHubIssue {
-        let response = try get("/repos/\(owner)/\(name)/issues/\(number)", about: Self.issueResource(owner, name, number))
+        let response = try get(URLPath.repository(owner: owner, name: name) + "/issues/\(number)", about: Self.issueResource(owner, name, number))
         return try decode(response, as: GitHubIssue.init(json:))
     }
 
@@ -104,7 +104,7 @@ extension GitHubClient {
     {
         var members = [JSONMember("title", .string(title)), JSONMember("body", .string(body))]
         if !labels.isEmpty { members.append(JSONMember("labels", .array(labels.map(JSONValue.string)))) }
-        let answer = try post("/repos/\(owner)/\(name)/issues", .object(members), about: .repository("\(owner)/\(name)"))
+        let answer = try post(URLPath.repository(owner: owner, name: name) + "/issues", .object(members), about: .repository("\(owner)/\(name)"))
         do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
     }
 
@@ -126,7 +126,7 @@ extension GitHubClient {
         case nil:
             break
         }
-        let answer = try patch("/repos/\(owner)/\(name)/issues/\(number)", .object(members),
+        let answer = try patch(URLPath.repository(owner: owner, name: name) + "/issues/\(number)", .object(members),
                                about: Self.issueResource(owner, name, number))
         do { return try GitHubIssue(json: answer) } catch { throw Self.decodingError(error) }
     }
@@ -137,7 +137,7 @@ extension GitHubClient {
     /// `labels` sends nothing and returns nil: GitHub takes an empty list as "remove them all".
     public func addLabels(owner: String, name: String, number: Int64, labels: [String]) throws(GitHubError) -> [String]? {
         guard !labels.isEmpty else { return nil }
-        let answer = try send(.repeatablePost, "/repos/\(owner)/\(name)/issues/\(number)/labels",
+        let answer = try send(.repeatablePost, URLPath.repository(owner: owner, name: name) + "/issues/\(number)/labels",
                               body: .object([JSONMember("labels", .array(labels.map(JSONValue.string)))]),
                               about: Self.issueResource(owner, name, number))
         guard case .array(let items) = answer else { throw .unexpectedResponse("expected a list of labels") }
@@ -150,7 +150,7 @@ extension GitHubClient {
     public func removeLabel(owner: String, name: String, number: Int64, label: String) throws(GitHubError) -> [String]? {
         let answer: JSONValue
         do {
-            answer = try delete("/repos/\(owner)/\(name)/issues/\(number)/labels/\(Self.encodeComponent(label))",
+            answer = try delete(URLPath.repository(owner: owner, name: name) + "/issues/\(number)/labels/" + URLPath.encoded(label),
                                 about: .other("the label \(label) of \(owner)/\(name)#\(number)"))
         } catch .notFound(_, let message) {
             // The issue is there and the label is not on it; any other 404 is about the issue.
@@ -166,7 +166,7 @@ extension GitHubClient {
     /// Closes an issue as a duplicate. A GitHub that does not know that reason (an older GitHub
     /// Enterprise answers 422) closes it as not planned.
     public func closeAsDuplicate(owner: String, name: String, number: Int64) throws(GitHubError) -> GitHubIssue {
-        let path = "/repos/\(owner)/\(name)/issues/\(number)"
+        let path = URLPath.repository(owner: owner, name: name) + "/issues/\(number)"
         let resource = Self.issueResource(owner, name, number)
         func close(_ reason: String) throws(GitHubError) -> GitHubIssue {
             let answer = try patch(path, .object([JSONMember("state", .string("closed")), JSONMember("state_reason", .string(reason))]),
@@ -184,8 +184,8 @@ extension GitHubClient {
     /// GitHub lists them) updated since `since`, most recently updated first: any change puts
     /// its issue on this page, so an unchanged first page (304) means nothing changed.
     public func issueListingURL(owner: String, name: String, since: String?) -> String {
-        configuration.endpoint.url("/repos/\(owner)/\(name)/issues?state=all&sort=updated&direction=desc&per_page=100"
-            + (since.map { "&since=\(Self.queryValue($0))" } ?? ""))
+        configuration.endpoint.url(URLPath.repository(owner: owner, name: name) + "/issues?state=all&sort=updated&direction=desc&per_page=100"
+            + (since.map { "&since=" + URLPath.encoded($0) } ?? ""))
     }
 
     /// One page of an issue listing, unless unchanged since `etag`.
@@ -222,8 +222,8 @@ extension GitHubClient {
         throws(GitHubError) -> [GitHubIssue]
     {
         var next: String? = configuration.endpoint.url(
-            "/repos/\(owner)/\(name)/issues?state=all&creator=\(Self.queryValue(login))&sort=created&direction=desc"
-                + "&per_page=100&since=\(Self.queryValue(since))")
+            URLPath.repository(owner: owner, name: name) + "/issues?state=all&creator=" + URLPath.encoded(login)
+                + "&sort=created&direction=desc&per_page=100&since=" + URLPath.encoded(since))
         var issues: [GitHubIssue] = []
         var pages = 0
         while let url = next, pages < maximumPages {
@@ -234,29 +234,5 @@ extension GitHubClient {
             next = page.nextURL
         }
         return issues
-    }
-
-    /// A value for a query string: everything but unreserved characters percent-encoded.
-    static func queryValue(_ text: String) -> String {
-        percentEncoded(text, keeping: [])
-    }
-
-    /// A path segment (or several, with `keeping: ["/"]`), percent-encoded.
-    static func percentEncoded(_ text: String, keeping extra: Set<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.append(byte)
-            case _ where extra.contains(byte):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

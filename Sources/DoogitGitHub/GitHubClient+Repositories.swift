@@ -13,7 +13,7 @@ extension GitHubClient {
     public func repositoryWithETag(owner: String, name: String) throws(GitHubError)
         -> (repository: GitHubRepository, etag: String?)
     {
-        let response = try get("/repos/\(owner)/\(name)", about: .repository("\(owner)/\(name)"))
+        let response = try get(URLPath.repository(owner: owner, name: name), about: .repository("\(owner)/\(name)"))
         return (try decodeRepository(response), response.header("etag"))
     }
 
@@ -59,7 +59,7 @@ extension GitHubClient {
         guard !owner.isEmpty, owner.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) })
         else { return nil }
-        return configuration.endpoint.url("/users/\(owner)/repos?per_page=100&sort=full_name")
+        return configuration.endpoint.url("/users/" + URLPath.encoded(owner) + "/repos?per_page=100&sort=full_name")
     }
 
     /// One page of a repository listing (the user's or an owner's), unless unchanged since `etag`.
@@ -145,7 +145,7 @@ extension GitHubClient {
     private func repositoryRequest(_ key: RepositoryKey, etag: String?) -> (url: String, etag: String?, resource: GitHubResource) {
         switch key {
         case .name(let owner, let name):
-            (url: configuration.endpoint.url("/repos/\(owner)/\(name)"), etag: etag, resource: .repository("\(owner)/\(name)"))
+            (url: configuration.endpoint.url(URLPath.repository(owner: owner, name: name)), etag: etag, resource: .repository("\(owner)/\(name)"))
         case .id(let id):
             (url: configuration.endpoint.url("/repositories/\(id)"), etag: etag, resource: .repository("id \(id)"))
         }

@@ -4,8 +4,11 @@ import DoogitSupport
 public enum GitHubError: Error, Equatable, Sendable {
     /// No token from any source (GH_TOKEN, GITHUB_TOKEN, the saved token, `gh auth token`).
     case missingToken
-    /// GitHub answered 401: the token is wrong, expired or revoked.
+    /// GitHub answered 401 to a request that carried the token: the token is wrong, expired or revoked.
     case unauthorized(message: String)
+    /// A 401 to a request sent without the token: its URL is on another origin than the API's
+    /// (`origin`, its scheme, host and port), where the token never goes. Not the token's fault.
+    case refusedWithoutToken(origin: String, message: String)
     /// 403 that is not a rate limit: a missing scope, SSO enforcement, a blocked resource.
     case forbidden(message: String, hint: String?)
     /// The primary rate limit (the hour's requests) is used up; `resetAt` is when it resets, when known.

@@ -147,7 +147,7 @@ extension GitHubClient {
                            each: (Int, Result<T, GitHubError>) -> Bool) {
         func result(_ index: Int, _ response: HTTPResponse) -> Result<T, GitHubError> {
             Result { () throws(GitHubError) in
-                if let error = error(for: response, about: wanted[index].resource) { throw error }
+                if let error = error(for: response, from: wanted[index].url, about: wanted[index].resource) { throw error }
                 return try read(response)
             }
         }

@@ -44,6 +44,15 @@ extension GitHubClient {
         }
     }
 
+    /// The error an answer to a request to `url` stands for. The token goes only to the API's
+    /// origin (`headers(for:)`), so a 401 from any other was not about the token: it is that
+    /// origin refusing a request sent without it.
+    func error(for response: HTTPResponse, from url: String, about resource: GitHubResource) -> GitHubError? {
+        let error = error(for: response, about: resource)
+        guard case .unauthorized(let message)? = error, !configuration.endpoint.isSameOrigin(url) else { return error }
+        return .refusedWithoutToken(origin: APIEndpoint.origin(of: url), message: message)
+    }
+
     /// The rate limit a 403 or 429 stands for, by GitHub's rules ("Rate limits for the REST API",
     /// Exceeding the rate limit), or nil for a refusal. `x-ratelimit-remaining: 0` is the primary
     /// limit, unless the message says a secondary one was exceeded. A secondary limit says so in

@@ -57,6 +57,19 @@ public enum Files {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The whole file as text; nil when there is no file at `path`; the reason when there is one
+    /// that cannot be read (a folder, no permission, larger than `limit`).
+    public static func readIfPresent(_ path: String, limit: Int = 1 << 20) -> Result<String?, FileReadFailure> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return errno == ENOENT ? .success(nil) : .failure(FileReadFailure(reason: reason()))
+        }
+        defer { close(descriptor) }
+        guard let bytes = readAll(descriptor: descriptor, limit: limit + 1) else { return .failure(FileReadFailure(reason: reason())) }
+        guard bytes.count <= limit else { return .failure(FileReadFailure(reason: "larger than \(limit) bytes")) }
+        return .success(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// Creates the folder `path` and its missing parents, each with `mode`; existing ones are left
     /// alone. Nil on success, else the reason.
     public static func createDirectories(_ path: String, mode: mode_t) -> String? {
@@ -101,4 +114,9 @@ public enum Files {
     public static func remove(_ path: String) -> String? {
         unlink(path) == 0 ? nil : reason()
     }
+}
+
+/// Why a file that is there could not be read, in the system's words.
+public struct FileReadFailure: Error, Equatable {
+    public var reason: String
 }

@@ -242,6 +242,7 @@ struct RepositoryPhase: SyncPhase {
         case .secondaryRateLimited: return "secondary rate limit met"
         case .missingToken: return "no token"
         case .unauthorized(let message): return "the token was rejected (\(message))"
+        case .refusedWithoutToken(let origin, let message): return "\(origin), not the API's origin, refused a request sent without the token (\(message))"
         case .outcomeUnknown(let request, let reason): return "\(request) may have reached GitHub (\(reason))"
         case .tooManyRedirects: return "too many redirects"
         case .redirectRefused(let host): return "redirected to another host (\(host))"

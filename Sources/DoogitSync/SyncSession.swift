@@ -72,7 +72,7 @@ struct SyncSession {
         case .rateLimited(let resetAt): return .rateLimited(resetAt: resetAt)
         case .secondaryRateLimited(let retryAt): return .secondaryRateLimited(retryAt: retryAt)
         case .network(.unavailable), .network(.optionRefused), .network(.untrusted), .missingToken, .unauthorized, .invalidAPIURL,
-             .unknownRoute, .redirectRefused: return .failed(error)
+             .unknownRoute, .redirectRefused, .refusedWithoutToken: return .failed(error)
         case .network, .serverError: return .interrupted(error)
         default: return nil
         }

@@ -424,13 +424,13 @@ import Testing
         harness.programResult = (ProgramRunner.timedOut, "")
         let result = harness.run("auth", "status")
         #expect(result.code == 4)
-        #expect(result.stderr == "doogit: error: no token: 'gh auth token' did not answer within 5 s (gh may be waiting for a keyring); set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input\n")
+        #expect(result.stderr == "doogit: error: no token: 'gh auth token --hostname github.com' did not answer within 5 s (gh may be waiting for a keyring); set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input\n")
     }
 
     @Test func tokenSourcesHaveIdentifiers() {
         #expect(TokenSource.environment("GH_TOKEN").identifier == "GH_TOKEN")
         #expect(TokenSource.environment("GITHUB_TOKEN").identifier == "GITHUB_TOKEN")
-        #expect(TokenSource.savedFile("/x/token").identifier == "saved")
-        #expect(TokenSource.ghCLI.identifier == "gh")
+        #expect(TokenSource.saved(path: "/x/tokens", origin: "https://api.github.com").identifier == "saved")
+        #expect(TokenSource.ghCLI(hostname: "github.com").identifier == "gh")
     }
 }

@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitSync
 import Testing
 @testable import DoogitCLI
 
@@ -42,5 +43,28 @@ import Testing
             #expect(line.message.contains(expected), "\(line.message)")
         }
         #expect(report(.network(.cannotConnect("refused"))).code == .temporaryFailure)
+    }
+
+    /// A 401 to a request that went without the token (its URL was on another origin) is that
+    /// origin's refusal: the line names the origin, exits 1, and never blames or names the token's
+    /// source, in a command or in a sync.
+    @Test func aRefusalOfARequestSentWithoutTheTokenIsNotTheTokensFault() {
+        let error = GitHubError.refusedWithoutToken(origin: "http://127.0.0.1:9", message: "Bad credentials")
+        let sources: [TokenSource?] = [.environment("GH_TOKEN"), .saved(path: "/x/tokens", origin: "https://api.github.com"),
+                                       .ghCLI(hostname: "github.com"), nil]
+        for source in sources {
+            let token = ErrorReporter.TokenInUse(source: source)
+            for line in [ErrorReporter.report(error, token: token),
+                         ErrorReporter.report(SyncError.failed(underlying: error, summary: SyncSummary()), databasePath: nil, token: token)] {
+                #expect(line.code == .failure, "\(line.message)")
+                #expect(line.message.contains("http://127.0.0.1:9") && line.message.contains("not the API's origin"), "\(line.message)")
+                #expect(line.message.contains("DOOGIT_API_URL"), "\(line.message)")
+                for blame in ["rejected", "GH_TOKEN", "unset", "auth login", "gh auth", "/x/tokens"] {
+                    #expect(!line.message.contains(blame), "\(line.message)")
+                }
+            }
+        }
+        // The same 401 to a request that carried the token is the token's.
+        #expect(report(.unauthorized(message: "Bad credentials")).code == .authentication)
     }
 }

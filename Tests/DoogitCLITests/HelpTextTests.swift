@@ -56,7 +56,7 @@ import Testing
           import FILE|-           Add todos from a doogit, Taskwarrior or todo.txt file
           auth status             Show which token is used and whether GitHub accepts it
           auth login              Save a token for doogit to use
-          auth logout             Forget the token saved by 'doogit auth login'
+          auth logout             Forget the token saved for the API's origin
           completion SHELL        Print a shell completion script
           help [COMMAND...]       Show help for a command
 

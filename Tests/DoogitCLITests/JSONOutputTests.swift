@@ -288,11 +288,12 @@ import Testing
             """)
         for (scopes, written) in [(["repo", "read:org"], "[\n    \"repo\",\n    \"read:org\"\n  ]"), (nil, "null")] {
             var status = JSONStream()
-            JSONOutput.authStatus(host: "github.com", user: GitHubUser(login: "octocat", id: 1, scopes: scopes),
+            JSONOutput.authStatus(host: "github.com", origin: "https://api.github.com", user: GitHubUser(login: "octocat", id: 1, scopes: scopes),
                                   tokenSource: "the GH_TOKEN environment variable", into: &status)
             #expect(status.text == """
                 {
                   "host": "github.com",
+                  "origin": "https://api.github.com",
                   "login": "octocat",
                   "source": "the GH_TOKEN environment variable",
                   "scopes": \(written)

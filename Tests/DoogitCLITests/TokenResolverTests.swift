@@ -1,27 +1,35 @@
 import Testing
 @testable import DoogitCLI
 
-/// The token chain: GH_TOKEN, GITHUB_TOKEN, the saved file, then `gh auth token`.
+/// The token chain: GH_TOKEN, GITHUB_TOKEN, the token saved for the API's origin, then
+/// `gh auth token --hostname` of the API's host.
 @Suite struct TokenResolverTests {
-    /// A harness whose saved token (when given) is in $XDG_CONFIG_HOME/doogit/token.
-    func harness(_ environment: [String: String], saved: String? = nil, gh: (Int32, String)? = nil) throws -> CLIHarness {
+    /// A harness whose saved tokens (when given) are in $XDG_CONFIG_HOME/doogit/tokens, and an
+    /// older doogit's single token (when given) in $XDG_CONFIG_HOME/doogit/token.
+    func harness(_ environment: [String: String], saved: String? = nil, older: String? = nil,
+                 gh: (Int32, String)? = nil) throws -> CLIHarness {
         let harness = CLIHarness(environment: environment)
         harness.environment["XDG_CONFIG_HOME"] = harness.directory.path + "/config"
-        if let saved { try harness.writeFile("config/doogit/token", saved) }
+        if let saved { try harness.writeFile("config/doogit/tokens", saved) }
+        if let older { try harness.writeFile("config/doogit/token", older) }
         harness.programResult = gh.map { (status: $0.0, output: $0.1) }
         return harness
     }
 
     func resolver(_ harness: CLIHarness) throws -> TokenResolver {
         let context = harness.context(console: Console(output: CapturingSink(), errors: CapturingSink()))
-        return TokenResolver(context: context, configDirectory: try Paths(environment: harness.environment).configDirectory())
+        let runtime = Runtime(context: context, global: GlobalOptions())
+        return runtime.tokenResolver(for: try runtime.endpoint())
     }
 
-    func savedPath(_ harness: CLIHarness) -> String { harness.directory.path + "/config/doogit/token" }
+    func savedPath(_ harness: CLIHarness) -> String { harness.directory.path + "/config/doogit/tokens" }
+    func olderPath(_ harness: CLIHarness) -> String { harness.directory.path + "/config/doogit/token" }
+
+    static let github = "https://api.github.com"
 
     @Test func ghTokenComesFirst() throws {
-        let harness = try harness(["GH_TOKEN": "gh-token", "GITHUB_TOKEN": "github-token"], saved: "saved-token\n",
-                                  gh: (0, "cli-token\n"))
+        let harness = try harness(["GH_TOKEN": "gh-token", "GITHUB_TOKEN": "github-token"],
+                                  saved: "\(Self.github) saved-token\n", gh: (0, "cli-token\n"))
         let token = try #require(try resolver(harness).resolve())
         #expect(token.value == "gh-token")
         #expect(token.source == .environment("GH_TOKEN"))
@@ -29,7 +37,8 @@ import Testing
     }
 
     @Test func githubTokenComesSecond() throws {
-        let harness = try harness(["GITHUB_TOKEN": "github-token"], saved: "saved-token\n", gh: (0, "cli-token\n"))
+        let harness = try harness(["GITHUB_TOKEN": "github-token"], saved: "\(Self.github) saved-token\n",
+                                  gh: (0, "cli-token\n"))
         let token = try #require(try resolver(harness).resolve())
         #expect(token.value == "github-token")
         #expect(token.source == .environment("GITHUB_TOKEN"))
@@ -42,45 +51,140 @@ import Testing
     }
 
     @Test func theSavedTokenComesThird() throws {
-        let harness = try harness([:], saved: "saved-token\n", gh: (0, "cli-token\n"))
+        let harness = try harness([:], saved: "# comment\n\n\(Self.github) saved-token\n", gh: (0, "cli-token\n"))
         let token = try #require(try resolver(harness).resolve())
         #expect(token.value == "saved-token")
-        #expect(token.source == .savedFile(savedPath(harness)))
+        #expect(token.source == .saved(path: savedPath(harness), origin: Self.github))
         #expect(harness.programCalls.isEmpty)
+    }
+
+    /// Each origin has its own token, and the API's origin picks it: a token saved for one is
+    /// never had for another, whatever the case or the default port it was written with.
+    @Test(arguments: [
+        ([:], "github-token"),
+        (["DOOGIT_API_URL": "https://api.github.com:443/"], "github-token"),
+        (["GH_HOST": "ghe.example.com"], "ghe-token"),
+        (["DOOGIT_API_URL": "https://GHE.example.com/api/v3"], "ghe-token"),
+        (["DOOGIT_API_URL": "https://ghe.example.com:8443/api/v3"], "ghe-8443-token"),
+        (["DOOGIT_API_URL": "http://127.0.0.1:8080"], "loopback-token"),
+    ])
+    func eachOriginHasItsOwnSavedToken(environment: [String: String], expected: String) throws {
+        let saved = """
+            https://ghe.example.com ghe-token
+            HTTPS://API.GITHUB.COM:443 github-token
+            https://ghe.example.com:8443 ghe-8443-token
+            http://127.0.0.1:8080 loopback-token
+
+            """
+        let harness = try harness(environment, saved: saved, gh: (0, "cli-token\n"))
+        #expect(try resolver(harness).resolve()?.value == expected)
+        #expect(harness.programCalls.isEmpty)
+    }
+
+    @Test(arguments: [
+        [:], ["GH_HOST": "ghe.example.com"], ["DOOGIT_API_URL": "https://ghe.example.com/api/v3"],
+        ["DOOGIT_API_URL": "http://localhost:8080"], ["DOOGIT_API_URL": "http://127.0.0.1:9"],
+    ])
+    func aTokenSavedForAnotherOriginIsNotHad(environment: [String: String]) throws {
+        let harness = try harness(environment, saved: "https://other.example.com elsewhere-token\nhttp://127.0.0.1:8080 loopback-token\n",
+                                  gh: nil)
+        #expect(try resolver(harness).resolve() == nil)
+        #expect(harness.programCalls.count == 1, "gh is asked instead")
+    }
+
+    /// An older doogit's single token file belongs to https://api.github.com, the one API older
+    /// doogit used by default, and to no other.
+    @Test func anOlderTokenFileIsForAPIGitHubComOnly() throws {
+        let harness = try harness([:], older: "older-token\n", gh: (1, ""))
+        let token = try #require(try resolver(harness).resolve())
+        #expect(token.value == "older-token")
+        #expect(token.source == .saved(path: olderPath(harness), origin: Self.github))
+        for environment in [["GH_HOST": "ghe.example.com"], ["DOOGIT_API_URL": "http://127.0.0.1:8080"]] {
+            let elsewhere = try self.harness(environment, older: "older-token\n", gh: (1, ""))
+            #expect(try resolver(elsewhere).resolve() == nil, "\(environment)")
+        }
+        // A token saved for api.github.com since wins over the older file.
+        let both = try self.harness([:], saved: "\(Self.github) newer-token\n", older: "older-token\n")
+        #expect(try resolver(both).resolve()?.value == "newer-token")
     }
 
     @Test func theSavedTokenIsUnderHomeWithoutXDGConfigHome() throws {
         let harness = CLIHarness()
-        try harness.writeFile("home/.config/doogit/token", "home-token\n")
+        try harness.writeFile("home/.config/doogit/tokens", "\(Self.github) home-token\n")
         let token = try #require(try resolver(harness).resolve())
         #expect(token.value == "home-token")
-        #expect(token.source == .savedFile(harness.home + "/.config/doogit/token"))
+        #expect(token.source == .saved(path: harness.home + "/.config/doogit/tokens", origin: Self.github))
     }
 
     @Test func anEmptySavedFileIsSkipped() throws {
-        let harness = try harness([:], saved: "\n", gh: (0, "cli-token\n"))
-        #expect(try resolver(harness).resolve()?.source == .ghCLI)
+        for world in [try harness([:], saved: "\n", gh: (0, "cli-token\n")), try harness([:], older: "\n", gh: (0, "cli-token\n"))] {
+            #expect(try resolver(world).resolve()?.source == .ghCLI(hostname: "github.com"))
+        }
     }
 
     @Test func ghIsAskedLast() throws {
         let harness = try harness([:], gh: (0, "gho_cliToken123\n"))
         let token = try #require(try resolver(harness).resolve())
         #expect(token.value == "gho_cliToken123")
-        #expect(token.source == .ghCLI)
-        #expect(harness.programCalls == [["gh", "auth", "token"]])
+        #expect(token.source == .ghCLI(hostname: "github.com"))
+        #expect(harness.programCalls == [["gh", "auth", "token", "--hostname", "github.com"]])
     }
 
-    @Test func ghIsAskedForTheConfiguredHost() throws {
-        let harness = try harness(["GH_HOST": "ghe.example.com"], gh: (0, "tok\n"))
-        _ = try resolver(harness).resolve()
-        #expect(harness.programCalls == [["gh", "auth", "token", "--hostname", "ghe.example.com"]])
+    /// gh knows a GitHub by its web host: api.github.com's is github.com, a tenant's API
+    /// api.TENANT.ghe.com is TENANT.ghe.com's, and a GitHub Enterprise Server's API is on its own
+    /// host. gh's host names have no port.
+    @Test(arguments: [
+        ([:], "github.com"),
+        (["GH_HOST": "github.com"], "github.com"),
+        (["GH_HOST": "ghe.example.com"], "ghe.example.com"),
+        (["DOOGIT_API_URL": "https://ghe.example.com/api/v3"], "ghe.example.com"),
+        (["DOOGIT_API_URL": "https://GHE.Example.com:8443/api/v3"], "ghe.example.com"),
+        (["DOOGIT_API_URL": "https://api.acme.ghe.com"], "acme.ghe.com"),
+        (["DOOGIT_API_URL": "https://api.github.com"], "github.com"),
+        (["DOOGIT_API_URL": "http://127.0.0.1:8080"], "127.0.0.1"),
+        (["DOOGIT_API_URL": "http://localhost:8080", "GH_HOST": "ghe.example.com"], "localhost"),
+    ])
+    func ghIsAskedForTheAPIsHost(environment: [String: String], hostname: String) throws {
+        let harness = try harness(environment, gh: (0, "tok\n"))
+        #expect(try resolver(harness).resolve()?.source == .ghCLI(hostname: hostname))
+        #expect(harness.programCalls == [["gh", "auth", "token", "--hostname", hostname]])
+    }
+
+    /// A file of saved tokens that cannot be read, or holds a line that is not `ORIGIN TOKEN`,
+    /// is exit 4 naming the file and what to do; the line (which may hold a token) is not shown.
+    @Test(arguments: ["ghp_SECRET\n", "https://api.github.com\n", "https://api.github.com ghp_SECRET extra\n",
+                      "https://api.github.com/api/v3 ghp_SECRET\n", "http://example.com ghp_SECRET\n",
+                      "api.github.com ghp_SECRET\n"])
+    func aMalformedTokensFileIsExitFourNamingIt(text: String) throws {
+        let harness = try harness([:], saved: "# saved\n" + text, gh: (0, "cli-token\n"))
+        let failure = try #require(throws: TokenFileError.self) { try resolver(harness).resolve() }
+        let report = ErrorReporter.report(failure, databasePath: nil)
+        #expect(report.code == .authentication)
+        #expect(report.message.contains(savedPath(harness)) && report.message.contains("line 2"), "\(report.message)")
+        #expect(report.message.contains("doogit auth login --with-token"))
+        #expect(!report.message.contains("SECRET"))
+        let result = harness.run("auth", "status")
+        #expect(result.code == 4 && result.errorLines.count == 1 && !result.stderr.contains("SECRET"), "\(result.stderr)")
+        #expect(harness.transport.requests.isEmpty && harness.programCalls.isEmpty)
+    }
+
+    @Test func anUnreadableTokensFileIsExitFourNamingIt() throws {
+        for name in ["tokens", "token"] {
+            let harness = try harness([:], gh: (0, "cli-token\n"))
+            try harness.makeDirectory("config/doogit/\(name)")
+            let result = harness.run("auth", "status")
+            #expect(result.code == 4, "\(result.stderr)")
+            #expect(result.errorLines.count == 1)
+            #expect(result.stderr.contains(harness.directory.path + "/config/doogit/\(name) cannot be read (Is a directory)"), "\(result.stderr)")
+            #expect(harness.transport.requests.isEmpty)
+        }
     }
 
     @Test(arguments: [(Int32(1), "tok\n"), (Int32(0), ""), (Int32(0), "  \n")])
     func ghFailingOrSilentMeansNoToken(status: Int32, output: String) throws {
         let harness = try harness([:], gh: (status, output))
         #expect(try resolver(harness).resolve() == nil)
-        #expect(harness.programCalls == [["gh", "auth", "token"]])
+        #expect(harness.programCalls == [["gh", "auth", "token", "--hostname", "github.com"]])
     }
 
     @Test func ghNotInstalledMeansNoToken() throws {
@@ -98,8 +202,7 @@ import Testing
                       String(repeating: "a", count: 1025)])
     func malformedTokensAreRefused(token: String) throws {
         #expect(!TokenResolver.isWellFormed(token))
-        for world in [try harness(["GH_TOKEN": token]), try harness([:], saved: token),
-                        try harness([:], gh: (0, token))] {
+        for world in [try harness(["GH_TOKEN": token]), try harness([:], older: token), try harness([:], gh: (0, token))] {
             let failure = try #require(throws: MalformedTokenError.self) { try resolver(world).resolve() }
             let report = ErrorReporter.report(failure, databasePath: nil)
             #expect(report.code == .authentication)
@@ -114,7 +217,7 @@ import Testing
     }
 
     @Test func sourcesNeverNameTheToken() {
-        for source in [TokenSource.environment("GH_TOKEN"), .savedFile("/x/token"), .ghCLI] {
+        for source in [TokenSource.environment("GH_TOKEN"), .saved(path: "/x/tokens", origin: Self.github), .ghCLI(hostname: "github.com")] {
             #expect(!source.description.isEmpty)
         }
         #expect(TokenSource.environment("GITHUB_TOKEN").description == "the GITHUB_TOKEN environment variable")
@@ -138,7 +241,7 @@ import Testing
     }
 
     @Test func malformedSavedTokenIsExitFour() throws {
-        let harness = try harness([:], saved: "ghp_SECRET\u{1B}[2J\n")
+        let harness = try harness([:], older: "ghp_SECRET\u{1B}[2J\n")
         let result = harness.run("auth", "status")
         #expect(result.code == 4)
         #expect(result.errorLines.count == 1)
@@ -157,7 +260,7 @@ import Testing
             #expect(result.stderr.contains("GH_TOKEN"))
             #expect(result.stderr.contains("doogit auth login --with-token"))
         }
-        #expect(harness.programCalls.allSatisfy { $0 == ["gh", "auth", "token"] })
+        #expect(harness.programCalls.allSatisfy { $0 == ["gh", "auth", "token", "--hostname", "github.com"] })
         #expect(!harness.programCalls.isEmpty)
         #expect(harness.transport.requests.isEmpty)
     }

@@ -147,7 +147,7 @@ struct ContentsTests {
     }
 
     @Test func pathsAndBranchesArePercentEncoded() {
-        #expect(GitHubClient.encodePath("dir name/todos ü.jsonl") == "dir%20name/todos%20%C3%BC.jsonl")
-        #expect(GitHubClient.encodeComponent("feature/x&y") == "feature%2Fx%26y")
+        #expect(URLPath.encodedSegments("dir name/todos ü.jsonl") == "dir%20name/todos%20%C3%BC.jsonl")
+        #expect(URLPath.encoded("feature/x&y") == "feature%2Fx%26y")
     }
 }

@@ -95,12 +95,12 @@ struct GitHubFeaturesTests {
 
         let wrong = sandbox.run(["auth", "login", "--with-token"], stdin: "ghp_not_the_token\n")
         #expect(wrong.status == 4)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.home.path + "/.config/doogit/token"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home.path + "/.config/doogit/tokens"))
 
         let login = sandbox.run(["auth", "login", "--with-token"], stdin: token + "\n")
         #expect(login.status == 0, "\(login.stderr)")
         #expect(!login.stdout.contains(token) && !login.stderr.contains(token))
-        let path = sandbox.home.path + "/.config/doogit/token"
+        let path = sandbox.home.path + "/.config/doogit/tokens"
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
@@ -120,7 +120,7 @@ struct GitHubFeaturesTests {
         #expect(sandbox.run("auth", "status").status == 4, "GH_TOKEN wins over the saved token")
         sandbox.environment["GH_TOKEN"] = nil
 
-        #expect(sandbox.run("auth", "logout").stdout == "Removed the saved token\n")
+        #expect(sandbox.run("auth", "logout").stdout == "Removed the token saved for \(sandbox.github.apiURL)\n")
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(sandbox.run("auth", "status").status == 4)
         #expect(sandbox.run(["auth", "login"], stdin: token).status == 2, "--with-token is required")

@@ -135,7 +135,7 @@ struct RobustnessTests {
         for request in sandbox.github.requests { #expect(!request.target.contains(token)) }
 
         // Only the 0600 token file holds it; not the database, its WAL, the lock, or anything else.
-        let tokenFile = sandbox.home.path + "/.config/doogit/token"
+        let tokenFile = sandbox.home.path + "/.config/doogit/tokens"
         let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let walker = FileManager.default.enumerator(atPath: sandbox.home.path)

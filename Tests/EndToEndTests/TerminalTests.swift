@@ -133,8 +133,8 @@ struct TerminalTests {
         #expect(ended.status == 0, "\(terminal.text)")
         #expect(ended.stdout.hasPrefix("Signed in to "))
         #expect(!terminal.text.contains(sandbox.github.token), "the token is not echoed: \(terminal.text.debugDescription)")
-        let saved = try String(contentsOfFile: sandbox.home.path + "/config/doogit/token", encoding: .utf8)
-        #expect(saved == sandbox.github.token + "\n")
+        let saved = try String(contentsOfFile: sandbox.home.path + "/config/doogit/tokens", encoding: .utf8)
+        #expect(saved.hasSuffix("\n\(sandbox.github.apiURL) \(sandbox.github.token)\n"), "\(saved)")
     }
 
     /// Ctrl-C at the prompt puts the terminal back (echo on) before doogit stops.

@@ -250,7 +250,11 @@ public final class FakeGitHub: @unchecked Sendable {
         guard used < limit else {
             return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(remaining: 0))
         }
-        let parts = request.path.split(separator: "/").map(String.init)
+        var parts = request.path.split(separator: "/").map(String.init)
+        // An owner and a name arrive percent-encoded, and GitHub reads them decoded.
+        if ["repos", "users", "orgs"].contains(parts.first) {
+            for index in parts.indices.dropFirst().prefix(2) { parts[index] = parts[index].removingPercentEncoding ?? parts[index] }
+        }
         var response: ServerResponse
         switch (request.method, parts.count) {
         case ("GET", 1) where parts[0] == "rate_limit":

@@ -7,13 +7,19 @@ enum AuthCommands {
         name: "auth", abstract: "Sign in to GitHub and check the token",
         discussion: """
             doogit looks for a token in GH_TOKEN, then GITHUB_TOKEN, then the token saved by \
-            'doogit auth login --with-token', then 'gh auth token' when the GitHub CLI is installed.
+            'doogit auth login --with-token' for the API's origin (its scheme, host and port), then \
+            'gh auth token --hostname HOST' for the API's host when the GitHub CLI is installed. A token \
+            saved or kept by gh for one host is never sent to another.
             """,
         subcommands: [status, login, logout])
 
     static let status = CommandSpec(
         name: "status", abstract: "Show which token is used and whether GitHub accepts it",
-        discussion: "With --json, 'source' is where the token came from: GH_TOKEN, GITHUB_TOKEN, saved (by 'doogit auth login') or gh.",
+        discussion: """
+            Names the API's origin, the account and where the token came from. With --json, 'origin' \
+            is the API's origin and 'source' where the token came from: GH_TOKEN, GITHUB_TOKEN, saved \
+            (by 'doogit auth login') or gh.
+            """,
         examples: ["doogit auth status", "doogit auth status --json"],
         run: runStatus)
 
@@ -21,29 +27,35 @@ enum AuthCommands {
         name: "login", abstract: "Save a token for doogit to use",
         options: [OptionSpec("with-token", help: "read the token from standard input (required)")],
         discussion: """
-            Reads a token from standard input, checks it with GitHub, and saves it in \
-            $XDG_CONFIG_HOME/doogit/token (mode 0600). On a terminal it asks for the token and does \
-            not show what is typed or pasted. A token in GH_TOKEN or GITHUB_TOKEN still takes \
-            precedence.
+            Reads a token from standard input, checks it with GitHub, and saves it for the API's \
+            origin (https://api.github.com, or DOOGIT_API_URL's or GH_HOST's) in \
+            $XDG_CONFIG_HOME/doogit/tokens (mode 0600), keeping the tokens saved for other origins; \
+            it is sent to that origin only. On a terminal it asks for the token and does not show \
+            what is typed or pasted. A token in GH_TOKEN or GITHUB_TOKEN still takes precedence.
             """,
-        examples: ["doogit auth login --with-token < token.txt", "gh auth token | doogit auth login --with-token"],
+        examples: ["doogit auth login --with-token < token.txt", "gh auth token | doogit auth login --with-token",
+                   "GH_HOST=ghe.example.com doogit auth login --with-token < ghe.txt"],
         run: runLogin)
 
     static let logout = CommandSpec(
-        name: "logout", abstract: "Forget the token saved by 'doogit auth login'",
+        name: "logout", abstract: "Forget the token saved for the API's origin",
+        discussion: "Removes the token 'doogit auth login' saved for the API's origin; those saved for other origins stay.",
         examples: ["doogit auth logout"],
         run: runLogout)
 
     static func runStatus(_ invocation: Invocation, _ runtime: Runtime) throws {
         let endpoint = try runtime.endpoint()
-        guard let token = try runtime.tokenResolver().resolve() else { throw GitHubError.missingToken }
+        guard let token = try runtime.tokenResolver(for: endpoint).resolve() else { throw GitHubError.missingToken }
         runtime.useToken(from: token.source)
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
         if runtime.global.json {
-            runtime.printJSON { JSONOutput.authStatus(host: endpoint.host, user: user, tokenSource: token.source.identifier, into: &$0) }
+            runtime.printJSON {
+                JSONOutput.authStatus(host: endpoint.host, origin: endpoint.canonicalOrigin, user: user,
+                                      tokenSource: token.source.identifier, into: &$0)
+            }
             return
         }
-        runtime.console.print("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login))")
+        runtime.console.print("Signed in to \(endpoint.canonicalOrigin) as \(TerminalText.sanitize(user.login))")
         runtime.console.print("Token from \(token.source.description)")
         if let scopes = user.scopes {
             let list = scopes.isEmpty ? "none" : scopes.map(TerminalText.sanitize).joined(separator: ", ")
@@ -56,6 +68,10 @@ enum AuthCommands {
             throw UsageError(message: "'doogit auth login' needs --with-token and the token on standard input",
                              topic: invocation.path)
         }
+        let endpoint = try runtime.endpoint()
+        let saved = try SavedTokens(paths: runtime.paths)
+        // A file that cannot be kept is said before the token is asked for.
+        _ = try saved.entries()
         let token: String
         if runtime.context.standardInputIsTerminal {
             // Typed or pasted by a person: asked for, and not shown on the screen.
@@ -71,33 +87,23 @@ enum AuthCommands {
             throw MalformedTokenError(message: "that is not a valid token (it has spaces or control characters)",
                                       hint: "paste the token alone, as GitHub showed it")
         }
-        let endpoint = try runtime.endpoint()
         runtime.useToken(from: nil, signingIn: true)
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()
-        let directory = try runtime.paths.configDirectory()
-        if let reason = Files.createDirectories(directory, mode: 0o700) {
-            throw CommandFailure(message: "cannot create \(directory): \(reason)", hint: nil)
-        }
-        let path = directory + "/token"
-        if let reason = Files.writeAtomically(token + "\n", to: path, mode: 0o600) {
-            throw CommandFailure(message: "cannot save the token in \(path): \(reason)", hint: nil)
-        }
-        runtime.say("Signed in to \(endpoint.host) as \(TerminalText.sanitize(user.login)); token saved in \(path)")
+        let origin = endpoint.canonicalOrigin
+        let path = try saved.save(token, for: origin)
+        runtime.say("Signed in to \(origin) as \(TerminalText.sanitize(user.login)); token saved for \(origin) in \(path)")
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] where runtime.context.variable(name) != nil {
             runtime.note("\(name) is set and takes precedence over the saved token")
         }
     }
 
     static func runLogout(_ invocation: Invocation, _ runtime: Runtime) throws {
-        let path = try runtime.paths.configDirectory() + "/token"
-        guard Files.exists(path) else {
-            runtime.say("No token is saved")
+        let origin = try runtime.endpoint().canonicalOrigin
+        guard try SavedTokens(paths: runtime.paths).remove(origin: origin) else {
+            runtime.say("No token is saved for \(origin)")
             return
         }
-        if let reason = Files.remove(path) {
-            throw CommandFailure(message: "cannot remove \(path): \(reason)", hint: nil)
-        }
-        runtime.say("Removed the saved token")
+        runtime.say("Removed the token saved for \(origin)")
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] where runtime.context.variable(name) != nil {
             runtime.note("\(name) is still set; doogit will keep using it")
         }

@@ -202,11 +202,12 @@ enum JSONOutput {
         json.endObject()
     }
 
-    /// `auth status --json`: the host, the signed-in login, where the token came from (never the
-    /// token), and its scopes when GitHub reports them.
-    static func authStatus(host: String, user: GitHubUser, tokenSource: String, into json: inout JSONStream) {
+    /// `auth status --json`: the API's host and origin, the signed-in login, where the token came
+    /// from (never the token), and its scopes when GitHub reports them.
+    static func authStatus(host: String, origin: String, user: GitHubUser, tokenSource: String, into json: inout JSONStream) {
         json.beginObject()
         json.key("host"); json.string(host)
+        json.key("origin"); json.string(origin)
         json.key("login"); json.string(user.login)
         json.key("source"); json.string(tokenSource)
         json.key("scopes")

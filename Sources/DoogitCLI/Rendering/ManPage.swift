@@ -29,8 +29,8 @@ struct ManPage {
     static let files = [
         ("$XDG_DATA_HOME/doogit/doogit.sqlite3",
          "the database (default ~/.local/share/doogit/doogit.sqlite3; --db or DOOGIT_DB name another), mode 0600"),
-        ("$XDG_CONFIG_HOME/doogit/token",
-         "the token saved by 'doogit auth login' (default ~/.config/doogit/token), mode 0600"),
+        ("$XDG_CONFIG_HOME/doogit/tokens",
+         "the tokens saved by 'doogit auth login', one for each API origin (default ~/.config/doogit/tokens), mode 0600"),
     ]
 
     /// What a terminal without a character (an ASCII locale) shows instead, so that no locale

@@ -30,6 +30,8 @@ enum ErrorReporter {
             return Report(code: .failure, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
         case let token as MalformedTokenError:
             return Report(code: .authentication, message: token.message + "; " + token.hint)
+        case let file as TokenFileError:
+            return Report(code: .authentication, message: "the token file \(file.path) \(file.problem); \(file.hint)")
         case let helper as TokenHelperTimeout:
             return Report(code: .authentication, message: "no token: '\(helper.command)' did not answer within \(helper.seconds) s (gh may be waiting for a keyring); set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case let output as OutputWriteError:
@@ -190,10 +192,10 @@ enum ErrorReporter {
         switch token?.source {
         case .environment(let name)?:
             return "GitHub rejected the token in \(name) (\(message)); \(name) wins over a saved token, so set it to a valid token or unset it (unset \(name))"
-        case .savedFile?:
-            return "GitHub rejected the token saved by 'doogit auth login' (\(message)); save a valid one with 'doogit auth login --with-token', or set GH_TOKEN"
-        case .ghCLI?:
-            return "GitHub rejected the GitHub CLI's token (\(message)); sign in again with 'gh auth login', or set GH_TOKEN"
+        case .saved(_, let origin)?:
+            return "GitHub rejected the token saved by 'doogit auth login' for \(origin) (\(message)); save a valid one with 'doogit auth login --with-token', or set GH_TOKEN"
+        case .ghCLI(let hostname)?:
+            return "GitHub rejected the GitHub CLI's token for \(hostname) (\(message)); sign in again with 'gh auth login --hostname \(hostname)', or set GH_TOKEN"
         case nil:
             return "GitHub rejected the token (\(message)); set a valid GH_TOKEN or run 'doogit auth login --with-token'"
         }
@@ -237,6 +239,9 @@ enum ErrorReporter {
             return Report(code: .authentication, message: "not signed in to GitHub; set GH_TOKEN, or run 'doogit auth login --with-token' with a token on standard input")
         case .unauthorized(let message):
             return Report(code: .authentication, message: rejectedToken(message, token))
+        case .refusedWithoutToken(let origin, let message):
+            // The token was not sent, so it is not what to change.
+            return Report(code: .failure, message: "a request to \(origin), which is not the API's origin, was refused (HTTP 401: \(message)); the token goes only to the API's origin, so it was not sent there. If \(origin) is your GitHub's API, set DOOGIT_API_URL to it")
         case .forbidden(let message, let hint):
             return Report(code: .failure, message: "GitHub refused the request: \(message)" + (hint.map { "; \($0)" } ?? ""))
         case .rateLimited(let resetAt):

@@ -35,12 +35,22 @@ struct Paths {
                              hint: "write the full path of the database file")
     }
 
-    /// `$XDG_CONFIG_HOME/doogit`, where a saved token lives.
+    /// `$XDG_CONFIG_HOME/doogit`, where the saved tokens live.
     func configDirectory() throws(CommandFailure) -> String {
         if let configHome = variable("XDG_CONFIG_HOME"), configHome.hasPrefix("/") {
             return configHome + "/doogit"
         }
         return try home() + "/.config/doogit"
+    }
+
+    /// The tokens saved by `auth login`, each for its API origin (see `SavedTokens`).
+    func savedTokensFile() throws(CommandFailure) -> String {
+        try configDirectory() + "/tokens"
+    }
+
+    /// The one token an older doogit saved, read for https://api.github.com only.
+    func olderTokenFile() throws(CommandFailure) -> String {
+        try configDirectory() + "/token"
     }
 
     /// `$XDG_CACHE_HOME/doogit`: what can be read again (the listing of your repositories).

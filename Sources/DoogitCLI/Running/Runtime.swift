@@ -69,8 +69,9 @@ final class Runtime {
         return hosts
     }
 
-    func tokenResolver() -> TokenResolver {
-        TokenResolver(context: context, configDirectory: try? paths.configDirectory())
+    /// The token chain for `endpoint`: only a token kept for its origin or host is had.
+    func tokenResolver(for endpoint: APIEndpoint) -> TokenResolver {
+        TokenResolver(context: context, saved: try? SavedTokens(paths: paths), endpoint: endpoint)
     }
 
     /// The GitHub client, with a token: a command that needs GitHub and has none is exit 4.
@@ -78,7 +79,7 @@ final class Runtime {
     func github() throws -> GitHubClient {
         if let openedGitHub { return openedGitHub }
         let endpoint = try endpoint()
-        guard let token = try tokenResolver().resolve() else { throw GitHubError.missingToken }
+        guard let token = try tokenResolver(for: endpoint).resolve() else { throw GitHubError.missingToken }
         tokenInUse = ErrorReporter.TokenInUse(source: token.source)
         let client = makeClient(endpoint: endpoint, token: token.value)
         if let hold = try store().rateLimitHold(origin: endpoint.origin, at: now()) {

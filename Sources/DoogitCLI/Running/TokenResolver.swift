@@ -1,15 +1,19 @@
+import DoogitGitHub
 import DoogitSupport
+
 /// Where the GitHub token came from: shown by `auth status`, never the token itself.
 enum TokenSource: Equatable {
     case environment(String)
-    case savedFile(String)
-    case ghCLI
+    /// Saved by `doogit auth login` for the API origin `origin`, in the file at `path`.
+    case saved(path: String, origin: String)
+    /// `gh auth token --hostname HOST`.
+    case ghCLI(hostname: String)
 
     var description: String {
         switch self {
         case .environment(let name): return "the \(name) environment variable"
-        case .savedFile(let path): return "the token saved by 'doogit auth login' (\(path))"
-        case .ghCLI: return "the GitHub CLI ('gh auth token')"
+        case .saved(let path, let origin): return "the token saved by 'doogit auth login' for \(origin) (\(path))"
+        case .ghCLI(let hostname): return "the GitHub CLI ('gh auth token --hostname \(hostname)')"
         }
     }
 
@@ -17,7 +21,7 @@ enum TokenSource: Equatable {
     var identifier: String {
         switch self {
         case .environment(let name): return name
-        case .savedFile: return "saved"
+        case .saved: return "saved"
         case .ghCLI: return "gh"
         }
     }
@@ -29,12 +33,13 @@ struct ResolvedToken {
 }
 
 /// The token chain of the contract, as in `gh`: GH_TOKEN, GITHUB_TOKEN, the token saved by
-/// `doogit auth login --with-token`, then `gh auth token` when gh is installed.
+/// `doogit auth login --with-token` for the endpoint's origin, then `gh auth token` for the
+/// endpoint's host when gh is installed. A token kept for one host is never had for another.
 struct TokenResolver {
     let context: Context
-    let configDirectory: String?
-
-    var savedTokenPath: String? { configDirectory.map { $0 + "/token" } }
+    /// The saved tokens; nil when doogit cannot tell where they are (no HOME).
+    let saved: SavedTokens?
+    let endpoint: APIEndpoint
 
     func resolve() throws -> ResolvedToken? {
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] {
@@ -42,18 +47,22 @@ struct TokenResolver {
                 return try validated(ResolvedToken(source: .environment(name), value: value.trimmingSpaces))
             }
         }
-        if let path = savedTokenPath, let saved = Files.read(path)?.trimmingSpaces, !saved.isEmpty {
-            return try validated(ResolvedToken(source: .savedFile(path), value: saved))
+        let origin = endpoint.canonicalOrigin
+        if let token = try saved?.token(for: origin) {
+            return try validated(ResolvedToken(source: .saved(path: token.path, origin: origin), value: token.value))
         }
-        var arguments = ["gh", "auth", "token"]
-        if let host = context.variable("GH_HOST") { arguments += ["--hostname", host] }
+        // Always with the host: without it, gh answers for its default host, whatever the API is.
+        let hostname = endpoint.ghHostname
+        let arguments = ["gh", "auth", "token", "--hostname", hostname]
         if let result = context.runProgram(arguments, context.environment) {
             if result.status == ProgramRunner.timedOut {
                 throw TokenHelperTimeout(command: arguments.joined(separator: " "),
                                          seconds: ProgramRunner.timeoutMilliseconds / 1000)
             }
             let token = result.output.trimmingSpaces
-            if result.status == 0 && !token.isEmpty { return try validated(ResolvedToken(source: .ghCLI, value: token)) }
+            if result.status == 0 && !token.isEmpty {
+                return try validated(ResolvedToken(source: .ghCLI(hostname: hostname), value: token))
+            }
         }
         return nil
     }
