@@ -70,6 +70,15 @@ public struct APIEndpoint: Equatable, Sendable {
         return lowered
     }
 
+    /// Whether `url` is an `https://` page of GitHub's web: of this API's web host, or of one of
+    /// `hosts` (github.com, GH_HOST). A URL that came from other machines' files is handed to a
+    /// browser only then: never another scheme (`file:`, `javascript:`), host or port.
+    public func isWebPage(_ url: String, alsoOn hosts: Set<String> = []) -> Bool {
+        guard let parsed = ParsedURL(url), parsed.scheme == "https", parsed.port == nil || parsed.port == 443 else { return false }
+        let host = parsed.host.lowercased()
+        return host == ghHostname || hosts.contains(host)
+    }
+
     /// The scheme, host and port of `url`, for a message; the text before its path when it is
     /// not a URL doogit reads (raw Unicode, spaces).
     public static func origin(of url: String) -> String {

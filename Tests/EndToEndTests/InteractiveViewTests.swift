@@ -1,4 +1,5 @@
 import DoogitSupport
+import DoogitStore
 import Foundation
 import Testing
 import TestSupport
@@ -279,6 +280,13 @@ struct InteractiveViewTests {
         try terminal.waitFor("Opening https://")
         try terminal.waitFor("the browser's file") { _ in FileManager.default.fileExists(atPath: folder + "/opened") }
         #expect(try String(contentsOfFile: folder + "/opened", encoding: .utf8).contains("/issues/"))
+        // A link that is not a page of GitHub (another machine's file can say anything) is not opened.
+        try Database(path: sandbox.databasePath).run("UPDATE todos SET issue_url = 'file:///etc/passwd', seen_url = 'file:///etc/passwd', text = 'set up CI again' WHERE id = 1")
+        try terminal.waitFor("set up CI again")
+        try FileManager.default.removeItem(atPath: folder + "/opened")
+        try terminal.send("o")
+        try terminal.waitFor("Not opening file:///etc/passwd: not an https:// page of GitHub")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/opened"))
         try terminal.send("q")
         #expect(try exitStatus(terminal, folder) == "0")
     }

@@ -12,6 +12,11 @@ extension InteractiveSession {
     /// `o`: the page in $BROWSER, else the system's opener, out of the view's way (its output
     /// goes nowhere, and the view does not wait for it).
     func openInBrowser(_ url: String) {
+        // Links travel in other machines' files: only GitHub's own pages go to a browser.
+        guard (try? runtime.endpoint().isWebPage(url, alsoOn: runtime.webHosts)) == true else {
+            view.message = "Not opening \(TerminalText.sanitize(url)): not an https:// page of GitHub"
+            return
+        }
         #if os(macOS)
         let opener = runtime.context.variable("BROWSER") ?? "open"
         #else
