@@ -1,3 +1,5 @@
+// sigaction, sigaltstack and SA_RESTART are POSIX with the XSI option.
+#define _XOPEN_SOURCE 700
 #include "terminal_restore.h"
 
 #include <errno.h>
@@ -175,7 +177,7 @@ int terminal_restore_watch(terminal_restore_state *state) {
     memset(&stop_action, 0, sizeof stop_action);
     stop_action.sa_handler = on_stop;
     sigemptyset(&stop_action.sa_mask);
-    stop_action.sa_flags = SA_RESETHAND | SA_NODEFER | SA_RESTART;
+    stop_action.sa_flags = (int)(SA_RESETHAND | SA_NODEFER | SA_RESTART);
     if (install(SIGTSTP, &stop_action, &previous_stop, &handled_stop) != 0) result = -1;
 
     struct sigaction ending;
