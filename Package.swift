@@ -7,6 +7,7 @@ import PackageDescription
 // and every module may use DoogitSupport (JSON, time, terminal text), which depends on nothing.
 // DoogitCLI -> DoogitTerminal (raw mode, keys and mouse from bytes, a one-line editor, redrawing
 // only the rows that changed), for the full-screen view; it knows nothing of todos.
+// DoogitTerminal -> CTerminalRestore (the terminal given back from a signal handler).
 // DoogitMerge (the merge of copies of the todo list, and its file) is pure: no I/O at all.
 let package = Package(
     name: "doogit",
@@ -26,9 +27,12 @@ let package = Package(
             path: "Sources/CCurl",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // The terminal given back from a signal handler (a stop from outside, SIGQUIT, a crash):
+        // C, since a handler may only call async-signal-safe functions on memory prepared before.
+        .target(name: "CTerminalRestore", path: "Sources/CTerminalRestore"),
         .target(name: "DoogitSupport"),
         .target(name: "DoogitMerge", dependencies: ["DoogitSupport"]),
-        .target(name: "DoogitTerminal", dependencies: ["DoogitSupport"]),
+        .target(name: "DoogitTerminal", dependencies: ["CTerminalRestore", "DoogitSupport"]),
         .target(
             name: "DoogitStore",
             dependencies: ["CSQLite", "DoogitMerge", "DoogitSupport"],

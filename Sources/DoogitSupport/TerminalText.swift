@@ -23,25 +23,45 @@ public enum TerminalText {
     }
 
     /// The text with escape sequences and unsafe characters removed; tabs and line breaks
-    /// become single spaces, since every caller prints the text on one line.
+    /// become single spaces, since every caller prints the text on one line. What is removed
+    /// leaves no gap wider than the text had: where a removal brings spaces after it up to
+    /// spaces before it (`word \e[1m word`), those after it go, so the run before it stays
+    /// as it was. Spaces that were side by side in the text are kept as they are.
     public static func sanitize(_ text: String) -> String {
         // Fast paths: most text is printable ASCII, or at least has nothing to remove.
         if isPrintableASCII(text) { return text }
         if !text.unicodeScalars.contains(where: isUnsafe) { return text }
         var out = String.UnicodeScalarView()
+        // Whether something was removed since the last character kept.
+        var removed = false
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
             switch scalar.value {
             case 0x1B:  // ESC: drop the whole sequence, not only the ESC.
                 skipEscapeSequence(&scalars)
+                removed = true
             case 0x9B:  // C1 CSI
                 skipControlSequence(&scalars)
+                removed = true
             case 0x9D:  // C1 OSC
                 skipString(&scalars)
+                removed = true
             case 0x09, 0x0A, 0x0D:
-                if out.last != " " { out.append(" ") }
+                if out.last != " " {
+                    out.append(" ")
+                    removed = false
+                }
+            case 0x20:
+                if removed && out.last == " " { continue }
+                out.append(scalar)
+                removed = false
             default:
-                if !isUnsafe(scalar) { out.append(scalar) }
+                if isUnsafe(scalar) {
+                    removed = true
+                } else {
+                    out.append(scalar)
+                    removed = false
+                }
             }
         }
         return String(out)

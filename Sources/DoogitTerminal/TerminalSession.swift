@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import CTerminalRestore
 
 /// The terminal taken over for a full-screen view, and given back as it was.
 ///
@@ -13,8 +14,12 @@ import Darwin
 /// stays on, so a stray line written by anyone still starts at the left edge. It then switches
 /// to the alternate screen (the shell's screen comes back untouched), hides the cursor and
 /// turns on SGR mouse reports and bracketed paste. `leave()` undoes all of it in reverse order.
-/// A signal that ends the process is the caller's to notice (a self-pipe, say) and to follow
-/// with `leave()` before it ends.
+///
+/// A signal that ends the process in good order (SIGINT, SIGTERM, SIGHUP) is the caller's to
+/// notice (a self-pipe, say) and to follow with `leave()`. The signals that cannot wait for
+/// that are given back at once by a session made with `givesBackOnSignals`: a stop from outside
+/// (SIGTSTP) gives the terminal back and stops, and after SIGCONT the caller enters again;
+/// SIGQUIT and a crash give it back and then end the process as they would have.
 public final class TerminalSession {
     public struct Failure: Error, Equatable {
         /// The errno value (ENOTTY: the descriptor is not a terminal).
@@ -32,48 +37,52 @@ public final class TerminalSession {
     public let input: Int32
     /// Where the screen is written.
     public let output: Int32
+    /// Whether a stop from outside, SIGQUIT and a crash give this terminal back.
+    public let givesBackOnSignals: Bool
 
     // The termios to give back and the bytes that undo the screen, prepared before they are
-    // needed: leaving allocates nothing.
-    private let savedTermios: UnsafeMutablePointer<termios>
-    private let active: UnsafeMutablePointer<Int32>
-    private let restoreBytes: UnsafeMutableRawBufferPointer
+    // needed, in C: leaving allocates nothing, and a signal handler gives them back the same way.
+    private let state: UnsafeMutablePointer<terminal_restore_state>
 
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    /// A session on `input` and `output`. With `givesBackOnSignals`, it is the process's one
+    /// terminal that signals give back (a later such session takes its place).
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, givesBackOnSignals: Bool = false) {
         self.input = input
         self.output = output
-        savedTermios = .allocate(capacity: 1)
-        savedTermios.initialize(to: termios())
-        active = .allocate(capacity: 1)
-        active.initialize(to: 0)
+        self.givesBackOnSignals = givesBackOnSignals
+        state = .allocate(capacity: 1)
+        state.initialize(to: terminal_restore_state())
         let bytes = Array(Self.restoreSequence.utf8)
-        restoreBytes = .allocate(byteCount: bytes.count, alignment: 1)
-        restoreBytes.copyBytes(from: bytes)
+        terminal_restore_init(state, input, output, bytes, bytes.count)
     }
 
     deinit {
         leave()
-        savedTermios.deallocate()
-        active.deallocate()
-        restoreBytes.deallocate()
+        if givesBackOnSignals { terminal_restore_unwatch(state) }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
-    /// Whether the terminal is taken over (entered and not left).
-    public var isActive: Bool { active.pointee != 0 }
+    /// Whether the terminal is taken over (entered and not given back).
+    public var isActive: Bool { terminal_restore_is_taken(state) != 0 }
 
     /// Takes the terminal over; nothing happens if it already is. Throws, changing nothing,
     /// when `input` is not a terminal.
     public func enter() throws(Failure) {
         guard !isActive else { return }
+        // A stop in the middle would give back a terminal half taken, and leave it marked
+        // given back when raw mode comes after it: it waits until the terminal is taken.
+        let held = Self.holdStops()
+        defer { Self.release(held) }
         var original = termios()
         guard tcgetattr(input, &original) == 0 else { throw Failure(code: errno) }
+        if givesBackOnSignals { _ = terminal_restore_watch(state) }
         // Saved before raw mode starts, so a signal from now on finds what to restore.
-        savedTermios.pointee = original
-        active.pointee = 1
+        terminal_restore_take(state, &original)
         var raw = Self.raw(original)
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
             let code = errno
-            active.pointee = 0
+            terminal_restore_forget(state)
             throw Failure(code: code)
         }
         TerminalOutput.writeAll(output, Self.enterSequence)
@@ -83,10 +92,25 @@ public final class TerminalSession {
     /// Calling it again, or without `enter()`, does nothing.
     public func leave() {
         guard isActive else { return }
-        TerminalOutput.writeAll(output, UnsafeRawBufferPointer(restoreBytes))
-        // TCSADRAIN: the sequences above are sent before the modes change.
-        _ = tcsetattr(input, TCSADRAIN, savedTermios)
-        active.pointee = 0
+        let held = Self.holdStops()
+        defer { Self.release(held) }
+        terminal_restore_give_back(state)
+    }
+
+    /// Blocks SIGTSTP in this thread (the view has only one), returning the mask to put back.
+    private static func holdStops() -> sigset_t {
+        var stops = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGTSTP)
+        sigprocmask(SIG_BLOCK, &stops, &previous)
+        return previous
+    }
+
+    /// Puts back the mask `holdStops` changed: a stop that came meanwhile happens now.
+    private static func release(_ previous: sigset_t) {
+        var previous = previous
+        sigprocmask(SIG_SETMASK, &previous, nil)
     }
 
     /// The termios of raw mode, as cfmakeraw(3) makes it but with output processing kept.

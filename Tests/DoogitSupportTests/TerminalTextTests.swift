@@ -91,6 +91,67 @@ struct TerminalTextTests {
         #expect(TerminalText.sanitize(input) == expected)
     }
 
+    @Test("a removal between spaces leaves the run before it; spaces of the text stay", arguments: [
+        ("word \u{1B}[31m word", "word word"),
+        ("fix \u{1B}]0;title\u{07} the build", "fix the build"),
+        ("a \u{202E} b", "a b"),
+        ("a \u{07}\u{1B}[1m\u{9B}2J b", "a b"),          // several removals in a row
+        ("a \u{1B}[1m \u{1B}[2m b", "a b"),              // spaces between removals too
+        ("a  \u{1B}[1m  b", "a  b"),                      // the run before stays whole
+        ("a \u{1B}[1m   b", "a b"),
+        ("a\u{1B}[1m  b", "a  b"),                        // no space before: the text's spaces stay
+        ("a  \u{1B}[1mb", "a  b"),
+        ("a\u{1B}[1m b\u{1B}[0m  c", "a b  c"),
+        ("a \u{1B}[1m\t b", "a b"),
+        ("\u{1B}[1m  a", "  a"),                          // at the start nothing comes before
+    ])
+    func removalBetweenSpaces(input: String, expected: String) {
+        #expect(TerminalText.sanitize(input) == expected)
+    }
+
+    /// Texts of words, runs of spaces and things to remove, and what cleaning them must give:
+    /// the pieces between removals joined, spaces at the start of a piece dropped where what
+    /// came before ends in a space. So no run of spaces is longer than one of the text's own,
+    /// and a text whose removals never sit between spaces keeps every space it had.
+    @Test("removals never widen a gap, and the text's own spacing holds")
+    func removalsNeverWidenAGap() {
+        var generator = SplitMix64(seed: 37)
+        let words = ["a", "bc", "中文", "é", "x1"]
+        let removals = ["\u{1B}[31m", "\u{1B}]0;title\u{07}", "\u{07}", "\u{202E}", "\u{9B}2J", "\u{1B}c", "\u{7F}", "\u{85}"]
+        for _ in 0..<3000 {
+            // Pieces of text between removals; a piece is words and runs of 1 to 3 spaces.
+            var pieces: [String] = []
+            var text = ""
+            for index in 0..<Int.random(in: 1...6, using: &generator) {
+                if index > 0 { text += removals.randomElement(using: &generator)! }
+                var piece = ""
+                for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                    piece += Bool.random(using: &generator) ? words.randomElement(using: &generator)!
+                        : String(repeating: " ", count: Int.random(in: 1...3, using: &generator))
+                }
+                pieces.append(piece)
+                text += piece
+            }
+            var expected = ""
+            for piece in pieces {
+                expected += expected.hasSuffix(" ") ? String(piece.drop { $0 == " " }) : piece
+            }
+            let output = TerminalText.sanitize(text)
+            #expect(output == expected, "\(text.debugDescription)")
+            let longestRun = { (text: String) in text.split(whereSeparator: { $0 != " " }).map(\.count).max() ?? 0 }
+            #expect(longestRun(output) <= pieces.map(longestRun).max() ?? 0, "\(text.debugDescription)")
+            // Whether some removal (or several in a row) has a space on both sides.
+            var joined = ""
+            var betweenSpaces = false
+            for piece in pieces {
+                if joined.hasSuffix(" ") && piece.hasPrefix(" ") { betweenSpaces = true }
+                joined += piece
+            }
+            if !betweenSpaces { #expect(output == joined, "\(text.debugDescription)") }
+            #expect(TerminalText.sanitize(output) == output)
+        }
+    }
+
     @Test("other C0 controls, DEL and C1 controls are removed", arguments:
         Array(0x00...0x1F).filter { ![0x09, 0x0A, 0x0D, 0x1B].contains($0) } + Array(0x7F...0x9F).filter { ![0x9B, 0x9D].contains($0) })
     func controls(value: Int) throws {

@@ -58,6 +58,21 @@ final class TmuxTerminal {
         try tmux(["resize-window", "-t", "test", "-x", String(columns), "-y", String(rows)])
     }
 
+    /// Pastes `text` as a terminal does: inside bracketed-paste marks when the program on the
+    /// terminal asked for them.
+    func paste(_ text: String) throws {
+        try tmux(["set-buffer", "-b", "test", text])
+        try tmux(["paste-buffer", "-p", "-d", "-b", "test", "-t", "test"])
+    }
+
+    /// The pane's modes as tmux keeps them: the alternate screen, mouse reporting (of any
+    /// kind), SGR mouse encoding and the cursor shown. "1 1 1 0" while the view runs, "0 0 0 1"
+    /// when the terminal is given back.
+    func modes() throws -> String {
+        try tmux(["display-message", "-p", "-t", "test", "#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag} #{cursor_flag}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The pane's process id (the shell running the script).
     func panePID() throws -> pid_t {
         pid_t(try tmux(["display-message", "-p", "-t", "test", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

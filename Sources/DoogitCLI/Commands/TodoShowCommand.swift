@@ -45,7 +45,8 @@ extension TodoCommands {
         if let priority = todo.priority { rows.append(("Priority", priority.rawValue)) }
         if !todo.tags.isEmpty { rows.append(("Tags", todo.tags.map(TerminalText.sanitize).joined(separator: " "))) }
         if let labels = todo.labels, !labels.isEmpty {
-            rows.append(("Labels", labels.map { TerminalText.sanitize($0.contains(" ") ? "\"\($0)\"" : $0) }.joined(separator: " ")))
+            // As the list shows them after +: a name with spaces in quotes.
+            rows.append(("Labels", labels.compactMap(ListRenderer.tagWord).joined(separator: " ")))
         }
         if let note = todo.note {
             for (index, line) in TerminalText.lines(note).enumerated() { rows.append((index == 0 ? "Note" : "", line)) }

@@ -25,7 +25,8 @@ enum InteractiveCommand {
             removal restored, an edit edited back: a new change, synced like any; a promote cannot be); z or Enter folds a section; / filters as you type (as --grep; \
             Esc clears it); s syncs in the background ('doogit sync', its summary or error in the \
             status line); ? lists the keys; q or Ctrl-C leaves, with the terminal as it was (so do \
-            SIGINT, SIGTERM and SIGHUP); Ctrl-Z suspends. A click selects, a click on a circle \
+            SIGINT, SIGTERM and SIGHUP; SIGQUIT and a crash give it back too); Ctrl-Z (or SIGTSTP) \
+            suspends. A click selects, a click on a circle \
             toggles it and one on a section's [+] adds; the wheel scrolls. r opens the repository \
             screen: your repositories on GitHub (the last listing at once, a new one read in the \
             background), filtered as you type (as 'doogit repo search'), tracked ones marked; Enter or \

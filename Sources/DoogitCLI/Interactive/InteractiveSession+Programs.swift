@@ -45,9 +45,9 @@ extension InteractiveSession {
 
     func suspend() throws {
         terminal.leave()
-        signal(SIGTSTP, SIG_DFL)
         // The whole process group, as a shell's Ctrl-Z would: a script that started doogit
-        // stops too, and the shell gets its terminal back.
+        // stops too, and the shell gets its terminal back. This process stops in the terminal's
+        // SIGTSTP handler, which finds the terminal already given back.
         kill(0, SIGTSTP)
         // Here again after `fg`.
         try enterTerminal()

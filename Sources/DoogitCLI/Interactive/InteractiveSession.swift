@@ -44,7 +44,8 @@ final class InteractiveSession {
         self.runtime = runtime
         self.store = store
         self.repositoryIDs = repositoryIDs
-        self.terminal = TerminalSession(input: STDIN_FILENO, output: STDOUT_FILENO)
+        // A stop from outside (kill -TSTP), SIGQUIT and a crash give the terminal back at once.
+        self.terminal = TerminalSession(input: STDIN_FILENO, output: STDOUT_FILENO, givesBackOnSignals: true)
         var renderer = ListRenderer(style: runtime.style, width: nil)
         renderer.today = CalendarDate.local(at: runtime.now())
         let size = Self.size()
@@ -81,10 +82,12 @@ final class InteractiveSession {
                 case SIGWINCH:
                     resize()
                 case SIGCONT:
-                    // Stopped from outside (kill -TSTP), a shell may have set the terminal back:
-                    // take it again.
+                    // Stopped from outside: by SIGTSTP, whose handler gave the terminal back, or
+                    // by SIGSTOP, after which a shell may have set it back. Taken again, at the
+                    // size it has now (a resize meanwhile was not ours to hear), and redrawn.
                     terminal.leave()
                     try enterTerminal()
+                    resize()
                     screen.invalidate()
                 default:
                     ending = number

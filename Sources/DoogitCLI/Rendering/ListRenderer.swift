@@ -1,4 +1,3 @@
-import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
@@ -167,96 +166,6 @@ struct ListRenderer {
         out += TerminalText.sanitize(todo.text)
     }
 
-    /// What the list shows after a todo's text (`details(of:)`).
-    struct Details {
-        /// The due date's phrase (`due in 3 days`), first when there is one.
-        var due: String?
-        /// Whether the todo is overdue (its due phrase red where colour is on).
-        var overdue = false
-        /// All of them, apart by single spaces; empty for a todo without details.
-        var text = ""
-    }
-
-    /// A todo's details: its due date (relative to today while it is open), its tags and, when
-    /// it has a note, `style.noteMarker`.
-    func details(of todo: TodoRecord) -> Details {
-        let tags = todo.tagsAndLabels.filter(TagSet.isValid)
-        guard todo.due != nil || !tags.isEmpty || todo.note != nil else { return Details() }
-        var details = Details(due: todo.due.map { Self.duePhrase($0, today: todo.done ? nil : today) },
-                              overdue: Self.isOverdue(todo, today: today))
-        var words = details.due.map { [$0] } ?? []
-        for tag in tags { words.append("+" + TerminalText.sanitize(tag)) }
-        if todo.note != nil { words.append(style.noteMarker) }
-        details.text = words.joined(separator: " ")
-        return details
-    }
-
-    /// Appends `details(of:)` after two spaces, styled as `styled` styles them, piece by piece
-    /// (the way a whole list is written, with no string made for each todo).
-    private func appendDetails(of todo: TodoRecord, to out: inout OutputText) {
-        guard todo.due != nil || !todo.tags.isEmpty || todo.note != nil || (todo.labels ?? []).contains(where: TagSet.isValid)
-        else { return }
-        out += "  " as StaticString
-        let overdue = Self.isOverdue(todo, today: today)
-        var open = false
-        if let due = todo.due {
-            if style.color { out += overdue ? "\u{1B}[31m" as StaticString : "\u{1B}[2m" as StaticString }
-            out += Self.duePhrase(due, today: todo.done ? nil : today)
-            if style.color && overdue { out += "\u{1B}[0m" as StaticString } else { open = style.color }
-        }
-        var first = todo.due == nil
-        func separate(_ out: inout OutputText) {
-            if style.color && !open {
-                out += "\u{1B}[2m" as StaticString
-                open = true
-            }
-            if !first { out += " " as StaticString }
-            first = false
-        }
-        // Its own tags, then its issue's labels (those that read as a word), each name once.
-        for tag in todo.tagsAndLabels where TagSet.isValid(tag) {
-            separate(&out)
-            out += "+" as StaticString
-            out += TerminalText.sanitize(tag)
-        }
-        if todo.note != nil {
-            separate(&out)
-            out += style.noteMarker
-        }
-        if open { out += "\u{1B}[0m" as StaticString }
-    }
-
-    /// A piece of a todo's details as shown: dimmed where colour is on, an overdue due date at
-    /// its start red.
-    private func styled(_ piece: String, _ details: Details) -> String {
-        guard style.color, !piece.isEmpty else { return piece }
-        if details.overdue, let due = details.due, piece.hasPrefix(due) {
-            return style.red(due) + style.dim(String(piece.dropFirst(due.count)))
-        }
-        return style.dim(piece)
-    }
-
-    /// Whether a todo is overdue: open, and due before today. What is done never is.
-    static func isOverdue(_ todo: TodoRecord, today: CalendarDate?) -> Bool {
-        guard !todo.done, let due = todo.due, let today else { return false }
-        return due < today
-    }
-
-    /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
-    /// Without `today` (a done todo, which nothing is pressing about), the date.
-    static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
-        guard let today else { return "due \(due.text)" }
-        let days = today.days(to: due)
-        switch days {
-        case 0: return "due today"
-        case 1: return "due tomorrow"
-        case 2...13: return "due in \(days) days"
-        case -1: return "1 day overdue"
-        case ..<(-1): return "\(-days) days overdue"
-        default: return "due \(due.text)"
-        }
-    }
-
     /// The lines of a todo on a terminal: `prefix` and its text, wrapped under itself, then its
     /// details after two spaces where the last line has room for their first word, else below.
     private func wrapped(_ todo: TodoRecord, text: String, details: Details, prefix: String) -> [String] {
@@ -264,9 +173,9 @@ struct ListRenderer {
             let tail = details.text.isEmpty ? "" : "  " + styled(details.text, details)
             return [paint(text, lead: prefix, done: todo.done) + tail]
         }
-        // The due date's words stay together (joined by no-break spaces, which no tag holds).
-        var tail = details.text
-        if let due = details.due { tail = due.replacing(" ", with: "\u{A0}") + tail.dropFirst(due.count) }
+        // Each detail stays whole on a line: the due date's words, a label's in quotes (joined
+        // by no-break spaces, shown as spaces again below).
+        let tail = details.words.map { $0.replacing(" ", with: "\u{A0}") }.joined(separator: " ")
         let prefixWidth = DisplayWidth.of(prefix)
         let room = width - prefixWidth
         let indent: String

@@ -1,0 +1,118 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// What the list shows after a todo's text: its due date, its tags and its issue's labels, and
+/// the mark of a note.
+extension ListRenderer {
+    /// What the list shows after a todo's text (`details(of:)`).
+    struct Details {
+        /// The due date's phrase (`due in 3 days`), first when there is one.
+        var due: String?
+        /// Whether the todo is overdue (its due phrase red where colour is on).
+        var overdue = false
+        /// Each of them, kept whole on one line when the line wraps.
+        var words: [String] = []
+        /// All of them, apart by single spaces; empty for a todo without details.
+        var text = ""
+    }
+
+    /// A tag or a label as it follows `+` in the list: its name, or in double quotes a name
+    /// that is not one word (GitHub allows `good first issue`, and commas) or that starts with
+    /// a quote, with `"` and `\` in it escaped by `\`, so every label shows and each reads
+    /// back as its name. The shorthand of `todo add` takes no quoted form (a tag is a word), so
+    /// this is the list's own. Nil for a name with nothing to show once cleaned.
+    static func tagWord(_ name: String) -> String? {
+        let shown = TerminalText.sanitize(name)
+        if TagSet.isValid(shown) && !shown.hasPrefix("\"") { return shown }
+        guard !shown.trimmingSpaces.isEmpty else { return nil }
+        var quoted = "\""
+        for character in shown {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
+    /// A todo's details: its due date (relative to today while it is open), its tags and its
+    /// issue's labels and, when it has a note, `style.noteMarker`.
+    func details(of todo: TodoRecord) -> Details {
+        let tags = todo.tagsAndLabels.compactMap(Self.tagWord)
+        guard todo.due != nil || !tags.isEmpty || todo.note != nil else { return Details() }
+        var details = Details(due: todo.due.map { Self.duePhrase($0, today: todo.done ? nil : today) },
+                              overdue: Self.isOverdue(todo, today: today))
+        var words = details.due.map { [$0] } ?? []
+        for tag in tags { words.append("+" + tag) }
+        if todo.note != nil { words.append(style.noteMarker) }
+        details.words = words
+        details.text = words.joined(separator: " ")
+        return details
+    }
+
+    /// Appends `details(of:)` after two spaces, styled as `styled` styles them, piece by piece
+    /// (the way a whole list is written, with no string made for each todo).
+    func appendDetails(of todo: TodoRecord, to out: inout OutputText) {
+        let tags = todo.tagsAndLabels
+        guard todo.due != nil || todo.note != nil || tags.contains(where: { Self.tagWord($0) != nil }) else { return }
+        out += "  " as StaticString
+        let overdue = Self.isOverdue(todo, today: today)
+        var open = false
+        if let due = todo.due {
+            if style.color { out += overdue ? "\u{1B}[31m" as StaticString : "\u{1B}[2m" as StaticString }
+            out += Self.duePhrase(due, today: todo.done ? nil : today)
+            if style.color && overdue { out += "\u{1B}[0m" as StaticString } else { open = style.color }
+        }
+        var first = todo.due == nil
+        func separate(_ out: inout OutputText) {
+            if style.color && !open {
+                out += "\u{1B}[2m" as StaticString
+                open = true
+            }
+            if !first { out += " " as StaticString }
+            first = false
+        }
+        // Its own tags, then its issue's labels, each name once.
+        for tag in tags {
+            guard let word = Self.tagWord(tag) else { continue }
+            separate(&out)
+            out += "+" as StaticString
+            out += word
+        }
+        if todo.note != nil {
+            separate(&out)
+            out += style.noteMarker
+        }
+        if open { out += "\u{1B}[0m" as StaticString }
+    }
+
+    /// A piece of a todo's details as shown: dimmed where colour is on, an overdue due date at
+    /// its start red.
+    func styled(_ piece: String, _ details: Details) -> String {
+        guard style.color, !piece.isEmpty else { return piece }
+        if details.overdue, let due = details.due, piece.hasPrefix(due) {
+            return style.red(due) + style.dim(String(piece.dropFirst(due.count)))
+        }
+        return style.dim(piece)
+    }
+
+    /// Whether a todo is overdue: open, and due before today. What is done never is.
+    static func isOverdue(_ todo: TodoRecord, today: CalendarDate?) -> Bool {
+        guard !todo.done, let due = todo.due, let today else { return false }
+        return due < today
+    }
+
+    /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
+    /// Without `today` (a done todo, which nothing is pressing about), the date.
+    static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
+        guard let today else { return "due \(due.text)" }
+        let days = today.days(to: due)
+        switch days {
+        case 0: return "due today"
+        case 1: return "due tomorrow"
+        case 2...13: return "due in \(days) days"
+        case -1: return "1 day overdue"
+        case ..<(-1): return "\(-days) days overdue"
+        default: return "due \(due.text)"
+        }
+    }
+}
