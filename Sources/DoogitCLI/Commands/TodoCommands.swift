@@ -32,7 +32,8 @@ enum TodoCommands {
         discussion: """
             The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads todos \
             from standard input instead, one per non-empty line, all added or none, each line as it is \
-            (no fields). The repository is \
+            (no fields), with --due, --priority, --tag, --note and --note-file FILE for every line. \
+            The repository is \
             -R/--repo, else GH_REPO, else the one the current directory's git checkout points at, \
             read as git reads it (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the \
             first tracked one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's \
@@ -124,9 +125,12 @@ enum TodoCommands {
     static func runAdd(_ invocation: Invocation, _ runtime: Runtime) throws {
         let issueOptions = ["issue", "body", "body-file", "label"].filter { invocation.options[$0] != nil }
         if invocation.positionals == ["-"] {
-            // --note-file - would read the same standard input.
-            if let option = (issueOptions + ["note-file"]).first(where: { invocation.options[$0] != nil }) {
+            if let option = issueOptions.first(where: { invocation.options[$0] != nil }) {
                 throw UsageError(message: "--\(option) is for one todo, not for todos read from standard input", topic: invocation.path)
+            }
+            if invocation.value("note-file") == "-" {
+                throw UsageError(message: "--note-file - would read the standard input that holds the todos; give the note with --note TEXT or --note-file FILE",
+                                 topic: invocation.path)
             }
             return try runAddFromInput(invocation, runtime)
         }

@@ -172,7 +172,8 @@ enum TransferCommands {
 
     /// The bytes of FILE, or of standard input for `-`, at most `limit` of them, without a
     /// byte-order mark (UTF-16 read as such): an editor's mark is not part of the first line.
-    /// `instead` is the advice when standard input cannot be used.
+    /// They are UTF-8 text without NUL, or the command fails naming the line that is not
+    /// (`InputText`). `instead` is the advice when standard input cannot be used.
     static func readInput(_ argument: String, _ runtime: Runtime, limit: Int = inputLimit,
                           instead: String = "import a file instead") throws -> [UInt8] {
         let tooLarge = limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB"
@@ -180,7 +181,7 @@ enum TransferCommands {
             guard let bytes = runtime.context.readStandardInputBytes(limit) else {
                 throw CommandFailure(message: "standard input is \(tooLarge) or cannot be read", hint: instead)
             }
-            return ByteOrderMark.utf8(bytes)
+            return try InputText.fileBytes(bytes, of: argument)
         }
         let descriptor = open(absolute(argument, runtime), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -192,6 +193,11 @@ enum TransferCommands {
             throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(tooLarge), or unreadable",
                                  hint: "check the path")
         }
-        return ByteOrderMark.utf8(bytes)
+        return try InputText.fileBytes(bytes, of: argument)
+    }
+
+    /// What `readInput` reads, as text.
+    static func readText(_ argument: String, _ runtime: Runtime, limit: Int, instead: String) throws -> String {
+        String(decoding: try readInput(argument, runtime, limit: limit, instead: instead), as: UTF8.self)
     }
 }

@@ -19,7 +19,7 @@ enum TodoTxtImport {
         var seen: [String: Int] = [:]
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let place = "line \(index + 1)"
-            var rest = Substring(String(decoding: line, as: UTF8.self).trimmingSpaces)
+            var rest = Substring(try lineText(line, place: place).trimmingSpaces)
             guard !rest.isEmpty else { continue }
             var doneAt: Timestamp?
             let done = rest.hasPrefix("x ")
