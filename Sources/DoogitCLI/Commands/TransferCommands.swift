@@ -55,15 +55,19 @@ enum TransferCommands {
             completed tasks are done, deleted ones are skipped, UUIDs are kept, and so are priority, \
             tags, due (the local date of its moment) and annotations (the note, one a line). A task \
             that is a todo here already brings each field that differs (status, description, \
-            priority, tags, due, note) when it was modified after that field last changed here; a \
-            field changed here later stays. todo.txt: \
+            priority, tags, due, note) when it was modified no earlier than that field last changed \
+            here, to the second; a field changed here later stays. todo.txt: \
             'x ' marks a done todo, the creation date is kept, the last +project that names a tracked \
             repository (else the first) names it, issue:OWNER/NAME#N of that repository links its \
             issue, (A), (B) and (C) are priority H, M and L (later letters L, with a warning), and so \
-            is pri:A on a done line; due:YYYY-MM-DD is the due date, @context a tag and uuid:UUID the \
-            todo's UUID; other dates and key:value words stay in the text. A line without uuid: that \
-            has the repository, text and creation date of a todo here is that todo, and skipped (a note \
-            names such lines). \
+            is pri:A on a line without (A); due:YYYY-MM-DD is the due date, @context a tag and \
+            uuid:UUID the todo's UUID; other dates and key:value words stay in the text. A line whose \
+            uuid: is a todo here updates each field it says otherwise than 'export --format todotxt' \
+            would now (done, text, priority, due date, @context tags), as a change made now: todo.txt \
+            keeps no time of a change, so the file is the newer; a done line without a priority keeps \
+            the todo's (todo.sh's 'do' drops it), and the repository and note stay. A line without \
+            uuid: that has the repository, text and creation date of a todo here is that todo, and \
+            skipped (a note names such lines). \
             A project that names no tracked repository, or several, is an error naming it, unless \
             --repo takes every such todo. Prints how many todos were added, updated and already here.
             """,
@@ -146,7 +150,7 @@ enum TransferCommands {
             } catch {
                 throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
             }
-            let plan = try ForeignImport(todos, name: name, invocation, runtime, at: now)
+            let plan = try ForeignImport(todos, from: foreign, name: name, invocation, runtime, at: now)
             (added, updated) = try store.transaction {
                 (try store.addTodos(plan.added, at: now), try store.updateTodos(plan.updates, at: now))
             }
