@@ -9,7 +9,7 @@ import TestSupport
     /// Runs doogit from `sh -c SCRIPT`, where `"$0"` is the binary: printf writes the bytes that
     /// no Swift string can hold.
     func shell(_ machine: Sandbox, _ script: String) -> ProcessResult {
-        ChildProcess.run("/bin/sh", ["-c", script, DoogitBinary.path], environment: machine.environment)
+        ChildProcess.run("/bin/sh", ["-c", script, DoogitBinary.path], environment: machine.environment, directory: machine.home.path)
     }
 
     @Test func anArgumentOrAnInputThatIsNotUTF8AddsNothing() throws {
@@ -27,6 +27,17 @@ import TestSupport
         let converted = shell(machine, #"printf 'fine\ncaf\351\n' | iconv -f latin1 -t utf-8 | "$0" todo add -R app -"#)
         #expect(converted.status == 0 && converted.stdout == "Added 2 todos to octocat/app: 1 2\n", "\(converted.stderr)")
         #expect(try machines.list(machine) == ["octocat/app: fine, café"])
+    }
+
+    /// A variable that is not UTF-8 would name another repository or folder if repaired: it is
+    /// as if unset.
+    @Test func aVariableThatIsNotUTF8IsAsIfUnset() throws {
+        let machines = try Machines(1, remote: false)
+        let machine = machines[0]
+        let named = shell(machine, #"GH_REPO="$(printf 'octocat/ap\377')" exec "$0" todo add fix it"#)
+        #expect(named.status == 2 && named.stderr.hasPrefix("doogit: error: no repository given, and this directory is not a git checkout"),
+                "\(named.stderr)")
+        #expect(shell(machine, #"GH_REPO=octocat/app exec "$0" todo add fix it"#).status == 0)
     }
 
     @Test func todosFromStandardInputTakeTheDetailOptions() throws {
