@@ -9,7 +9,7 @@ import TestSupport
 /// What comes back to todos that are here already: a todo.txt line the export wrote, changed in
 /// todo.txt, updates each field it says otherwise (stamped when imported); a Taskwarrior task
 /// modified in the second of the change here is the later one. In-process; the real `todo-txt`
-/// is in the end-to-end TransferDetailsTests.
+/// is in the end-to-end TodoTxtEndToEndTests.
 @Suite struct ImportUpdateTests {
     /// A harness with octocat/Hello-World and octocat/tools (id 9) tracked.
     func harness() throws -> CLIHarness {
