@@ -26,9 +26,4 @@ public enum ByteOrderMark {
         if index < bytes.count { text.append("\u{FFFD}") }
         return Array(text.utf8)
     }
-
-    /// Text already decoded (standard input read as UTF-8) without a leading mark.
-    public static func dropped(_ text: String) -> String {
-        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
-    }
 }

@@ -48,13 +48,21 @@ public enum Files {
         return bytes
     }
 
-    /// The whole file as text, or nil when it cannot be read or is larger than `limit`.
+    /// The whole file as text, or nil when it cannot be read or is larger than `limit`. Bytes
+    /// that are not UTF-8 are read as U+FFFD: for files doogit reads for a hint (git's and ssh's
+    /// config), where a comment in another encoding must not stop it; a user's text is read with
+    /// `readBytes` and checked (`UTF8Text`).
     public static func read(_ path: String, limit: Int = 1 << 20) -> String? {
+        readBytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The whole file, or nil when it cannot be read or is larger than `limit`.
+    public static func readBytes(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard let bytes = readAll(descriptor: descriptor, limit: limit + 1), bytes.count <= limit else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The whole file as text; nil when there is no file at `path`; the reason when there is one

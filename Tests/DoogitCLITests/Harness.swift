@@ -39,6 +39,8 @@ final class CLIHarness {
     /// What standard input holds, and whether it is a terminal (then `typed` is what a person
     /// types at the hidden prompt, and `prompts` what they were asked).
     var standardInput = ""
+    /// Standard input as bytes, where it is not UTF-8 text; nil: `standardInput`'s.
+    var standardInputBytes: [UInt8]? = nil
     var standardInputIsTerminal = false
     var typed: String? = nil
     private(set) var prompts: [String] = []
@@ -75,7 +77,7 @@ final class CLIHarness {
                 return programResult
             },
             readStandardInputBytes: { [self] limit in
-                let bytes = Array(standardInput.utf8)
+                let bytes = standardInputBytes ?? Array(standardInput.utf8)
                 return bytes.count <= limit ? bytes : nil
             })
     }

@@ -131,7 +131,8 @@ import Testing
 
         The words of TEXT are joined with spaces, so quotes are optional; TEXT '-' reads
         todos from standard input instead, one per non-empty line, all added or none,
-        each line as it is (no fields). The repository is -R/--repo, else GH_REPO, else
+        each line as it is (no fields), with --due, --priority, --tag, --note and
+        --note-file FILE for every line. The repository is -R/--repo, else GH_REPO, else
         the one the current directory's git checkout points at, read as git reads it
         (url.<base>.insteadOf, SSH host aliases from ~/.ssh/config): the first tracked
         one of its GitHub remotes, 'origin' first, then 'upstream' (so a fork's checkout

@@ -9,7 +9,8 @@ import TestSupport
 /// Exports that come back: imported where they came from they add nothing, a Taskwarrior task
 /// changed since brings its changes, a todo.txt line without a UUID is recognised by its
 /// content, files with a byte-order mark read as without, and no export carries a control
-/// character. In-process; the real `task` and `todo-txt` are in the end-to-end TransferDetailsTests.
+/// character. In-process; the real `task` and `todo-txt` are in the end-to-end TransferDetailsTests
+/// and TodoTxtEndToEndTests.
 @Suite struct ImportRoundTripTests {
     /// A harness with octocat/Hello-World and octocat/tools (id 9) tracked.
     func harness() throws -> CLIHarness {

@@ -51,7 +51,7 @@ import TestSupport
         let clearing = harness.run("todo", "edit", "1", "--no-note", "--note-file", file)
         #expect(clearing.code == 2 && clearing.errorLines.first == "doogit: error: --note-file and --no-note cannot be used together. Run 'doogit help todo edit'.")
         let fromInput = harness.run("todo", "add", "-R", "tools", "-", "--note-file", "-")
-        #expect(fromInput.code == 2 && fromInput.errorLines.first == "doogit: error: --note-file is for one todo, not for todos read from standard input. Run 'doogit help todo add'.")
+        #expect(fromInput.code == 2 && fromInput.errorLines.first == "doogit: error: --note-file - would read the standard input that holds the todos; give the note with --note TEXT or --note-file FILE. Run 'doogit help todo add'.")
         #expect(try harness.openStore().snapshot() == before)
         #expect(harness.run("todo", "edit", "1", "--note", String(repeating: "n", count: 10_000)).code == 0)
     }

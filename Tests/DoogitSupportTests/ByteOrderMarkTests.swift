@@ -8,7 +8,6 @@ import Testing
         #expect(ByteOrderMark.utf8([0xEF, 0xBB, 0xBF, 0x61]) == [0x61])
         #expect(ByteOrderMark.utf8([0x61, 0xEF, 0xBB, 0xBF]) == [0x61, 0xEF, 0xBB, 0xBF])
         #expect(ByteOrderMark.utf8([]) == [] && ByteOrderMark.utf8([0xEF, 0xBB]) == [0xEF, 0xBB])
-        #expect(ByteOrderMark.dropped("\u{FEFF}note") == "note" && ByteOrderMark.dropped("note\u{FEFF}") == "note\u{FEFF}")
     }
 
     @Test func utf16WithItsMarkIsReadAsUTF16() {

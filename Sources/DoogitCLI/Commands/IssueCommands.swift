@@ -145,15 +145,7 @@ enum IssueCommands {
         }
         var body = invocation.value("body")
         if let file = invocation.value("body-file") {
-            if file == "-" {
-                body = ByteOrderMark.dropped(runtime.context.readStandardInput())
-            } else {
-                guard let text = Files.read(TransferCommands.absolute(file, runtime), limit: 1 << 20) else {
-                    throw CommandFailure(message: "cannot read the body file \(TerminalText.sanitize(file)) (\(Files.reason()))",
-                                         hint: "check the path, or give the body with --body")
-                }
-                body = ByteOrderMark.dropped(text)
-            }
+            body = try TransferCommands.readText(file, runtime, limit: 1 << 20, instead: "give the body with --body")
         }
         var labels: [String] = []
         for value in invocation.options["label"] ?? [] {

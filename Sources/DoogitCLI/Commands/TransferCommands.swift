@@ -55,15 +55,19 @@ enum TransferCommands {
             completed tasks are done, deleted ones are skipped, UUIDs are kept, and so are priority, \
             tags, due (the local date of its moment) and annotations (the note, one a line). A task \
             that is a todo here already brings each field that differs (status, description, \
-            priority, tags, due, note) when it was modified after that field last changed here; a \
-            field changed here later stays. todo.txt: \
+            priority, tags, due, note) when it was modified no earlier than that field last changed \
+            here, to the second; a field changed here later stays. todo.txt: \
             'x ' marks a done todo, the creation date is kept, the last +project that names a tracked \
             repository (else the first) names it, issue:OWNER/NAME#N of that repository links its \
             issue, (A), (B) and (C) are priority H, M and L (later letters L, with a warning), and so \
-            is pri:A on a done line; due:YYYY-MM-DD is the due date, @context a tag and uuid:UUID the \
-            todo's UUID; other dates and key:value words stay in the text. A line without uuid: that \
-            has the repository, text and creation date of a todo here is that todo, and skipped (a note \
-            names such lines). \
+            is pri:A on a line without (A); due:YYYY-MM-DD is the due date, @context a tag and \
+            uuid:UUID the todo's UUID; other dates and key:value words stay in the text. A line whose \
+            uuid: is a todo here updates each field it says otherwise than 'export --format todotxt' \
+            would now (done, text, priority, due date, @context tags), as a change made now: todo.txt \
+            keeps no time of a change, so the file is the newer; a done line without a priority keeps \
+            the todo's (todo.sh's 'do' drops it), and the repository and note stay. A line without \
+            uuid: that has the repository, text and creation date of a todo here is that todo, and \
+            skipped (a note names such lines). \
             A project that names no tracked repository, or several, is an error naming it, unless \
             --repo takes every such todo. Prints how many todos were added, updated and already here.
             """,
@@ -146,7 +150,7 @@ enum TransferCommands {
             } catch {
                 throw CommandFailure(message: "\(name), \(error.place): \(error.reason); nothing was imported", hint: nil)
             }
-            let plan = try ForeignImport(todos, name: name, invocation, runtime, at: now)
+            let plan = try ForeignImport(todos, from: foreign, name: name, invocation, runtime, at: now)
             (added, updated) = try store.transaction {
                 (try store.addTodos(plan.added, at: now), try store.updateTodos(plan.updates, at: now))
             }
@@ -172,7 +176,8 @@ enum TransferCommands {
 
     /// The bytes of FILE, or of standard input for `-`, at most `limit` of them, without a
     /// byte-order mark (UTF-16 read as such): an editor's mark is not part of the first line.
-    /// `instead` is the advice when standard input cannot be used.
+    /// They are UTF-8 text without NUL, or the command fails naming the line that is not
+    /// (`InputText`). `instead` is the advice when standard input cannot be used.
     static func readInput(_ argument: String, _ runtime: Runtime, limit: Int = inputLimit,
                           instead: String = "import a file instead") throws -> [UInt8] {
         let tooLarge = limit >= 1 << 20 ? "larger than \(limit >> 20) MB" : "larger than \(limit >> 10) KB"
@@ -180,7 +185,7 @@ enum TransferCommands {
             guard let bytes = runtime.context.readStandardInputBytes(limit) else {
                 throw CommandFailure(message: "standard input is \(tooLarge) or cannot be read", hint: instead)
             }
-            return ByteOrderMark.utf8(bytes)
+            return try InputText.fileBytes(bytes, of: argument)
         }
         let descriptor = open(absolute(argument, runtime), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -192,6 +197,11 @@ enum TransferCommands {
             throw CommandFailure(message: "cannot read \(TerminalText.sanitize(argument)): it is a folder, \(tooLarge), or unreadable",
                                  hint: "check the path")
         }
-        return ByteOrderMark.utf8(bytes)
+        return try InputText.fileBytes(bytes, of: argument)
+    }
+
+    /// What `readInput` reads, as text.
+    static func readText(_ argument: String, _ runtime: Runtime, limit: Int, instead: String) throws -> String {
+        String(decoding: try readInput(argument, runtime, limit: limit, instead: instead), as: UTF8.self)
     }
 }

@@ -4,8 +4,9 @@ import DoogitSupport
 
 /// What importing another program's file (Taskwarrior's, todo.txt) does here: the todos to add,
 /// each given its repository (the one its project names, else `--repo`'s); the todos here that a
-/// Taskwarrior task changed since (`TaskwarriorUpdate`); and those recognised and left as they
-/// are: by UUID, or, for a todo.txt line without one, by repository, text and creation date.
+/// Taskwarrior task changed since (`TaskwarriorUpdate`) or a todo.txt line shows otherwise
+/// (`TodoTxtUpdate`); and those recognised and left as they are: by UUID, or, for a todo.txt
+/// line without one, by repository, text and creation date.
 struct ForeignImport {
     var added: [NewTodo] = []
     var updates: [TodoUpdate] = []
@@ -15,7 +16,8 @@ struct ForeignImport {
     /// text and creation date (an export of an older doogit, or of todo.txt itself).
     var recognised: [String] = []
 
-    init(_ todos: [ForeignTodo], name: String, _ invocation: Invocation, _ runtime: Runtime, at now: Timestamp) throws {
+    init(_ todos: [ForeignTodo], from format: ImportFormat, name: String, _ invocation: Invocation, _ runtime: Runtime,
+         at now: Timestamp) throws {
         let store = try runtime.store()
         let fallback = try invocation.value("repo").map { try runtime.trackedRepository($0, topic: invocation.path) }
         let entries = try store.replica.read().replica.todos
@@ -29,7 +31,11 @@ struct ForeignImport {
         var seen: Set<String> = []
         for todo in todos where seen.insert(todo.uuid).inserted {
             if let entry = entries[todo.uuid] {
-                if let record = live[todo.uuid], let update = TaskwarriorUpdate.update(of: record, entry: entry, by: todo) {
+                let update = live[todo.uuid].flatMap { record in
+                    format == .taskwarrior ? TaskwarriorUpdate.update(of: record, entry: entry, by: todo)
+                        : TodoTxtUpdate.update(of: record, by: todo, at: now) { Self.names($0, store: store, cache: &byProject) }
+                }
+                if let update {
                     updates.append(update)
                 } else {
                     unchanged += 1
@@ -104,6 +110,13 @@ struct ForeignImport {
                                  hint: "choose the repository for such todos with --repo REPO")
         }
         return fallback
+    }
+
+    /// Whether a project names a tracked repository.
+    private static func names(_ project: String, store: Store, cache: inout [String: Result<RepositoryRecord, StoreError>]) -> Bool {
+        guard let found = cache[project] ?? (try? lookUp(project, store)) else { return false }
+        cache[project] = found
+        return (try? found.get()) != nil
     }
 
     /// The tracked repository a project names (NAME or OWNER/NAME), or why none.

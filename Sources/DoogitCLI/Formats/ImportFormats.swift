@@ -47,6 +47,14 @@ enum ImportFormat: String, CaseIterable {
     }
 }
 
+/// A line of a file as text: the import reads files checked already (`InputText`), and a reader
+/// given bytes that are not UTF-8 text refuses them too, never repairing them into U+FFFD.
+func lineText(_ line: ArraySlice<UInt8>, place: String) throws(ImportFormatError) -> String {
+    do { return try UTF8Text.decode(line) } catch {
+        throw ImportFormatError(place: place, reason: "not UTF-8 text (\(error.found))")
+    }
+}
+
 /// A todo's text as `todo add` keeps it: control characters removed, trimmed, not empty, at
 /// most 10,000 characters.
 func cleanText(_ raw: String, place: String) throws(ImportFormatError) -> String {

@@ -15,7 +15,7 @@ enum TaskwarriorImport {
         var firstBadLine: Int?
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            var text = String(decoding: line, as: UTF8.self).trimmingSpaces
+            var text = try lineText(line, place: "line \(lineNumber)").trimmingSpaces
             if text.hasSuffix(",") { text.removeLast() }
             if text.isEmpty || text == "[" || text == "]" || text == "[]" { continue }
             guard let task = try? JSONParser.parse(text), case .object = task else {

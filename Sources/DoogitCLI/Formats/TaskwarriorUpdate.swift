@@ -3,16 +3,18 @@ import DoogitStore
 import DoogitSupport
 
 /// What a Taskwarrior task brings to the todo that is here already (the same UUID): every field
-/// that differs from the todo as the export writes it (status, description, priority, tags, due,
-/// annotations as the note), where the task was modified after that field last changed here.
-/// Field by field, the later wins: a field changed here after the task keeps this machine's value.
-/// Taskwarrior keeps one `modified` per task, to the second; a field changed here in the same
-/// second stays, so a file exported and imported back changes nothing.
+/// whose value differs from the todo as the export writes it (status, description, priority,
+/// tags, due, annotations as the note), where the task was modified no earlier than that field
+/// last changed here. Field by field, the later wins: a field changed here after the task keeps
+/// this machine's value. Taskwarrior keeps one `modified` per task, to the second, and doogit's
+/// stamps have milliseconds: a task modified in the second of the change here (12:00:05 against
+/// 12:00:05.300) is not older, so a change made in `task` right after an export comes back. A
+/// file exported and imported back changes nothing: its values are the todo's.
 enum TaskwarriorUpdate {
     static func update(of todo: TodoRecord, entry: TodoEntry, by task: ForeignTodo) -> TodoUpdate? {
         guard let modified = task.modified else { return nil }
         func later(_ stamp: HybridTimestamp) -> Bool {
-            seconds(modified.millisecondsSinceEpoch) > seconds(stamp.wall)
+            seconds(modified.millisecondsSinceEpoch) >= seconds(stamp.wall)
         }
         var update = TodoUpdate(id: todo.id)
         if task.text != TaskwarriorExport.description(todo.text), later(entry.text.stamp) { update.text = task.text }

@@ -5,13 +5,14 @@ import DoogitSupport
 /// todo.txt: one todo a line. A line starting `x ` is done (a completion date right after it
 /// is when); `(A)` first (or after the completion date) is the priority, `(A)` H, `(B)` M, `(C)`
 /// L and later letters L too; a creation date (first, or after the priority) is when it was
-/// made. A done line's priority may be `pri:A`, as todo.txt keeps it on completion. The
-/// repository is the last `+project` that names a tracked one (`namesRepository`), else the
-/// first; `issue:OWNER/NAME#N` links it to an issue of that repository; `due:YYYY-MM-DD` is the
-/// due date and each `@context` a tag; `uuid:UUID` (as doogit's export writes it) is the todo's
-/// UUID. Those words leave the text; other dates and `key:value` words stay. A line without a
-/// UUID gets one made from the line, so importing the same file twice adds nothing the second
-/// time, and is also recognised by its repository, text and creation date (`madeUUID`).
+/// made. A line without `(A)` may say its priority as `pri:A`, as todo.txt keeps it on
+/// completion. The repository is the last `+project` that names a tracked one
+/// (`namesRepository`), else the first; `issue:OWNER/NAME#N` links it to an issue of that
+/// repository; `due:YYYY-MM-DD` is the due date and each `@context` a tag; `uuid:UUID` (as
+/// doogit's export writes it) is the todo's UUID. Those words leave the text; other dates and
+/// `key:value` words stay. A line without a UUID gets one made from the line, so importing the
+/// same file twice adds nothing the second time, and is also recognised by its repository, text
+/// and creation date (`madeUUID`).
 enum TodoTxtImport {
     static func read(_ bytes: [UInt8], namesRepository: (String) -> Bool = { _ in false }) throws(ImportFormatError)
         -> [ForeignTodo] {
@@ -19,76 +20,87 @@ enum TodoTxtImport {
         var seen: [String: Int] = [:]
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let place = "line \(index + 1)"
-            var rest = Substring(String(decoding: line, as: UTF8.self).trimmingSpaces)
-            guard !rest.isEmpty else { continue }
-            var doneAt: Timestamp?
-            let done = rest.hasPrefix("x ")
-            if done {
-                rest = rest.dropFirst(2).drop(while: { $0 == " " })
-                if let date = date(rest.prefix(while: { $0 != " " })) {
-                    doneAt = date
-                    rest = rest.drop(while: { $0 != " " }).drop(while: { $0 == " " })
-                }
-            }
-            // The UUID's name, as earlier versions made it: a file imported then is here already.
-            let key = String(rest)
-            var words = rest.split(separator: " ", omittingEmptySubsequences: true)
-            var letter = words.first.flatMap(priorityLetter)
-            if letter != nil {
-                words.removeFirst()
-                // `x (A) DONE CREATED`, as todo.txt's quick reference draws a done task.
-                if done, doneAt == nil, let first = words.first, let date = date(first) {
-                    doneAt = date
-                    words.removeFirst()
-                }
-            }
-            var createdAt: Timestamp?
-            if let first = words.first, let date = date(first) {
-                createdAt = date
-                words.removeFirst()
-            }
-            let projects = words.indices.filter { words[$0].hasPrefix("+") && words[$0].count > 1 }
-            var project: String?
-            if let projectIndex = projects.last(where: { namesRepository(String(words[$0].dropFirst())) }) ?? projects.first {
-                project = String(words[projectIndex].dropFirst())
-                words.remove(at: projectIndex)
-            }
-            var details = DetailsEdit()
-            // The last of each: the export writes them after the text, which may hold such a word too.
-            if done, letter == nil, let index = words.lastIndex(where: { keptPriority($0) != nil }) {
-                letter = keptPriority(words[index])
-                words.remove(at: index)
-            }
-            if let index = words.lastIndex(where: { due($0) != nil }) {
-                details.due = .some(due(words[index]))
-                words.remove(at: index)
-            }
-            details.addTags = words.compactMap(context)
-            words.removeAll { context($0) != nil }
-            var given: String?
-            if let index = words.lastIndex(where: { uuid($0) != nil }) {
-                given = uuid(words[index])
-                words.remove(at: index)
-            }
-            var issue: (repository: String, number: Int64, word: String)?
-            if project != nil, let linkIndex = words.lastIndex(where: { link($0) != nil }), let found = link(words[linkIndex]) {
-                _ = try cleanText(words.joined(separator: " "), place: place)  // fits with the word put back
-                issue = (found.repository, found.number, TerminalText.sanitize(String(words[linkIndex])))
-                words.remove(at: linkIndex)
-            }
-            let text = try cleanText(words.joined(separator: " "), place: place)
-            var otherPriority: Character?
-            if let letter {
-                details.priority = .some(priority(letter))
-                if !"ABC".contains(letter) { otherPriority = letter }
-            }
+            guard let (read, key) = try self.line(try lineText(line, place: place), place: place, namesRepository: namesRepository)
+            else { continue }
+            var todo = read
             let occurrence = seen[key, default: 0]
             seen[key] = occurrence + 1
-            todos.append(ForeignTodo(uuid: given ?? nameBasedUUID("todo.txt\u{0}\(key)\u{0}\(occurrence)"), text: text,
-                                     doneAt: doneAt, done: done, createdAt: createdAt, project: project, place: place, issue: issue,
-                                     details: details, otherPriority: otherPriority, madeUUID: given == nil))
+            if todo.madeUUID { todo.uuid = nameBasedUUID("todo.txt\u{0}\(key)\u{0}\(occurrence)") }
+            todos.append(todo)
         }
         return todos
+    }
+
+    /// The todo of one line (nil for a blank one), and the name a UUID is made from when the line
+    /// gives none (as earlier versions made it: a file imported then is here already).
+    static func line(_ line: String, place: String, namesRepository: (String) -> Bool) throws(ImportFormatError)
+        -> (todo: ForeignTodo, key: String)? {
+        var rest = Substring(line.trimmingSpaces)
+        guard !rest.isEmpty else { return nil }
+        var doneAt: Timestamp?
+        let done = rest.hasPrefix("x ")
+        if done {
+            rest = rest.dropFirst(2).drop(while: { $0 == " " })
+            if let date = date(rest.prefix(while: { $0 != " " })) {
+                doneAt = date
+                rest = rest.drop(while: { $0 != " " }).drop(while: { $0 == " " })
+            }
+        }
+        let key = String(rest)
+        var words = rest.split(separator: " ", omittingEmptySubsequences: true)
+        var letter = words.first.flatMap(priorityLetter)
+        if letter != nil {
+            words.removeFirst()
+            // `x (A) DONE CREATED`, as todo.txt's quick reference draws a done task.
+            if done, doneAt == nil, let first = words.first, let date = date(first) {
+                doneAt = date
+                words.removeFirst()
+            }
+        }
+        var createdAt: Timestamp?
+        if let first = words.first, let date = date(first) {
+            createdAt = date
+            words.removeFirst()
+        }
+        let projects = words.indices.filter { words[$0].hasPrefix("+") && words[$0].count > 1 }
+        var project: String?
+        if let projectIndex = projects.last(where: { namesRepository(String(words[$0].dropFirst())) }) ?? projects.first {
+            project = String(words[projectIndex].dropFirst())
+            words.remove(at: projectIndex)
+        }
+        var details = DetailsEdit()
+        // The last of each: the export writes them after the text, which may hold such a word too.
+        // `pri:A` as todo.txt keeps a done line's; where `x ` was taken off by hand it stays so.
+        if letter == nil, let index = words.lastIndex(where: { keptPriority($0) != nil }) {
+            letter = keptPriority(words[index])
+            words.remove(at: index)
+        }
+        if let index = words.lastIndex(where: { due($0) != nil }) {
+            details.due = .some(due(words[index]))
+            words.remove(at: index)
+        }
+        details.addTags = words.compactMap(context)
+        words.removeAll { context($0) != nil }
+        var given: String?
+        if let index = words.lastIndex(where: { uuid($0) != nil }) {
+            given = uuid(words[index])
+            words.remove(at: index)
+        }
+        var issue: (repository: String, number: Int64, word: String)?
+        if project != nil, let linkIndex = words.lastIndex(where: { link($0) != nil }), let found = link(words[linkIndex]) {
+            _ = try cleanText(words.joined(separator: " "), place: place)  // fits with the word put back
+            issue = (found.repository, found.number, TerminalText.sanitize(String(words[linkIndex])))
+            words.remove(at: linkIndex)
+        }
+        let text = try cleanText(words.joined(separator: " "), place: place)
+        var otherPriority: Character?
+        if let letter {
+            details.priority = .some(priority(letter))
+            if !"ABC".contains(letter) { otherPriority = letter }
+        }
+        let todo = ForeignTodo(uuid: given ?? "", text: text, doneAt: doneAt, done: done, createdAt: createdAt, project: project,
+                               place: place, issue: issue, details: details, otherPriority: otherPriority, madeUUID: given == nil)
+        return (todo, key)
     }
 
     /// `(A)` is high, `(B)` medium, `(C)` and every later letter low (doogit has three).
@@ -194,24 +206,28 @@ enum TodoTxtExport {
     static func write(_ sections: [TodoSection]) -> String {
         var out = ""
         for section in sections {
-            for todo in section.todos {
-                let letter = todo.priority.map(letter)
-                if let doneAt = todo.doneAt {
-                    out += "x " + String(doneAt.rfc3339.prefix(10)) + " "
-                } else if let letter {
-                    out += "(\(letter)) "
-                }
-                out += String(todo.createdAt.rfc3339.prefix(10)) + " "
-                out += text(todo.text)
-                let repository = words(section.repository.fullName)
-                if let issue = todo.issue { out += " issue:\(repository)#\(issue.number)" }
-                if let due = ExportedDueDate.todoTxt(todo.due) { out += " due:" + due }
-                for tag in Set(todo.tags.map(words)).sorted() where !tag.isEmpty { out += " @" + tag }
-                if todo.doneAt != nil, let letter { out += " pri:\(letter)" }
-                out += " +" + repository + " uuid:" + todo.uuid + "\n"
-            }
+            for todo in section.todos { out += line(todo, repository: section.repository.fullName) + "\n" }
         }
         return out
+    }
+
+    /// The line of one todo of the repository named `repository`.
+    static func line(_ todo: TodoRecord, repository fullName: String) -> String {
+        var out = ""
+        let letter = todo.priority.map(letter)
+        if let doneAt = todo.doneAt {
+            out += "x " + String(doneAt.rfc3339.prefix(10)) + " "
+        } else if let letter {
+            out += "(\(letter)) "
+        }
+        out += String(todo.createdAt.rfc3339.prefix(10)) + " "
+        out += text(todo.text)
+        let repository = words(fullName)
+        if let issue = todo.issue { out += " issue:\(repository)#\(issue.number)" }
+        if let due = ExportedDueDate.todoTxt(todo.due) { out += " due:" + due }
+        for tag in Set(todo.tags.map(words)).sorted() where !tag.isEmpty { out += " @" + tag }
+        if todo.doneAt != nil, let letter { out += " pri:\(letter)" }
+        return out + " +" + repository + " uuid:" + todo.uuid
     }
 
     static func letter(_ priority: Priority) -> Character {
@@ -223,7 +239,7 @@ enum TodoTxtExport {
     }
 
     /// Text on one line: no control characters, single spaces.
-    private static func words(_ text: String) -> String {
+    static func words(_ text: String) -> String {
         TerminalText.sanitize(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 

@@ -36,9 +36,7 @@ enum NoteInput {
             throw UsageError(message: "--note-file and --no-note cannot be used together", topic: topic)
         }
         let name = file == "-" ? "standard input" : TerminalText.sanitize(file)
-        let bytes = try TransferCommands.readInput(file, runtime, limit: noteFileLimit, instead: "give the note with --note TEXT")
-        let text = String(decoding: bytes, as: UTF8.self)
-        let note = clean(text)
+        let note = clean(try TransferCommands.readText(file, runtime, limit: noteFileLimit, instead: "give the note with --note TEXT"))
         if let note, !fits(note) {
             throw CommandFailure(message: "the note in \(name) is \(tooLong)", hint: "shorten it; a note has a todo text's limit")
         }

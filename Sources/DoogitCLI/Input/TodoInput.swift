@@ -2,17 +2,23 @@ import DoogitStore
 import DoogitSupport
 
 /// `doogit todo add -R REPO -`: many todos from standard input, added all at once or not at all.
+/// Each line is a todo's text as it is (its `+word`s are text: lines of code are common input),
+/// and the options (`--due`, `--priority`, `--tag`, `--note`, `--note-file FILE`) apply to every
+/// line, as to one todo.
 extension TodoCommands {
     static func runAddFromInput(_ invocation: Invocation, _ runtime: Runtime) throws {
         let repository = try targetRepository(invocation, runtime)
+        let actions = try TodoActions(runtime)
+        var details = try DetailsInput.options(invocation, over: DetailsInput.Shorthand(), today: actions.today)
+        if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         if runtime.context.standardInputIsTerminal {
             runtime.note("reading todos from standard input, one a line; end with Ctrl-D")
         }
-        let texts = try todoTexts(fromInput: runtime.context.readStandardInput(), topic: invocation.path)
+        let input = try TransferCommands.readText("-", runtime, limit: StandardInput.defaultLimit, instead: "add the todos in parts")
+        let texts = try todoTexts(fromInput: input, topic: invocation.path)
         let store = try runtime.store()
-        let now = runtime.now()
         let added = try store.transaction {
-            try texts.map { try store.addTodo(repositoryID: repository.id, text: $0, at: now) }
+            try texts.map { try store.addTodo(repositoryID: repository.id, text: $0, details: details, at: actions.now) }
         }
         if runtime.global.json {
             runtime.printJSONArray(added, JSONOutput.todo)
@@ -26,10 +32,6 @@ extension TodoCommands {
     /// The todos of the input, one per line that is not blank; each checked as a todo given on the
     /// command line is, and a bad one named by its line number.
     static func todoTexts(fromInput input: String, topic: [String]) throws(UsageError) -> [String] {
-        guard input.utf8.count < StandardInput.defaultLimit else {
-            throw UsageError(message: "standard input is larger than \(StandardInput.defaultLimit / (1 << 20)) MiB; add the todos in parts",
-                             topic: topic)
-        }
         var texts: [String] = []
         // Lines end in \n or \r\n (one Character, so split by what is a newline, not by "\n").
         for (index, line) in input.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()

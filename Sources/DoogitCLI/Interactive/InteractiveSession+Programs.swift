@@ -96,8 +96,13 @@ extension InteractiveSession {
             view.message = "The editor (\(TerminalText.sanitize(editor))) failed; the note is as it was"
             return
         }
-        guard let text = Files.read(path) else {
+        guard let bytes = Files.readBytes(path) else {
             view.message = "Cannot read the note back; it is as it was"
+            return
+        }
+        let text: String
+        do { text = try UTF8Text.decodeFile(bytes) } catch {
+            view.message = "The note's line \(error.line) is not UTF-8 text (\(error.found)); it is as it was"
             return
         }
         let note = NoteInput.clean(text)

@@ -15,12 +15,22 @@ public enum Doogit {
 
     /// Runs one command line (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], context: Context) -> Int32 {
+        run({ try InputText.checked(arguments) }, context: context)
+    }
+
+    /// Runs the command line as the system gives it: each argument's bytes, which must be UTF-8
+    /// (checked before anything repairs them into U+FFFD).
+    public static func run(commandLine: [[UInt8]], context: Context) -> Int32 {
+        run({ try InputText.arguments(commandLine) }, context: context)
+    }
+
+    private static func run(_ readArguments: () throws -> [String], context: Context) -> Int32 {
         let console = context.console
         defer { console.flush() }
         var databasePath: String?
         var runtime: Runtime?
         do {
-            switch try ArgumentParser(root: tree).parse(arguments) {
+            switch try ArgumentParser(root: tree).parse(try readArguments()) {
             case .version:
                 console.print("doogit \(version)")
             case .help(let path, _):
