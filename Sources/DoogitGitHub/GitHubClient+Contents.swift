@@ -100,7 +100,9 @@ extension GitHubClient {
 
     /// Writes a file on `branch` in one commit: over the blob `sha` that was read, or creating
     /// it (nil). GitHub refuses a write over a file that changed since it was read with 409, and
-    /// one without a sha over a file that exists with 422. Returns the new blob's sha.
+    /// one without a sha over a file that exists with 422. Returns the new blob's sha: the
+    /// answer's `content.sha`, or, where the answer's `content` is null (GitHub's description
+    /// allows it), git's name of the bytes written, once its `commit` shows the write was made.
     public func writeFile(repository: String, path: String, branch: String, content: [UInt8], sha: String?,
                           message: String) throws(GitHubError) -> String
     {
@@ -109,10 +111,12 @@ extension GitHubClient {
         if let sha { body.append(JSONMember("sha", .string(sha))) }
         let answer = try put(URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path), .object(body),
                              about: .file(repository: repository, path: path))
-        guard case .string(let written)? = answer["content"]?["sha"] else {
-            throw .unexpectedResponse("the answer to writing \(path) has no content.sha")
+        if case .string(let written)? = answer["content"]?["sha"] { return written }
+        guard answer["content"] == .null, case .string(let commit)? = answer["commit"]?["sha"], GitHash.bytes(ofHex: commit) != nil
+        else {
+            throw .unexpectedResponse("the answer to writing \(path) has neither content.sha nor commit.sha")
         }
-        return written
+        return GitHash.blob(content)
     }
 
     /// Whether a failed write lost a race with another writer (the file changed since it was

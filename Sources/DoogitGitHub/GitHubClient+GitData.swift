@@ -1,52 +1,5 @@
 import DoogitSupport
 
-/// An entry of a git tree, as GitHub lists it (one level, not recursive): a file (executable or
-/// not), a symlink, a submodule (a commit of another repository) or a folder, with its mode, which
-/// is part of its tree's name.
-public struct GitTreeEntry: Equatable, Sendable {
-    public var name: String
-    public var sha: String
-    public var mode: GitMode
-    /// A blob's size in bytes (GitHub gives none for a tree or a submodule).
-    public var size: Int?
-
-    public var isTree: Bool { mode.isTree }
-
-    public init(name: String, sha: String, mode: GitMode, size: Int? = nil) {
-        self.name = name
-        self.sha = sha
-        self.mode = mode
-        self.size = size
-    }
-}
-
-/// A tree's entries one level down, and its name: GitHub's `sha` of the listing, which is the
-/// tree's own only when the tree was asked for by its own name (asked by a commit, it is the
-/// commit's).
-public struct GitTreeListing: Equatable, Sendable {
-    public var sha: String
-    public var entries: [GitTreeEntry]
-
-    public init(sha: String, entries: [GitTreeEntry]) {
-        self.sha = sha
-        self.entries = entries
-    }
-}
-
-/// A file to write in a new tree: its path from the root, its content (nil removes the path), and
-/// its mode (a file that is there keeps its own).
-public struct GitTreeWrite: Equatable, Sendable {
-    public var path: String
-    public var content: [UInt8]?
-    public var mode: GitMode
-
-    public init(path: String, content: [UInt8]?, mode: GitMode = .file) {
-        self.path = path
-        self.content = content
-        self.mode = mode
-    }
-}
-
 /// What reading a branch's ref found, with GitHub's time of the answer (its Date header).
 public enum RefRead: Equatable, Sendable {
     /// 304 for the ETag given (no rate-limit cost).
@@ -60,10 +13,11 @@ public enum RefRead: Equatable, Sendable {
 }
 
 /// The Git Data API: a branch's ref, trees, blobs and commits, for writing several files in one
-/// commit and moving the branch to it only if nobody else moved it meanwhile. Blobs, trees and
-/// commits are named by their content, so their POSTs are repeated after a 5xx, a timeout or a
-/// lost answer like any read (`RequestKind.repeatablePost`); the ref update is the
-/// compare-and-swap.
+/// commit and moving the branch to it only if nobody else moved it meanwhile (the writes are in
+/// `GitHubClient+GitWrites.swift`). Blobs, trees and commits are named by their content, so
+/// their POSTs are repeated after a 5xx, a timeout or a lost answer like any read
+/// (`RequestKind.repeatablePost`); the ref update is the compare-and-swap. Every read, alone or
+/// in a window, follows GitHub's redirects for a repository renamed or transferred since.
 extension GitHubClient {
     /// GET /repos/{repo}/git/ref/heads/{branch}, conditional on `etag`.
     public func branchRef(repository: String, branch: String, ifNoneMatch etag: String?) throws(GitHubError) -> RefRead {
@@ -72,8 +26,11 @@ extension GitHubClient {
         return try refRead(response, failure, branch: branch)
     }
 
-    /// The branch's ref and the repository (by id, for its visibility), each conditional on its
-    /// ETag, asked for together: a remote that nobody changed is two free 304s in one round trip.
+    /// The branch's ref and the repository (by id, for its visibility and its name), each
+    /// conditional on its ETag, asked for together: a remote that nobody changed is two free 304s
+    /// in one round trip. A ref read that GitHub redirected names the repository as it was (it
+    /// was renamed or transferred since): then the repository is read whole, whatever its ETag
+    /// says, so that its name now is known.
     public func branchRefAndRepository(repository: String, branch: String, refETag: String?, id: Int64,
                                        repositoryETag: String?) throws(GitHubError)
         -> (ref: RefRead, repository: Result<Conditional<GitHubRepository>, GitHubError>)
@@ -81,29 +38,27 @@ extension GitHubClient {
         let answers = getAll([(configuration.endpoint.url(refPath(repository, branch)), refETag),
                               (configuration.endpoint.url("/repositories/\(id)"), repositoryETag)])
         guard answers.count == 2 else { throw .unexpectedResponse("no answer about the branch \(branch) of \(repository)") }
-        let ref: RefRead
         let refResponse = try answers[0].get()
-        if Self.redirectStatuses.contains(refResponse.status) {
-            // A repository renamed since: asked alone, which follows GitHub's redirect.
-            ref = try branchRef(repository: repository, branch: branch, ifNoneMatch: refETag)
-        } else {
-            ref = try refRead(refResponse, error(for: refResponse, about: .other("the branch \(branch) of \(repository)")),
+        let ref = try refRead(refResponse, error(for: refResponse, about: .other("the branch \(branch) of \(repository)")),
                               branch: branch)
-        }
-        let visibility = answers[1].flatMap { response in
+        var visibility = answers[1].flatMap { response in
             Result { () throws(GitHubError) -> Conditional<GitHubRepository> in
                 if let error = error(for: response, about: .repository("id \(id)")) { throw error }
                 if response.status == 304 { return .notModified }
                 return .modified(try decodeRepository(response), etag: response.header("etag"))
             }
         }
+        if refResponse.redirected, case .success(.notModified) = visibility {
+            visibility = Result { () throws(GitHubError) in try self.repository(id: id, ifNoneMatch: nil) }
+        }
         return (ref, visibility)
     }
 
-    /// GET /repos/{repo}/git/matching-refs/heads/: the names of the repository's branches (none
-    /// for a repository with no commit).
+    /// GET /repos/{repo}/git/matching-refs/heads (the ref `heads`, as GitHub documents it: every
+    /// ref that starts with it): the names of the repository's branches (none for a repository
+    /// with no commit).
     public func branchNames(repository: String) throws(GitHubError) -> [String] {
-        let (response, failure) = try answer(.get, URLPath.repository(repository) + "/git/matching-refs/heads/", body: nil,
+        let (response, failure) = try answer(.get, URLPath.repository(repository) + "/git/matching-refs/heads", body: nil,
                                              about: .repository(repository))
         if let failure {
             if Self.isEmptyRepository(failure) { return [] }
@@ -175,12 +130,12 @@ extension GitHubClient {
         return listing
     }
 
-    private func treeListing(_ response: HTTPResponse, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
+    func treeListing(_ response: HTTPResponse, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
         try treeListing(try parse(response), nested: nested)
     }
 
     /// A listing's entries; `nested`: named by their paths from the tree (a recursive listing).
-    private func treeListing(_ json: JSONValue, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
+    func treeListing(_ json: JSONValue, nested: Bool = false) throws(GitHubError) -> GitTreeListing {
         let (treeSHA, truncated, items) = try decodeValue(json) { json throws(JSONError) in
             (try json.string("sha"), try json.optionalBool("truncated") ?? false, try json.array("tree"))
         }
@@ -225,35 +180,6 @@ extension GitHubClient {
         }
     }
 
-    /// POST /repos/{repo}/git/trees on `base` (a tree's sha; nil only for a branch with no
-    /// commit) with entries {"path","mode","type":"blob","content"} (inline text; content is UTF-8
-    /// JSONL) or "sha": null to remove a path. Returns the new root tree, one level listed.
-    /// Content that is not UTF-8 (which inline content cannot carry) is sent first as a blob of
-    /// its own (POST git/blobs, base64) and named by its sha.
-    public func createTree(repository: String, base: String?, files: [GitTreeWrite]) throws(GitHubError) -> GitTreeListing {
-        var entries: [JSONValue] = []
-        entries.reserveCapacity(files.count)
-        for file in files {
-            var members = [JSONMember("path", .string(file.path)), JSONMember("mode", .string(file.mode.text)),
-                           JSONMember("type", .string(file.mode.objectType))]
-            if let content = file.content {
-                if let text = String(validating: content, as: UTF8.self) {
-                    members.append(JSONMember("content", .string(text)))
-                } else {
-                    members.append(JSONMember("sha", .string(try createBlob(repository: repository, content: content))))
-                }
-            } else {
-                members.append(JSONMember("sha", .null))
-            }
-            entries.append(.object(members))
-        }
-        var body: [JSONMember] = []
-        if let base { body.append(JSONMember("base_tree", .string(base))) }
-        body.append(JSONMember("tree", .array(entries)))
-        return try treeListing(try send(.repeatablePost, URLPath.repository(repository) + "/git/trees", body: .object(body),
-                                        about: .repository(repository)))
-    }
-
     /// GET /repos/{repo}/git/trees/{sha}?recursive=1: every entry under a tree, by its path from
     /// the tree (a listing GitHub cut short is an error).
     public func treeEntriesRecursively(repository: String, sha: String) throws(GitHubError) -> [String: GitTreeEntry] {
@@ -264,42 +190,6 @@ extension GitHubClient {
         return entries
     }
 
-    /// POST /repos/{repo}/git/blobs with base64 content: returns the blob's sha.
-    func createBlob(repository: String, content: [UInt8]) throws(GitHubError) -> String {
-        let answer = try send(.repeatablePost, URLPath.repository(repository) + "/git/blobs", body: .object([
-            JSONMember("content", .string(Base64.encode(content))), JSONMember("encoding", .string("base64")),
-        ]), about: .repository(repository))
-        return try Self.createdSHA(answer, of: "blob")
-    }
-
-    /// POST /repos/{repo}/git/commits: returns the new commit's sha. Repeated after a lost answer
-    /// like the tree and blob POSTs: a commit made twice is two commits, but only the one the
-    /// branch is moved to is ever referenced.
-    public func createCommit(repository: String, message: String, tree: String, parents: [String]) throws(GitHubError)
-        -> String
-    {
-        let answer = try send(.repeatablePost, URLPath.repository(repository) + "/git/commits", body: .object([
-            JSONMember("message", .string(message)), JSONMember("tree", .string(tree)),
-            JSONMember("parents", .array(parents.map(JSONValue.string))),
-        ]), about: .repository(repository))
-        return try Self.createdSHA(answer, of: "commit")
-    }
-
-    /// PATCH /repos/{repo}/git/refs/heads/{branch} with {"sha", "force": false}: moves the branch only
-    /// if `commit` descends from where it is (GitHub's 422 "Update is not a fast forward" otherwise: a lost race).
-    /// Repeating it is harmless (a branch already at `commit` stays), so it is retried like a GET.
-    public func updateRef(repository: String, branch: String, commit: String) throws(GitHubError) {
-        _ = try patch(URLPath.repository(repository) + "/git/refs/heads/" + URLPath.encodedSegments(branch), .object([
-            JSONMember("sha", .string(commit)), JSONMember("force", .bool(false)),
-        ]), about: .other("the branch \(branch) of \(repository)"))
-    }
-
-    /// Whether an error is a lost race of `updateRef` (422 not a fast forward).
-    public static func isNotFastForward(_ error: GitHubError) -> Bool {
-        guard case .validationFailed(let message) = error else { return false }
-        return message.lowercased().contains("not a fast forward")
-    }
-
     /// Whether an error is GitHub's answer about a repository with no commit yet (409 "Git
     /// Repository is empty."), which every Git Data call on it gets.
     public static func isEmptyRepository(_ error: GitHubError) -> Bool {
@@ -307,18 +197,12 @@ extension GitHubClient {
         return message.lowercased().contains("repository is empty")
     }
 
-    private func decodeValue<T>(_ json: JSONValue, as decodeValue: (JSONValue) throws(JSONError) -> T) throws(GitHubError) -> T {
+    func decodeValue<T>(_ json: JSONValue, as decodeValue: (JSONValue) throws(JSONError) -> T) throws(GitHubError) -> T {
         do { return try decodeValue(json) } catch { throw Self.decodingError(error) }
     }
 
-    /// The "sha" of what a POST created.
-    private static func createdSHA(_ answer: JSONValue, of kind: String) throws(GitHubError) -> String {
-        guard case .string(let sha)? = answer["sha"] else { throw .unexpectedResponse("the answer to creating a \(kind) has no sha") }
-        return try checkedSHA(sha, "sha")
-    }
-
     /// `sha` when it is a git object's name (40 hex digits), lowercased.
-    private static func checkedSHA(_ sha: String, _ field: String) throws(GitHubError) -> String {
+    static func checkedSHA(_ sha: String, _ field: String) throws(GitHubError) -> String {
         guard GitHash.bytes(ofHex: sha) != nil else { throw .unexpectedResponse("field '\(field)' is not a git object's name") }
         return sha.lowercased()
     }

@@ -50,7 +50,7 @@ public struct GitHubIssue: Equatable, Sendable {
             assignees.append(try assignee.string("login"))
         }
         var labels: [String] = []
-        if case .array(let items)? = json["labels"] { labels = try Self.labelNames(items) }
+        if case .array(let items)? = json["labels"] { labels = Self.labelNames(items) }
         let author: String?
         if let user = json["user"], user != .null { author = try user.optionalString("login") } else { author = nil }
         var isPullRequest = false
@@ -69,12 +69,19 @@ public struct GitHubIssue: Equatable, Sendable {
     }
 
     /// The names of labels as GitHub lists them: objects with a name (strings in some older
-    /// answers); a name with control characters in it is left out, as no tag can hold it.
-    static func labelNames(_ items: [JSONValue]) throws(JSONError) -> [String] {
+    /// answers). A label without a name (GitHub's description lets it leave the name out), or
+    /// with control characters in it, is left out, as no tag can hold it: the rest stand.
+    static func labelNames(_ items: [JSONValue]) -> [String] {
         var names: [String] = []
         for item in items {
             let name: String
-            if case .string(let text) = item { name = text } else { name = try item.string("name") }
+            if case .string(let text) = item {
+                name = text
+            } else if case .string(let text)? = item["name"] {
+                name = text
+            } else {
+                continue
+            }
             if !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { names.append(name) }
         }
         return names
@@ -141,7 +148,7 @@ extension GitHubClient {
                               body: .object([JSONMember("labels", .array(labels.map(JSONValue.string)))]),
                               about: Self.issueResource(owner, name, number))
         guard case .array(let items) = answer else { throw .unexpectedResponse("expected a list of labels") }
-        do { return try GitHubIssue.labelNames(items) } catch { throw Self.decodingError(error) }
+        return GitHubIssue.labelNames(items)
     }
 
     /// Takes a label off an issue (DELETE .../labels/NAME, the name percent-encoded) and returns
@@ -160,7 +167,7 @@ extension GitHubClient {
             throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
         }
         guard case .array(let items) = answer else { throw .unexpectedResponse("expected a list of labels") }
-        do { return try GitHubIssue.labelNames(items) } catch { throw Self.decodingError(error) }
+        return GitHubIssue.labelNames(items)
     }
 
     /// Closes an issue as a duplicate. A GitHub that does not know that reason (an older GitHub

@@ -1,3 +1,5 @@
+import DoogitSupport
+
 /// One page of a repository listing and the URL of the next one.
 public struct RepositoryPage: Equatable, Sendable {
     public var repositories: [GitHubRepository]
@@ -31,7 +33,8 @@ extension GitHubClient {
     static let userRepositoriesPath = "/user/repos?per_page=100&affiliation=owner,collaborator,organization_member&sort=full_name"
 
     /// Every repository the signed-in user owns, collaborates on or reaches through an
-    /// organization: all pages.
+    /// organization: all pages, each repository as listed (one whose listing leaves out a field
+    /// doogit reads has it unknown).
     public func userRepositories() throws(GitHubError) -> [GitHubRepository] {
         var repositories: [GitHubRepository] = []
         var next: String? = userRepositoriesURL
@@ -40,7 +43,9 @@ extension GitHubClient {
             guard visited.count < Self.maximumPages, visited.insert(url).inserted else {
                 throw .unexpectedResponse("pagination did not end")
             }
-            guard case .modified(let page, _) = try repositoryPage(url, ifNoneMatch: nil) else {
+            guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a page outside the API") }
+            guard case .modified(let page, _) = try conditionalRepositoryPage(try get(url, about: .user), keepingPartial: true)
+            else {
                 throw .unexpectedResponse("304 without a conditional request")
             }
             repositories += page.repositories
@@ -70,16 +75,26 @@ extension GitHubClient {
         return try conditionalRepositoryPage(try get(url, ifNoneMatch: etag, about: .user))
     }
 
-    private func conditionalRepositoryPage(_ response: HTTPResponse) throws(GitHubError) -> Conditional<RepositoryPage> {
+    /// A page of a listing. An owner's listing shows `minimal-repository`, where fields doogit
+    /// reads are optional: a repository shown without one is left out, to be read by id, unless
+    /// `keepingPartial` (a search shows it as listed). One GitHub shows without a usable id,
+    /// owner or name is left out too (said with `-v`): the rest of the page stands.
+    private func conditionalRepositoryPage(_ response: HTTPResponse, keepingPartial: Bool = false) throws(GitHubError)
+        -> Conditional<RepositoryPage>
+    {
         if response.status == 304 { return .notModified }
         guard case .array(let elements) = try parse(response, keeping: GitHubRepository.fields) else {
             throw .unexpectedResponse("expected a list")
         }
         var repositories: [GitHubRepository] = []
-        // An owner's listing shows `minimal-repository`, where fields doogit reads are optional: a
-        // repository shown without one is left out, to be read by id.
-        for element in elements where GitHubRepository.listedFields.allSatisfy({ element[$0] != nil }) {
-            do { repositories.append(try GitHubRepository(json: element)) } catch { throw Self.decodingError(error) }
+        for element in elements where keepingPartial || GitHubRepository.listedFields.allSatisfy({ element[$0] != nil }) {
+            do throws(JSONError) {
+                repositories.append(try GitHubRepository(json: element))
+            } catch {
+                guard case .unexpectedResponse(let reason) = Self.decodingError(error) else { continue }
+                let name = if case .string(let name)? = element["full_name"] { name } else { "a repository" }
+                log("left out \(name) of the listing GitHub sent: \(reason)")
+            }
         }
         let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
         if let next, !configuration.endpoint.isSameOrigin(next) { throw .unexpectedResponse("a next page outside the API") }

@@ -19,7 +19,8 @@ public struct RateLimitStatus: Equatable, Sendable {
 /// the token only to the configured API origin, follows redirects within that origin (and
 /// refuses any other), retries transient failures within a deadline by the rule of each request,
 /// and turns every answer that is not a success into a GitHubError. The endpoints are in the
-/// extensions (`GitHubClient+Repositories.swift`, `+Users`, `+Writes`, `+Contents`, `+GitData`).
+/// extensions (`GitHubClient+Repositories.swift`, `+Users`, `+Writes`, `+Contents`, `+GitData`,
+/// `+GitWrites`).
 public final class GitHubClient {
     public struct Configuration: Sendable {
         public var endpoint: APIEndpoint
@@ -103,9 +104,10 @@ public final class GitHubClient {
     {
         var url = pathOrURL.hasPrefix("/") ? configuration.endpoint.url(pathOrURL) : pathOrURL
         guard configuration.endpoint.isSameOrigin(url) else { throw .unexpectedResponse("a URL outside the API") }
-        for _ in 0...Self.maximumRedirects {
-            let response = try sendWithRetries(kind, url: url, body: body, etag: etag, accept: accept)
+        for redirects in 0...Self.maximumRedirects {
+            var response = try sendWithRetries(kind, url: url, body: body, etag: etag, accept: accept)
             guard Self.redirectStatuses.contains(response.status) else {
+                response.redirected = redirects > 0
                 return (response, error(for: response, about: resource))
             }
             url = try redirectTarget(of: response, from: url)

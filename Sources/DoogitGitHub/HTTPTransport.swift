@@ -46,6 +46,10 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Header names in lowercase, values trimmed, in the order received.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// Whether a redirect led to this answer (GitHub's, for a repository renamed or transferred
+    /// since): the URL first asked names the repository as it was. Not part of `==`: the answer
+    /// is the same however it was reached.
+    public var redirected = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

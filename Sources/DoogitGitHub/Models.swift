@@ -10,13 +10,14 @@ public struct GitHubRepository: Equatable, Sendable {
     public var description: String?
     public var htmlURL: String
     public var isPrivate: Bool
-    public var archived: Bool
+    /// Nil when GitHub's answer leaves it out (a listing of GitHub Enterprise, or an older one).
+    public var archived: Bool?
     public var pushedAt: String?
     public var updatedAt: String?
     public var defaultBranch: String?
 
     public init(id: Int64, owner: String, name: String, fullName: String, description: String?, htmlURL: String,
-                isPrivate: Bool, archived: Bool, pushedAt: String? = nil, updatedAt: String? = nil,
+                isPrivate: Bool, archived: Bool?, pushedAt: String? = nil, updatedAt: String? = nil,
                 defaultBranch: String? = nil) {
         self.id = id
         self.owner = owner
@@ -39,16 +40,25 @@ public struct GitHubRepository: Equatable, Sendable {
     ]
 
     /// The fields doogit reads that a listing may leave out (`minimal-repository` makes them
-    /// optional), where a missing one would be read as false or none.
+    /// optional, and older answers lack some), where a missing one is read as unknown.
     public static let listedFields = ["archived", "pushed_at", "updated_at", "default_branch"]
 
     public init(json: JSONValue) throws(JSONError) {
-        let owner = try json.field("owner")
+        let fullName = try json.string("full_name")
+        let owner: String
+        switch json["owner"] {
+        case nil, .null?:
+            // Some of GitHub's schemas let a listed repository's owner be null: its full name names it.
+            guard let slash = fullName.firstIndex(of: "/") else { throw .missing(field: "owner") }
+            owner = String(fullName[..<slash])
+        case let value?:
+            owner = try value.string("login")
+        }
         self.init(
-            id: try json.int64("id"), owner: try owner.string("login"), name: try json.string("name"),
-            fullName: try json.string("full_name"), description: try json.optionalString("description"),
+            id: try json.int64("id"), owner: owner, name: try json.string("name"),
+            fullName: fullName, description: try json.optionalString("description"),
             htmlURL: try json.string("html_url"), isPrivate: try json.bool("private"),
-            archived: try json.optionalBool("archived") ?? false,
+            archived: try json.optionalBool("archived"),
             pushedAt: try json.optionalString("pushed_at"), updatedAt: try json.optionalString("updated_at"),
             defaultBranch: try json.optionalString("default_branch"))
         guard id > 0, !self.owner.isEmpty, !name.isEmpty else {

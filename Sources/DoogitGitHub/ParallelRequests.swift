@@ -10,8 +10,8 @@ extension GitHubClient {
         return results.map { $0 ?? .failure(.network(.timeout)) }
     }
 
-    /// GETs many URLs at once; each result is the final answer (any status; redirects are not
-    /// followed) or the error that ended it, in the order asked. See `getAll(_:accept:each:)`.
+    /// GETs many URLs at once; each result is the final answer (any status, a redirect followed
+    /// to its end) or the error that ended it, in the order asked. See `getAll(_:accept:each:)`.
     func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil) -> [Result<HTTPResponse, GitHubError>] {
         Self.collect(wanted.count) { each in getAll(wanted, accept: accept, each: each) }
     }
@@ -21,6 +21,9 @@ extension GitHubClient {
     /// its index) as soon as it is known, and says whether to start more requests: once it says
     /// no, the requests not yet sent are not, and get no result. Answers are retried and waited
     /// for by the same rules as single requests (`disposition`), as a group, within the deadline.
+    /// A redirect (GitHub's 301 for a repository renamed or transferred since) is followed as a
+    /// request alone follows it, within the API's origin: its target is asked in the window's
+    /// next round, with the same ETag, and its answer is the request's (`HTTPResponse.redirected`).
     ///
     /// The round goes no faster than GitHub's secondary rate limits allow (`RequestPacer`), and at
     /// the first answer that says a rate limit is met, no further transfers start: a limit that
@@ -40,7 +43,7 @@ extension GitHubClient {
     /// starts once the deadline has passed.
     func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil,
                 each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
-        var attempts = [Int](repeating: 0, count: wanted.count)
+        var asked = wanted.map { WindowedGet(url: $0.url, etag: $0.etag) }
         var pending = Array(wanted.indices)
         var lastFailure: GitHubError?
         var wantsMore = true
@@ -56,124 +59,169 @@ extension GitHubClient {
                 break
             }
             // As many as the secondary rate limits leave room for; the rest wait for a later round.
-            let round = Array(pending.prefix(pacedRoom(for: pending.lazy.map { RequestPacer.Request(.get, wanted[$0].url) })))
+            let room = pacedRoom(for: pending.lazy.map { RequestPacer.Request(.get, asked[$0].url) })
             guard let timeouts = attemptTimeouts() else {
                 giveUp(pending, .network(.timeout))
                 break
             }
-            let requests = round.map { index in
-                HTTPRequest(url: wanted[index].url, headers: headers(for: wanted[index].url, etag: wanted[index].etag, accept: accept),
-                            timeouts: timeouts)
-            }
-            var health = BatchHealth()
-            var retry: [Int] = []
-            var wait = 0
-            var sent = 0
-            var limitMet = false
-            let started = Monotonic.milliseconds()
-            let outcomes = transport.sendAll(requests) { position, outcome in
-                let index = round[position]
-                sent += 1
-                switch outcome {
-                case .success(let response): log("GET \(requests[position].url) -> \(response.status)")
-                case .failure(let error): log("GET \(requests[position].url) failed: \(error.summary)")
-                }
-                let healthy = health.record(outcome)
-                // A rate limit met: nothing more starts (what is in flight finishes).
-                if Self.isRateLimit(outcome) { limitMet = true }
-                attempts[index] += 1
-                switch disposition(of: outcome, attempt: attempts[index]) {
-                case .retry(let milliseconds):
-                    retry.append(index)
-                    wait = max(wait, milliseconds)
-                    lastFailure = Self.failure(of: outcome)
-                case .failed(let error):
-                    lastFailure = error
-                    deliver(index, .failure(error))
-                case .answered(let response):
-                    deliver(index, .success(response))
-                }
-                return healthy && !limitMet && wantsMore && attemptTimeouts() != nil
-            }
-            pacer.record(zip(round, outcomes).compactMap { index, outcome in
-                outcome == nil ? nil : RequestPacer.Request(.get, wanted[index].url)
-            })
-            requestCount += sent
-            log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
+            var round = sendRound(Array(pending.prefix(room)), &asked, accept: accept, timeouts: timeouts,
+                                  lastFailure: &lastFailure, wantsMore: { wantsMore }, deliver: deliver)
             guard wantsMore else { break }
-            retry.sort()
-            let unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
-                + pending.dropFirst(round.count)
-            if health.isFailing {
-                for index in unsent { log("GET \(wanted[index].url) not sent: GitHub is failing") }
+            let unsent = round.unsent + pending.dropFirst(room)
+            if round.health.isFailing {
+                for index in unsent { log("GET \(asked[index].url) not sent: GitHub is failing") }
                 // GitHub looks down: one request, with every attempt a request alone gets, settles
                 // it before any other is sent again.
-                if let confirming = retry.first, pause(wait) {
-                    do throws(GitHubError) {
-                        let response = try sendWithRetries(.get, url: wanted[confirming].url, body: nil,
-                                                           etag: wanted[confirming].etag, accept: accept,
-                                                           attemptsMade: attempts[confirming])
-                        if Self.isTransientFailure(.success(response)) {
-                            // Its last attempt failed too: GitHub is down.
-                            lastFailure = Self.failure(of: .success(response))
-                        } else {
-                            // It is answering: carry on with the rest, each with the attempts it has left.
-                            deliver(confirming, .success(response))
-                            pending = Array(retry.dropFirst()) + unsent
-                            continue
-                        }
-                    } catch {
+                if let confirming = round.retry.first, pause(round.wait) {
+                    switch confirmAnswering(asked[confirming], accept: accept) {
+                    case .success(let response):
+                        // It is answering: carry on with the rest, each with the attempts it has left.
+                        settle(confirming, response, &asked[confirming], followed: &round.followed, deliver: deliver)
+                        pending = Array(round.retry.dropFirst()) + round.followed + unsent
+                        continue
+                    case .failure(let error):
                         lastFailure = error
                     }
                 }
-                giveUp(retry + unsent, lastFailure ?? .network(.timeout))
+                giveUp(round.retry + round.followed + unsent, lastFailure ?? .network(.timeout))
                 break
             }
-            if !retry.isEmpty && !pause(wait) {
-                giveUp(retry, lastFailure ?? .network(.timeout))
-                retry = []
+            if !round.retry.isEmpty && !pause(round.wait) {
+                giveUp(round.retry, lastFailure ?? .network(.timeout))
+                round.retry = []
             }
-            pending = retry + unsent
+            pending = round.retry + round.followed + unsent
+        }
+    }
+
+    /// One round of a window: its requests in one sliding window of the transport, each answer
+    /// delivered, retried (`retry`, after `wait`) or followed to where it redirects (`followed`)
+    /// by the rules of a request alone; the requests not sent (`unsent`) once an answer says
+    /// that GitHub is failing or a rate limit is met, the caller wants no more, or the deadline
+    /// has passed.
+    private func sendRound(_ round: [Int], _ asked: inout [WindowedGet], accept: String?, timeouts: HTTPTimeouts,
+                           lastFailure: inout GitHubError?, wantsMore: () -> Bool,
+                           deliver: (Int, Result<HTTPResponse, GitHubError>) -> Void) -> WindowRound {
+        let requests = round.map { index in
+            HTTPRequest(url: asked[index].url, headers: headers(for: asked[index].url, etag: asked[index].etag, accept: accept),
+                        timeouts: timeouts)
+        }
+        var result = WindowRound()
+        var sent = 0
+        var limitMet = false
+        let started = Monotonic.milliseconds()
+        let outcomes = transport.sendAll(requests) { position, outcome in
+            let index = round[position]
+            sent += 1
+            logAnswer(requests[position], outcome)
+            let healthy = result.health.record(outcome)
+            // A rate limit met: nothing more starts (what is in flight finishes).
+            if Self.isRateLimit(outcome) { limitMet = true }
+            asked[index].attempts += 1
+            switch disposition(of: outcome, attempt: asked[index].attempts) {
+            case .retry(let milliseconds):
+                result.retry.append(index)
+                result.wait = max(result.wait, milliseconds)
+                lastFailure = Self.failure(of: outcome)
+            case .failed(let error):
+                lastFailure = error
+                deliver(index, .failure(error))
+            case .answered(let response):
+                settle(index, response, &asked[index], followed: &result.followed, deliver: deliver)
+            }
+            return healthy && !limitMet && wantsMore() && attemptTimeouts() != nil
+        }
+        pacer.record(zip(requests, outcomes).compactMap { request, outcome in
+            outcome == nil ? nil : RequestPacer.Request(.get, request.url)
+        })
+        requestCount += sent
+        log("GET \(sent) of \(requests.count) in parallel (\(Monotonic.milliseconds() - started) ms)")
+        result.retry.sort()
+        result.unsent = zip(round, outcomes).compactMap { index, outcome in outcome == nil ? index : nil }
+        return result
+    }
+
+    /// An answer is the request's, unless it is a redirect: then the request asks its target in
+    /// the next round (`followed`), or fails as a request alone would.
+    private func settle(_ index: Int, _ response: HTTPResponse, _ get: inout WindowedGet, followed: inout [Int],
+                        deliver: (Int, Result<HTTPResponse, GitHubError>) -> Void) {
+        guard Self.redirectStatuses.contains(response.status) else {
+            var response = response
+            response.redirected = get.redirects > 0
+            return deliver(index, .success(response))
+        }
+        do throws(GitHubError) {
+            try follow(response, &get)
+            followed.append(index)
+        } catch {
+            deliver(index, .failure(error))
+        }
+    }
+
+    /// The request a redirect points to, within the API's origin (`redirectTarget`), with the
+    /// attempts of a request alone; at most `maximumRedirects` of them, as for a request alone.
+    private func follow(_ response: HTTPResponse, _ get: inout WindowedGet) throws(GitHubError) {
+        guard get.redirects < Self.maximumRedirects else { throw .tooManyRedirects }
+        get.url = try redirectTarget(of: response, from: get.url)
+        get.redirects += 1
+        get.attempts = 0
+    }
+
+    /// The request that settles whether GitHub is down, with the attempts it has left: its answer
+    /// (GitHub is answering), or the failure of its last attempt (GitHub is down).
+    private func confirmAnswering(_ get: WindowedGet, accept: String?) -> Result<HTTPResponse, GitHubError> {
+        do throws(GitHubError) {
+            let response = try sendWithRetries(.get, url: get.url, body: nil, etag: get.etag, accept: accept,
+                                               attemptsMade: get.attempts)
+            // Its last attempt failed too: GitHub is down.
+            if Self.isTransientFailure(.success(response)) { return .failure(Self.failure(of: .success(response))) }
+            return .success(response)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func logAnswer(_ request: HTTPRequest, _ outcome: Result<HTTPResponse, TransportError>) {
+        switch outcome {
+        case .success(let response): log("GET \(request.url) -> \(response.status)")
+        case .failure(let error): log("GET \(request.url) failed: \(error.summary)")
         }
     }
 }
 
+/// What one round of a `getAll` window came to (`sendRound`).
+struct WindowRound {
+    var retry: [Int] = []
+    var followed: [Int] = []
+    /// The longest wait a retry asks for.
+    var wait = 0
+    var unsent: [Int] = []
+    var health = BatchHealth()
+}
+
+/// One request of a `getAll` window as it goes: the URL it asks now (a redirect's target once
+/// one was followed), with its ETag, the attempts it had there and the redirects it followed.
+struct WindowedGet {
+    var url: String
+    let etag: String?
+    var attempts = 0
+    var redirects = 0
+}
+
 extension GitHubClient {
-    /// Answers of `getAll`, each read by `read`: a redirect (a moved repository) is followed, a
-    /// non-success is the error about its resource, and a success (or a 304) is decoded. `each`
-    /// gets each result as soon as it is known, as in `getAll(_:accept:each:)`.
+    /// Answers of `getAll`, each read by `read`: a non-success is the error about its resource,
+    /// and a success (or a 304) is decoded. `each` gets each result as soon as it is known, as in
+    /// `getAll(_:accept:each:)`.
     func conditionalAll<T>(_ wanted: [(url: String, etag: String?, resource: GitHubResource)],
                            read: (HTTPResponse) throws(GitHubError) -> T,
                            each: (Int, Result<T, GitHubError>) -> Bool) {
-        func result(_ index: Int, _ response: HTTPResponse) -> Result<T, GitHubError> {
-            Result { () throws(GitHubError) in
-                if let error = error(for: response, from: wanted[index].url, about: wanted[index].resource) { throw error }
-                return try read(response)
-            }
-        }
-        // Redirects (moved repositories, rare) are followed after the window, whose transfers
-        // would otherwise wait on them.
-        var redirected: [(index: Int, response: HTTPResponse)] = []
-        var wantsMore = true
         getAll(wanted.map { (url: $0.url, etag: $0.etag) }) { index, answer in
-            switch answer {
-            case .success(let response) where Self.redirectStatuses.contains(response.status):
-                redirected.append((index, response))
-            case .success(let response):
-                wantsMore = each(index, result(index, response))
-            case .failure(let error):
-                wantsMore = each(index, .failure(error))
-            }
-            return wantsMore
-        }
-        for (index, response) in redirected where wantsMore {
-            let item = wanted[index]
-            do throws(GitHubError) {
-                let target = try get(try redirectTarget(of: response, from: item.url), ifNoneMatch: item.etag, about: item.resource)
-                wantsMore = each(index, result(index, target))
-            } catch {
-                wantsMore = each(index, .failure(error))
-            }
+            each(index, answer.flatMap { response in
+                Result { () throws(GitHubError) in
+                    if let error = error(for: response, from: wanted[index].url, about: wanted[index].resource) { throw error }
+                    return try read(response)
+                }
+            })
         }
     }
 

@@ -139,11 +139,12 @@ extension Store {
         }
     }
 
-    /// Records the remote repository as checked, with the ETag of the check: what a 304 means next time.
-    public func recordRemoteRepository(etag: String?, isPublic: Bool) throws {
+    /// Records the remote repository as checked, with the ETag of the check (what a 304 means next
+    /// time) and its name as GitHub gave it: renamed or transferred on GitHub, it keeps its id.
+    public func recordRemoteRepository(etag: String?, isPublic: Bool, fullName: String) throws {
         try database.transaction { () throws(StoreError) in
-            _ = try database.run("UPDATE remote SET repository_etag = ?, repository_public = ? WHERE id = 1", .optional(etag),
-                                 .bool(isPublic))
+            _ = try database.run("UPDATE remote SET repository_etag = ?, repository_public = ?, full_name = ? WHERE id = 1",
+                                 .optional(etag), .bool(isPublic), .text(fullName))
         }
     }
 

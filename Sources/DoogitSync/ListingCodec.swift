@@ -14,7 +14,7 @@ enum ListingCodec {
                 JSONMember("description", .optional(repository.description)),
                 JSONMember("html_url", .string(repository.htmlURL)),
                 JSONMember("private", .bool(repository.isPrivate)),
-                JSONMember("archived", .bool(repository.archived)),
+                JSONMember("archived", repository.archived.map(JSONValue.bool) ?? .null),
                 JSONMember("pushed_at", .optional(repository.pushedAt)),
                 JSONMember("updated_at", .optional(repository.updatedAt)),
                 JSONMember("default_branch", .optional(repository.defaultBranch)),

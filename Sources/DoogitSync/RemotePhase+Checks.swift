@@ -11,7 +11,7 @@ extension RemotePhase {
             case .notModified:
                 if settings.repositoryPublic { throw RemoteFailure.madePublic(repository: settings.fullName) }
             case .modified(let found, let etag):
-                try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate)
+                try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate, fullName: found.fullName)
                 guard found.isPrivate else { throw RemoteFailure.madePublic(repository: found.fullName) }
             }
         } catch GitHubError.notFound, GitHubError.unavailable {

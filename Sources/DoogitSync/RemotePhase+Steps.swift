@@ -17,6 +17,9 @@ struct RemoteSnapshot {
     var madePublic: String?
     /// Whether the read checked that the repository is still private (no check before a write then).
     var checkedPrivate = false
+    /// The repository's name as the read by id gave it (recorded): renamed or transferred on
+    /// GitHub since, the rest of the exchange asks it by this name.
+    var fullName: String?
     /// The files read anew, decoded as they arrived (nil: GitHub gave no time to stamp hand edits at).
     var decodings: EarlyDecodings?
 
@@ -40,6 +43,7 @@ extension RemotePhase {
     /// first (the stub, through the Contents API) was just made: the exchange starts again.
     func readRemote(_ settings: RemoteSettings, readRef: Bool, attempt: Int, madeFirstCommit: inout Bool,
                     _ session: SyncSession) throws -> RemoteSnapshot? {
+        var settings = settings
         var snapshot = RemoteSnapshot(known: RemoteTree(entries: try session.store.remoteEntries()), head: settings.headCommit,
                                       refETag: settings.refETag)
         // What is known of the tree lacks its root (GitHub named a write otherwise than this
@@ -52,8 +56,10 @@ extension RemotePhase {
             id: settings.repositoryID, repositoryETag: settings.repositoryETag)
         switch visibility {
         case .success(.modified(let found, let etag)):
-            try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate)
+            try session.store.recordRemoteRepository(etag: etag, isPublic: !found.isPrivate, fullName: found.fullName)
             if found.isPrivate { snapshot.checkedPrivate = true } else { snapshot.madePublic = found.fullName }
+            snapshot.fullName = found.fullName
+            settings.fullName = found.fullName
         case .success(.notModified):
             if settings.repositoryPublic { snapshot.madePublic = settings.fullName } else { snapshot.checkedPrivate = true }
         case .failure(.notFound), .failure(.unavailable):

@@ -36,7 +36,11 @@ struct RemotePhase: SyncPhase {
             guard session.summary.remote != nil, summary.failure == nil, !session.dryRun,
                   try session.store.replica.hasPending() else { return }
         }
-        defer { session.summary.remote = summary }
+        defer {
+            // Renamed or transferred on GitHub: the name the exchange found, said once.
+            if let now = try? session.store.remoteSettings()?.fullName { summary.noteName(now) }
+            session.summary.remote = summary
+        }
         do {
             try exchange(readFirst: !closing, &summary, &session)
         } catch let failure as RemoteFailure {
@@ -64,7 +68,7 @@ struct RemotePhase: SyncPhase {
         while true {
             try session.checkBudget()
             guard let stored = try session.store.remoteSettings() else { return }
-            let settings = try joinBranch(stored, session)
+            var settings = try joinBranch(stored, session)
             // This exchange's steps, the first's and the closing one's apart (for `sync -v`).
             summary.milliseconds.removeAll { $0.step.hasPrefix("closing ") == !readFirst }
             var clock = StepClock(closing: !readFirst)
@@ -72,6 +76,7 @@ struct RemotePhase: SyncPhase {
             guard let snapshot = try readRemote(settings, readRef: readFirst || attempt > 0, attempt: attempt,
                                                 madeFirstCommit: &madeFirstCommit, session) else { continue }
             summary.milliseconds.append(clock.lap("read"))
+            if let name = snapshot.fullName { settings.fullName = name }
             if let lostOn, snapshot.head == lostOn {
                 // The branch moved, or the write would not have lost, yet this read shows it where
                 // it was: a replica of GitHub that lags. Writing on it again must fail; wait and read.

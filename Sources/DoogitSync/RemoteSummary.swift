@@ -10,7 +10,10 @@ import Darwin
 
 /// What exchanging the todos with the file on GitHub did (both exchanges of a sync together).
 public struct RemoteSummary: Equatable, Sendable {
+    /// The remote repository's name (its name now, when GitHub renamed or transferred it).
     public var repository: String
+    /// Its name before, when the sync found it renamed or transferred on GitHub.
+    public var formerName: String?
     /// Todos and repositories changed here by what other machines wrote.
     public var pulled = 0
     /// Lines of the file this machine's writes changed: only writes GitHub took count.
@@ -37,9 +40,18 @@ public struct RemoteSummary: Equatable, Sendable {
     }
 
     public static func == (lhs: RemoteSummary, rhs: RemoteSummary) -> Bool {
-        lhs.repository == rhs.repository && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
+        lhs.repository == rhs.repository && lhs.formerName == rhs.formerName && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
             && lhs.handEdits == rhs.handEdits && lhs.thisClockAheadBy == rhs.thisClockAheadBy
             && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.droppedEdits == rhs.droppedEdits && lhs.failure == rhs.failure
+    }
+
+    /// Notes the repository's name as this machine knows it now: another than the summary's is
+    /// GitHub's rename or transfer, and the name it had at the sync's start is its former one.
+    mutating func noteName(_ name: String) {
+        guard name != repository else { return }
+        if formerName == nil { formerName = repository }
+        repository = name
+        if formerName == name { formerName = nil }
     }
 
     /// Notes the edits made here that an exchange's plan drops, by what the user knows them by.

@@ -286,8 +286,8 @@ struct RepositoryPhase: SyncPhase {
             if stored.description != remote.description {
                 changes.append(.descriptionChanged(fullName: remote.fullName, description: remote.description))
             }
-            if stored.archived != remote.archived {
-                changes.append(remote.archived ? .archived(fullName: remote.fullName) : .unarchived(fullName: remote.fullName))
+            if stored.archived != updated.archived {
+                changes.append(updated.archived ? .archived(fullName: remote.fullName) : .unarchived(fullName: remote.fullName))
             }
             if stored.isPrivate != remote.isPrivate {
                 changes.append(.visibilityChanged(fullName: remote.fullName, isPrivate: remote.isPrivate))

@@ -154,7 +154,7 @@ public struct RepositoryTracker {
         RepositoryRecord(
             id: remote.id, owner: remote.owner, name: remote.name, fullName: remote.fullName,
             description: remote.description, url: remote.htmlURL, isPrivate: remote.isPrivate,
-            archived: remote.archived, gone: false, pushedAt: remote.pushedAt, remoteUpdatedAt: remote.updatedAt,
+            archived: remote.archived ?? existing?.archived ?? false, gone: false, pushedAt: remote.pushedAt, remoteUpdatedAt: remote.updatedAt,
             etag: etag, addedAt: existing?.addedAt ?? now, syncedAt: now,
             defaultBranch: remote.defaultBranch ?? existing?.defaultBranch, settings: existing?.settings ?? RepositorySettings())
     }

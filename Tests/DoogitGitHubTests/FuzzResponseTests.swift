@@ -376,7 +376,9 @@ fileprivate enum JSONFuzzer {
             default: return false
             }
         case "owner":
-            guard let value, case .object = value, case .string(let login)? = value["login"] else { return false }
+            // Null or left out (some of GitHub's schemas allow it): the full name names the owner.
+            guard let value, value != .null else { return true }
+            guard case .object = value, case .string(let login)? = value["login"] else { return false }
             return !login.isEmpty
         default:
             return nil  // not read: anything goes

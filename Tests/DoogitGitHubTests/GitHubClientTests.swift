@@ -80,7 +80,7 @@ struct GitHubClientTests {
             "<html>Bad gateway</html>",                                // not JSON
             #"{"id":"one","name":"x","full_name":"a/x","owner":{"login":"a"},"html_url":"u","private":false}"#,
             #"{"id":1,"name":"x","full_name":"a/x","owner":{"login":"a"},"html_url":"u","private":"no"}"#,
-            #"{"id":1,"name":"x","full_name":"a/x","html_url":"u","private":false}"#,
+            #"{"id":1,"name":"x","full_name":"x","html_url":"u","private":false}"#,  // no owner, and none in the full name
             #"[1,2,3]"#,
             String(repeating: "[", count: 100_000),
             "\u{FF}\u{FE}garbage",

@@ -46,7 +46,8 @@ extension FakeContents {
                 response = .json(409, Fixtures.text("error-409-empty-repository.json"))
             } else {
                 switch (request.method, route.first ?? "", route.count) {
-                case ("GET", "matching-refs", 2...) where route[1] == "heads":
+                // The documented form only: `matching-refs/{ref}`, with `heads` or `heads/PREFIX`.
+                case ("GET", "matching-refs", 2...) where route[1] == "heads" && !request.path.hasSuffix("/"):
                     let prefix = route.dropFirst(2).joined(separator: "/").removingPercentEncoding ?? ""
                     let heads = withObjects(repository) { $0.refs }.filter { $0.key.hasPrefix(prefix) && branchExists($0.key) }
                     response = .json(200, JSONWriter.write(.array(heads.sorted { $0.key < $1.key }.map {

@@ -5,10 +5,11 @@ import Foundation
 /// can be added, renamed, transferred, archived, deleted and restored. It answers the endpoints
 /// doogit uses with bodies shaped like GitHub's (from the fixtures), the Contents and Git Data
 /// APIs over real git objects (FakeGitHub+Contents.swift, +GitData), ETags and 304s, Link
-/// pagination, 301 for renamed repositories, 401 for a wrong token, a primary rate limit
-/// that counts every request except a 304 and `/rate_limit`, the secondary rate limits
-/// (`FakeSecondaryLimits`: requests at once, points a minute per endpoint, content creation),
-/// and GitHub's generic 404 for any route it does not serve.
+/// pagination, 301 and 307 for every route of a renamed repository (FakeGitHub+Renames.swift),
+/// 401 for a wrong token, a primary rate limit that counts every request except a 304 and
+/// `/rate_limit`, the secondary rate limits (`FakeSecondaryLimits`: requests at once, points a
+/// minute per endpoint, content creation), and GitHub's generic 404 for any route it does not
+/// serve.
 public final class FakeGitHub: @unchecked Sendable {
     public struct Repository: Equatable, Sendable {
         public var id: Int64
@@ -39,9 +40,9 @@ public final class FakeGitHub: @unchecked Sendable {
     }
 
     private let lock = NSRecursiveLock()
-    private var repositories: [Int64: Repository] = [:]
-    private var deleted: Set<Int64> = []
-    private var formerNames: [String: Int64] = [:]
+    var repositories: [Int64: Repository] = [:]
+    var deleted: Set<Int64> = []
+    var formerNames: [String: Int64] = [:]
     /// GitHub's ids of the owners whose listings were asked for (by lowercased login).
     private var ownerIDs: [String: Int64] = [:]
     private var received: [ReceivedRequest] = []
@@ -125,7 +126,10 @@ public final class FakeGitHub: @unchecked Sendable {
             guard var repository = repositories[id] else { return }
             let before = repository.fullName.lowercased()
             change(&repository)
-            if repository.fullName.lowercased() != before { formerNames[before] = id }
+            if repository.fullName.lowercased() != before {
+                formerNames[before] = id
+                contents.renameRepository(from: before, to: repository.fullName)
+            }
             repositories[id] = repository
         }
     }
@@ -250,12 +254,18 @@ public final class FakeGitHub: @unchecked Sendable {
         guard used < limit else {
             return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(remaining: 0))
         }
-        var parts = request.path.split(separator: "/").map(String.init)
+        var parts = namedByOwner(request.path.split(separator: "/").map(String.init))
         // An owner and a name arrive percent-encoded, and GitHub reads them decoded.
         if ["repos", "users", "orgs"].contains(parts.first) {
             for index in parts.indices.dropFirst().prefix(2) { parts[index] = parts[index].removingPercentEncoding ?? parts[index] }
         }
         var response: ServerResponse
+        if let answered = renamedOrMissing(request, parts) {
+            used += 1
+            response = answered
+            response.headers += rateHeaders(remaining: limit - used)
+            return response
+        }
         switch (request.method, parts.count) {
         case ("GET", 1) where parts[0] == "rate_limit":
             // Free of rate limit on GitHub, as here.
@@ -285,10 +295,6 @@ public final class FakeGitHub: @unchecked Sendable {
                 $0.fullName.lowercased() == fullName && !deleted.contains($0.id)
             }) {
                 response = repositoryAnswer(repository, request)
-            } else if let id = formerNames[fullName], !deleted.contains(id) {
-                let moved = Fixtures.json("error-301-moved.json")
-                    .replacing(["url": .string("\(apiURL)/repositories/\(id)")])
-                response = .json(301, JSONWriter.write(moved), headers: [("Location", "\(apiURL)/repositories/\(id)")])
             } else {
                 response = .json(404, Fixtures.text("error-404.json"))
             }

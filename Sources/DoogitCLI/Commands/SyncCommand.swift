@@ -80,6 +80,7 @@ enum SyncCommand {
         }
         guard !runtime.global.quiet else { return }
         let prefix = dryRun ? "would be " : ""
+        if let remote = summary.remote, let line = renamedLine(for: remote) { runtime.console.print(line) }
         if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         if let remote = summary.remote, let line = droppedLine(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         for change in sorted(summary.changes) {
@@ -102,6 +103,12 @@ enum SyncCommand {
         if remote.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + changes(remote.pulled)) }
         if remote.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + changes(remote.pushed)) }
         return "\(TerminalText.sanitize(remote.repository)): " + parts.joined(separator: ", ")
+    }
+
+    /// The remote repository renamed or transferred on GitHub, found by this sync (and kept by
+    /// its new name from now on, even by a dry run: it is GitHub's change, not this sync's).
+    static func renamedLine(for remote: RemoteSummary) -> String? {
+        remote.formerName.map { "the remote \(TerminalText.sanitize($0)) is now \(TerminalText.sanitize(remote.repository))" }
     }
 
     /// The edits made here that the exchange dropped: their todos' removal had left the remote

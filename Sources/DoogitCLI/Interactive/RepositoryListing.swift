@@ -12,8 +12,9 @@ enum RepositoryListing {
             }
             var description: String?
             if case .string(let text)? = item["description"] { description = text }
+            let archived: Bool? = item["archived"] == .null ? nil : item["archived"] == .bool(true)
             return RepositoryView.Entry(id: id, fullName: fullName, description: description,
-                                        isPrivate: item["private"] == .bool(true), archived: item["archived"] == .bool(true),
+                                        isPrivate: item["private"] == .bool(true), archived: archived,
                                         tracked: item["tracked"] == .bool(true))
         }
     }

@@ -10,7 +10,8 @@ struct RepositoryView {
         var fullName: String
         var description: String?
         var isPrivate: Bool
-        var archived: Bool
+        /// Nil when GitHub's listing did not say.
+        var archived: Bool?
         var tracked: Bool
     }
 

@@ -190,14 +190,16 @@ enum JSONOutput {
         json.endObject()
     }
 
-    /// A repository found by `repo search --json`, and whether it is tracked.
+    /// A repository found by `repo search --json`, and whether it is tracked; `archived` is null
+    /// when GitHub's listing did not say.
     static func searchResult(_ repository: GitHubRepository, tracked: Bool, into json: inout JSONStream) {
         json.beginObject()
         json.key("id"); json.int(repository.id)
         json.key("fullName"); json.string(repository.fullName)
         json.key("description"); json.string(repository.description)
         json.key("private"); json.bool(repository.isPrivate)
-        json.key("archived"); json.bool(repository.archived)
+        json.key("archived")
+        if let archived = repository.archived { json.bool(archived) } else { json.null() }
         json.key("tracked"); json.bool(tracked)
         json.endObject()
     }

@@ -22,13 +22,15 @@ struct ListRenderer {
         return renderer
     }
 
-    /// `[private]`, `[gone]`, `[archived]` as they apply: as shown (coloured) and as plain text,
-    /// whose width the layout needs. The one place where a repository's flags are written.
-    func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool) -> (shown: String, plain: String) {
+    /// `[private]`, `[gone]`, `[archived]` as they apply (`[archived?]` when GitHub did not say):
+    /// as shown (coloured) and as plain text, whose width the layout needs. The one place where a
+    /// repository's flags are written.
+    func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool?) -> (shown: String, plain: String) {
         var shown: [String] = []
         var plain: [String] = []
         for (applies, flag, color) in [(isPrivate, "[private]", style.yellow), (gone, "[gone]", style.red),
-                                       (archived, "[archived]", style.yellow)] where applies {
+                                       (archived == true, "[archived]", style.yellow),
+                                       (archived == nil, "[archived?]", style.yellow)] where applies {
             shown.append(color(flag))
             plain.append(flag)
         }
