@@ -175,6 +175,7 @@ struct GitHubFeaturesTests {
             #expect(result.stderrLines.count == 1)
             #expect(result.stderr.contains(message), "\(result.stderr)")
             #expect(sandbox.run("repo", "list").stdout.isEmpty)
+            try sandbox.letRateLimitsPass()
         }
     }
 

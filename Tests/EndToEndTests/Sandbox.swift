@@ -32,6 +32,12 @@ final class Sandbox {
     @discardableResult
     func run(_ arguments: String...) -> ProcessResult { run(arguments) }
 
+    /// The time of every rate limit GitHub asked to wait out passes: the next command sends again.
+    func letRateLimitsPass() throws {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return }
+        try Database(path: databasePath).run("DELETE FROM rate_limit_holds")
+    }
+
     /// The database's rows as text, to show that a failed command changed nothing.
     func snapshot() throws -> String {
         guard FileManager.default.fileExists(atPath: databasePath) else { return "(no database)" }

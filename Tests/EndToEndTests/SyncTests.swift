@@ -203,6 +203,7 @@ struct SyncTests {
         #expect(repos.components(separatedBy: "\"new\"").count == 2)
         #expect(!repos.contains("\"gone\":true"))
 
+        try sandbox.letRateLimitsPass()
         let before = try sandbox.snapshot()
         sandbox.github.stop()
         let down = sandbox.run("sync")
