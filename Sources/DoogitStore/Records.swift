@@ -21,6 +21,8 @@ public struct RepositoryRecord: Equatable, Sendable {
     public var defaultBranch: String?
     /// The settings of `repo set`; saving a repository never changes them (see `setSettings`).
     public var settings: RepositorySettings
+    /// False for a repository no longer tracked, named only where its removed todos are listed.
+    public var tracked = true
 
     public init(id: Int64, owner: String, name: String, fullName: String, description: String?, url: String,
                 isPrivate: Bool, archived: Bool, gone: Bool = false, pushedAt: String? = nil,

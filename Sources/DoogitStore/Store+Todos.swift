@@ -223,7 +223,16 @@ extension Store {
                 }.first
                 if let entry { found.append((id, entry)) } else { missing.append(id) }
             }
-            guard missing.isEmpty else { throw StoreError.notRestorable(missing) }
+            guard missing.isEmpty else {
+                // Removed with its repository (`repo remove --force`, here or elsewhere): tracked first.
+                if let first = missing.first, let untracked = try database.query("""
+                    SELECT u.full_name FROM todo_tombstones b JOIN untracked_repositories u ON u.id = b.repository_id
+                    WHERE b.todo_id = ? AND b.text IS NOT NULL AND u.id NOT IN (SELECT id FROM repositories)
+                    """, [.integer(first)], { row throws(StoreError) in try row.string("full_name") }).first {
+                    throw StoreError.repositoryNotTracked(ids: missing, fullName: untracked)
+                }
+                throw StoreError.notRestorable(missing)
+            }
             for (id, removed) in found {
                 var entry = removed
                 let stamp = try replica.nextStamp(at: now)

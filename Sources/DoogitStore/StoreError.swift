@@ -51,6 +51,8 @@ public enum StoreError: Error, Equatable, Sendable {
     /// IDs that are not removed todos which can come back (never removed, removed with their
     /// repository, or from before removals kept their values).
     case notRestorable([Int64])
+    /// Removed todos whose repository is no longer tracked here: `repo add` it first.
+    case repositoryNotTracked(ids: [Int64], fullName: String)
     case unknownRepository(String)
     case ambiguousRepository(String, candidates: [RepositoryMatch])
     case repositoryHasTodos(fullName: String, open: Int, done: Int)

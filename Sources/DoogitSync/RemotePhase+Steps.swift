@@ -171,6 +171,7 @@ extension RemotePhase {
         let plan = try attempt.plan()
         summary.todos = attempt.local.todos.count
         summary.noteDropped(plan, here: attempt.local)
+        summary.noteUntracked(plan, here: attempt.local, changedHere: Set(pending.keys))
         summary.handEdits = max(summary.handEdits, attempt.handEdits)
         if let ahead = attempt.thisClockAheadBy { summary.thisClockAheadBy = ahead }
         if let ahead = attempt.otherClockAheadBy { summary.otherClockAheadBy = ahead }

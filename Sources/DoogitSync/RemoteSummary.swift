@@ -28,6 +28,9 @@ public struct RemoteSummary: Equatable, Sendable {
     public var otherClockAheadBy: Int64?
     /// Todos edited here whose removal had left the remote meanwhile: the edits were dropped.
     public var droppedEdits: [String: DroppedEdit] = [:]
+    /// Repositories another machine stopped tracking (`repo remove --force`), by id: no longer
+    /// tracked here either, their todos removed with them.
+    public var untrackedElsewhere: [Int64: UntrackedElsewhere] = [:]
     /// Why the exchange failed (the rest of the sync went on); nil when it did not.
     public var failure: RemoteFailure?
     /// What the last attempt worked with, and how long its steps took (for `sync -v`).
@@ -42,7 +45,8 @@ public struct RemoteSummary: Equatable, Sendable {
     public static func == (lhs: RemoteSummary, rhs: RemoteSummary) -> Bool {
         lhs.repository == rhs.repository && lhs.formerName == rhs.formerName && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.retries == rhs.retries
             && lhs.handEdits == rhs.handEdits && lhs.thisClockAheadBy == rhs.thisClockAheadBy
-            && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.droppedEdits == rhs.droppedEdits && lhs.failure == rhs.failure
+            && lhs.otherClockAheadBy == rhs.otherClockAheadBy && lhs.droppedEdits == rhs.droppedEdits
+            && lhs.untrackedElsewhere == rhs.untrackedElsewhere && lhs.failure == rhs.failure
     }
 
     /// Notes the repository's name as this machine knows it now: another than the summary's is
@@ -59,6 +63,37 @@ public struct RemoteSummary: Equatable, Sendable {
         for uuid in plan.dropped {
             droppedEdits[uuid] = DroppedEdit(text: here.todos[uuid]?.text.value ?? "", restorable: plan.local.todos[uuid] != nil)
         }
+    }
+}
+
+extension RemoteSummary {
+    /// Notes the repositories tracked here that an exchange's plan stops tracking (another
+    /// machine's `repo remove --force`), with the todos here it removes with them and how many
+    /// of those changed here since they were last sent (`changedHere`).
+    mutating func noteUntracked(_ plan: RemoteExchange.Plan, here: Replica, changedHere: Set<String>) {
+        for (id, before) in here.repositories where before.tracked.value {
+            guard plan.local.repositories[id]?.tracked.value != true else { continue }
+            let removed = here.todos.filter { uuid, entry in
+                entry.repository.value == id && !entry.isRemoved && plan.local.todos[uuid]?.isRemoved != false
+            }.keys
+            let name = plan.local.repositories[id]?.name.value.fullName ?? before.name.value.fullName
+            untrackedElsewhere[id] = UntrackedElsewhere(fullName: name, todos: removed.count,
+                                                        changedHere: removed.filter(changedHere.contains).count)
+        }
+    }
+}
+
+/// A repository another machine stopped tracking: its name, how many of its todos were removed
+/// here with it, and how many of those had changed here since they were last sent.
+public struct UntrackedElsewhere: Equatable, Sendable {
+    public var fullName: String
+    public var todos: Int
+    public var changedHere: Int
+
+    public init(fullName: String, todos: Int, changedHere: Int) {
+        self.fullName = fullName
+        self.todos = todos
+        self.changedHere = changedHere
     }
 }
 

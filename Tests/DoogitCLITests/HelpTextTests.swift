@@ -269,7 +269,9 @@ import Testing
         removes the repository and all its todos. Every REPO is checked first; nothing
         changes unless all can go. REPO may be id:ID (GitHub's numeric id, shown by
         'doogit repo list --json'), which tells apart two tracked repositories with one
-        name.
+        name. With a remote set, the repository and its todos leave every machine at its
+        next sync; the todos stay restorable ('doogit todo list --removed') once the
+        repository is tracked again.
 
         Options:
           -f, --force  also remove the repository's todos, open and done

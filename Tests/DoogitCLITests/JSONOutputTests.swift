@@ -42,7 +42,8 @@ import Testing
               "fullName": "acme/widgets",
               "description": null,
               "archived": true,
-              "gone": true
+              "gone": true,
+              "tracked": true
             },
             "todos": [
               {
@@ -67,7 +68,8 @@ import Testing
               "fullName": "octocat/Hello-World",
               "description": "My first repository on GitHub!",
               "archived": false,
-              "gone": false
+              "gone": false,
+              "tracked": true
             },
             "todos": [
               {

@@ -48,8 +48,15 @@ struct RestoreMoveTests {
     func restoreNeedsTheRepository() throws {
         let (store, todos) = try makeStore()
         try store.removeRepositories(ids: [2], force: true, at: moment(5))
-        #expect(throws: StoreError.notRestorable([todos[2].id])) { try store.restoreTodos([todos[2].id], at: moment(6)) }
+        let fullName = try #require(try store.removedSections().first { !$0.repository.tracked }?.repository.fullName)
+        #expect(throws: StoreError.repositoryNotTracked(ids: [todos[2].id], fullName: fullName)) {
+            try store.restoreTodos([todos[2].id], at: moment(6))
+        }
         #expect(try store.restorableTodoIDs().isEmpty)
+        // Tracked again, its removed todos come back.
+        try store.saveRepository(repository(2, fullName))
+        _ = try store.restoreTodos([todos[2].id], at: moment(7))
+        #expect(try store.sections().flatMap(\.todos).contains { $0.id == todos[2].id })
     }
 
     @Test("clear removes done todos of one repository or of all, restorably")

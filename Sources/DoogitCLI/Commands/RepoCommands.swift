@@ -39,7 +39,9 @@ enum RepoCommands {
             Refuses while a repository has any todos, open or done, unless --force, which removes the \
             repository and all its todos. Every REPO is checked first; nothing changes unless all can \
             go. REPO may be id:ID (GitHub's numeric id, shown by 'doogit repo list --json'), which tells \
-            apart two tracked repositories with one name.
+            apart two tracked repositories with one name. With a remote set, the repository and its \
+            todos leave every machine at its next sync; the todos stay restorable ('doogit todo list \
+            --removed') once the repository is tracked again.
             """,
         examples: ["doogit repo remove octocat/Hello-World", "doogit repo remove Hello-World --force"],
         run: runRemove)
@@ -110,11 +112,16 @@ enum RepoCommands {
             runtime.printJSONArray(removed, JSONOutput.repository)
             return
         }
+        // With a remote, the others follow: said, as it is not this machine's alone.
+        let everywhere = try store.remoteSettings().map {
+            ", here and on every machine of the remote \(TerminalText.sanitize($0.fullName)) at its next sync"
+        } ?? ""
         for summary in removed {
             let count = summary.open + summary.done
             let todos = count == 0 ? "" : " and its \(count) todo\(count == 1 ? "" : "s")"
-            let name = names[repositories.firstIndex { $0.id == summary.repository.id } ?? 0]
-            runtime.say("Stopped tracking \(TerminalText.sanitize(name))\(todos)")
+            let name = TerminalText.sanitize(names[repositories.firstIndex { $0.id == summary.repository.id } ?? 0])
+            let back = count == 0 ? "" : " ('doogit repo add \(name)' and 'doogit todo restore' bring them back)"
+            runtime.say("Stopped tracking \(name)\(todos)\(everywhere)\(everywhere.isEmpty ? "" : back)")
         }
     }
 

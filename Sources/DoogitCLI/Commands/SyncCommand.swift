@@ -83,6 +83,7 @@ enum SyncCommand {
         if let remote = summary.remote, let line = renamedLine(for: remote) { runtime.console.print(line) }
         if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         if let remote = summary.remote, let line = droppedLine(for: remote, dryRun: dryRun) { runtime.console.print(line) }
+        if let remote = summary.remote { for line in untrackedLines(for: remote, dryRun: dryRun) { runtime.console.print(line) } }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
@@ -120,6 +121,18 @@ enum SyncCommand {
         let restorable = remote.droppedEdits.values.contains(where: \.restorable) ? " (restorable: 'doogit todo list --removed')" : ""
         return "\(TerminalText.sanitize(remote.repository)): \(dryRun ? "would drop" : "dropped") this machine's edits of \(count) "
             + "todo\(count == 1 ? "" : "s") removed on another machine meanwhile: \(texts)\(restorable)"
+    }
+
+    /// Repositories another machine stopped tracking, with their todos: said, with how to get
+    /// them back, as the user here did not ask for it.
+    static func untrackedLines(for remote: RemoteSummary, dryRun: Bool) -> [String] {
+        remote.untrackedElsewhere.values.sorted { $0.fullName < $1.fullName }.map { untracked in
+            let name = TerminalText.sanitize(untracked.fullName)
+            let todos = untracked.todos == 0 ? "" : " with its " + Counted.text(untracked.todos, "todo")
+                + (untracked.changedHere == 0 ? "" : " (\(untracked.changedHere) changed here since the last sync)")
+            return "\(name): \(dryRun ? "would no longer be" : "no longer") tracked, stopped on another machine\(todos); "
+                + "'doogit todo list --removed' shows what can come back, after 'doogit repo add \(name)'"
+        }
     }
 
     /// A clock far ahead of GitHub's had its stamps clamped: worth saying, even from cron.

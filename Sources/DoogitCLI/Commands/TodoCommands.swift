@@ -181,6 +181,10 @@ enum TodoCommands {
             renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
             if runtime.console.outputIsTerminal {
                 runtime.note(sections.isEmpty ? "No removed todo to restore." : "Bring one back with 'doogit todo restore ID'.")
+                if let untracked = sections.first(where: { !$0.repository.tracked }) {
+                    let name = TerminalText.sanitize(untracked.repository.fullName)
+                    runtime.note("A repository marked [not tracked] is tracked again first: 'doogit repo add \(name)'.")
+                }
             }
             return
         }

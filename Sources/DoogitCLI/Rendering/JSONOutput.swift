@@ -114,6 +114,8 @@ enum JSONOutput {
         json.key("description"); json.string(r.description)
         json.key("archived"); json.bool(r.archived)
         json.key("gone"); json.bool(r.gone)
+        // False only in `todo list --removed`, for the todos of a repository no longer tracked.
+        json.key("tracked"); json.bool(r.tracked)
         json.endObject()
         json.key("todos")
         json.beginArray()
@@ -149,6 +151,15 @@ enum JSONOutput {
             json.key("pushed"); json.int(Int64(remote.pushed))
             json.key("retries"); json.int(Int64(remote.retries))
             json.key("dropped"); json.int(Int64(remote.droppedEdits.count))
+            json.key("untracked")
+            json.beginArray()
+            for untracked in remote.untrackedElsewhere.values.sorted(by: { $0.fullName < $1.fullName }) {
+                json.beginObject()
+                json.key("repository"); json.string(untracked.fullName)
+                json.key("todos"); json.int(Int64(untracked.todos))
+                json.endObject()
+            }
+            json.endArray()
             json.endObject()
         } else {
             json.null()

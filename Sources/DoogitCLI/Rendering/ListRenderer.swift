@@ -22,15 +22,17 @@ struct ListRenderer {
         return renderer
     }
 
-    /// `[private]`, `[gone]`, `[archived]` as they apply (`[archived?]` when GitHub did not say):
-    /// as shown (coloured) and as plain text, whose width the layout needs. The one place where a
+    /// `[private]`, `[gone]`, `[archived]` as they apply (`[archived?]` when GitHub did not say),
+    /// and `[not tracked]` for the removed todos of a repository no longer tracked: as shown
+    /// (coloured) and as plain text, whose width the layout needs. The one place where a
     /// repository's flags are written.
-    func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool?) -> (shown: String, plain: String) {
+    func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool?, tracked: Bool = true) -> (shown: String, plain: String) {
         var shown: [String] = []
         var plain: [String] = []
         for (applies, flag, color) in [(isPrivate, "[private]", style.yellow), (gone, "[gone]", style.red),
                                        (archived == true, "[archived]", style.yellow),
-                                       (archived == nil, "[archived?]", style.yellow)] where applies {
+                                       (archived == nil, "[archived?]", style.yellow),
+                                       (!tracked, "[not tracked]", style.yellow)] where applies {
             shown.append(color(flag))
             plain.append(flag)
         }
@@ -47,7 +49,7 @@ struct ListRenderer {
     }
 
     func flags(_ repository: RepositoryRecord) -> (shown: String, plain: String) {
-        flags(gone: repository.gone, archived: repository.archived)
+        flags(gone: repository.gone, archived: repository.archived, tracked: repository.tracked)
     }
 
     /// The section header: full name, flags, and the description, dimmed and shortened to fit.

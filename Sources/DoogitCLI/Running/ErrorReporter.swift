@@ -120,6 +120,9 @@ enum ErrorReporter {
                            + "\(removed.count == 1 ? "was" : "were") removed\(others); nothing was changed. "
                            + "Bring \(removed.count == 1 ? "it" : "them") back with 'doogit todo restore \(list)' "
                            + "(see 'doogit todo list --removed')")
+        case .repositoryNotTracked(let ids, let fullName):
+            let list = ids.map(String.init).joined(separator: " ")
+            return failure("\(fullName) is no longer tracked (stopped with 'repo remove --force', here or on another machine), so its todos cannot come back yet; run 'doogit repo add \(fullName)', then 'doogit todo restore \(list)'; nothing was changed")
         case .notRestorable(let ids):
             let list = ids.map(String.init).joined(separator: ", ")
             return failure("nothing to restore as ID\(ids.count == 1 ? "" : "s") \(list): not a removed todo whose repository is still tracked; nothing was changed")
