@@ -32,6 +32,21 @@ import Testing
         #expect(ErrorReporter.minuteAfter(Timestamp(millisecondsSinceEpoch: 1_700_000_040_000)) == allowed)
     }
 
+    /// A repository whose reads failed in two phases (its issues, its commits) is one repository
+    /// that could not be read, not two.
+    @Test func aRepositoryThatFailedTwiceCountsOnce() {
+        var summary = SyncSummary()
+        summary.failures = [SyncFailure(fullName: "octocat/app", error: "GitHub answered 502"),
+                            SyncFailure(fullName: "octocat/app", error: "GitHub answered 502")]
+        let once = ErrorReporter.report(SyncError.incomplete(summary: summary), databasePath: nil)
+        #expect(once.message == "sync finished, but 1 repository could not be read (octocat/app: GitHub answered 502); run 'doogit sync -v' for details")
+        summary.failures.append(SyncFailure(fullName: "octocat/site", error: "not found"))
+        summary.failures.append(SyncFailure(fullName: "octocat/app#3", error: "locked", wrote: true))
+        let more = ErrorReporter.report(SyncError.incomplete(summary: summary), databasePath: nil)
+        #expect(more.message.hasPrefix("sync finished, but 2 repositories could not be read and 1 issue could not be updated (octocat/app: GitHub answered 502; and others)"),
+                "\(more.message)")
+    }
+
     /// GitHub may send any time (an `x-ratelimit-reset` at the end of time): no trap rounding it.
     @Test func aRetryTimeAtTheEndsOfTimeIsToldWithoutTrapping() async {
         await #expect(processExitsWith: .success) {

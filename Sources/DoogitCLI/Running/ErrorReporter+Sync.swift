@@ -46,14 +46,16 @@ extension ErrorReporter {
         return Report(code: .failure, message: "sync finished, but " + failed(failures) + "; \(hint)")
     }
 
-    /// "2 repositories could not be read (owner/name: why; and others)".
+    /// "2 repositories could not be read (owner/name: why; and others)". A repository whose
+    /// reads failed in more than one phase (its issues and its commits, say) counts once.
     private static func failed(_ failures: [SyncFailure]) -> String {
-        let reads = failures.filter { !$0.wrote }.count, writes = failures.count - reads
+        let reads = Set(failures.filter { !$0.wrote }.map(\.fullName)).count
+        let writes = Set(failures.filter(\.wrote).map(\.fullName)).count
         var parts: [String] = []
         if reads > 0 { parts.append("\(reads) repositor\(reads == 1 ? "y" : "ies") could not be read") }
         if writes > 0 { parts.append("\(writes) issue\(writes == 1 ? "" : "s") could not be updated") }
         let first = failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
-        let more = failures.count > 1 ? "; and others" : ""
+        let more = reads + writes > 1 ? "; and others" : ""
         return parts.joined(separator: " and ") + " (\(first)\(more))"
     }
 
