@@ -29,10 +29,11 @@ public struct HybridClock: Equatable, Sendable {
             latest = HybridTimestamp(wall: physical, counter: 0, machine: machine)
         } else if latest.counter < HybridTimestamp.maximumCounter {
             latest = HybridTimestamp(wall: latest.wall, counter: latest.counter + 1, machine: machine)
-        } else {
+        } else if latest.wall < HybridTimestamp.maximumWall {
             // 65,536 changes within one millisecond: borrow the next millisecond.
             latest = HybridTimestamp(wall: latest.wall + 1, counter: 0, machine: machine)
         }
+        // (At the last stamp there is none later: it stays, and never steps back.)
         return latest
     }
 

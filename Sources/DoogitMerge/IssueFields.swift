@@ -67,8 +67,13 @@ public struct IssueObservation: Equatable, Sendable {
 
 extension IssueObservation: RegisterValue {
     public static func settles(_ lhs: IssueObservation, before rhs: IssueObservation) -> Bool {
-        let left = lhs.updatedAt?.millisecondsSinceEpoch ?? -1, right = rhs.updatedAt?.millisecondsSinceEpoch ?? -1
-        if left != right { return left < right }
+        // Not known before any time (a time before 1970 included), so that the order is total.
+        switch (lhs.updatedAt, rhs.updatedAt) {
+        case (nil, _?): return true
+        case (_?, nil): return false
+        case (let left?, let right?) where left != right: return left < right
+        default: break
+        }
         let leftSeen = lhs.seenAt ?? .zero, rightSeen = rhs.seenAt ?? .zero
         if leftSeen != rightSeen { return leftSeen < rightSeen }
         let left4 = (lhs.number, lhs.state, lhs.title ?? "", lhs.url), right4 = (rhs.number, rhs.state, rhs.title ?? "", rhs.url)

@@ -90,4 +90,20 @@ import TestSupport
         #expect(ordered)
         #expect(previous.wall == t0.millisecondsSinceEpoch + 1)
     }
+
+    /// At the end of time (the year 9999's last millisecond, a clock set there, or a stamp seen
+    /// from one), the clock's stamps never step back: the last one stays.
+    @Test func atTheLastMillisecondTheClockNeverStepsBack() {
+        let end = Timestamp(millisecondsSinceEpoch: HybridTimestamp.maximumWall)
+        var clock = HybridClock(machine: machineA, latest: HybridTimestamp(wall: HybridTimestamp.maximumWall,
+                                                                           counter: HybridTimestamp.maximumCounter - 2,
+                                                                           machine: machineA))
+        var previous = clock.latest
+        for now in [end, end, end, Timestamp(millisecondsSinceEpoch: .max), t0] {
+            let next = clock.tick(now: now)
+            #expect(next >= previous, "\(next) after \(previous)")
+            previous = next
+        }
+        #expect(previous == HybridTimestamp(wall: HybridTimestamp.maximumWall, counter: HybridTimestamp.maximumCounter, machine: machineA))
+    }
 }
