@@ -16,6 +16,9 @@ extension Store {
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_labels END AS issue_labels,
+        CASE WHEN t.seen_labels IS NOT NULL AND t.seen_labels <> '' AND t.issue_number IS NOT NULL
+             THEN (SELECT group_concat(label, char(31)) FROM label_changes WHERE todo_uuid = t.uuid AND adding = 0)
+        END AS labels_leaving,
         t.due, t.priority, t.note
         """
 

@@ -10,6 +10,8 @@ struct TodoReader {
         let issueNumber, issueURL, issueState, issueLabels, due, priority, note: Int32
         /// nil where the tags are read apart (`listColumns`).
         let tags: Int32?
+        /// The labels this machine takes off the issue at the next sync (nil: not read).
+        let labelsLeaving: Int32?
 
         init(_ row: Row) throws(StoreError) {
             id = try row.index("todo_id")
@@ -30,6 +32,7 @@ struct TodoReader {
             priority = try row.index("priority")
             note = try row.index("note")
             tags = row.position(of: "tags")
+            labelsLeaving = row.position(of: "labels_leaving")
         }
     }
 
@@ -63,13 +66,22 @@ struct TodoReader {
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
             due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
             tags: names, note: row.optionalString(c.note),
-            labels: row.optionalString(c.issueLabels).map { Self.labels($0) })
+            labels: row.optionalString(c.issueLabels).map { Self.labels($0, leaving: c.labelsLeaving.flatMap(row.optionalString)) })
     }
 
     private mutating func fullName(_ row: Row, _ column: Int32) throws(StoreError) -> String {
         if row.textEquals(column, lastFullName) { return lastFullName }
         lastFullName = try row.string(column)
         return lastFullName
+    }
+
+    /// The names of `seen_labels` less those this machine takes off the issue at the next sync
+    /// (`leaving`, joined as they are): a label untagged here no longer shows meanwhile.
+    static func labels(_ text: String, leaving: String?) -> [String] {
+        let shown = labels(text)
+        guard let leaving, !leaving.isEmpty else { return shown }
+        let gone = Set(labels(leaving).map(TagSet.key))
+        return shown.filter { !gone.contains(TagSet.key($0)) }
     }
 
     /// The names of `seen_labels`, sorted without case.
