@@ -45,7 +45,7 @@ struct CommitPhase: SyncPhase {
         }
         // Every branch in one sliding window; then the latest commits of those read for the first
         // time in another; then, one by one, the commits of those that moved since the last read.
-        try SyncSession.forEachWindow(of: repositories, in: &session) { part, session in
+        try SyncSession.forEachWindow(of: repositories, in: &session, step: .commits) { part, session in
             let states = try part.map { try session.store.commitScanState(repositoryID: $0.id) }
             let results = session.github.branchHeads(zip(part, states).map { repository, state in
                 (url: session.github.branchURL(owner: repository.owner, name: repository.name,

@@ -43,7 +43,7 @@ struct IssuePhase: SyncPhase {
         let wanted = repositories.filter { linked[$0.id, default: 0] > 0 || $0.settings.importIssues != .off }
         // Every first page in one sliding window; then, one by one, the further pages of those
         // that changed and the pushes.
-        try SyncSession.forEachWindow(of: wanted, in: &session) { part, session in
+        try SyncSession.forEachWindow(of: wanted, in: &session, step: .issues) { part, session in
             let states = try part.map { try session.store.issueListingState(repositoryID: $0.id) }
             let requests = zip(part, states).map { repository, state in
                 (url: session.github.issueListingURL(owner: repository.owner, name: repository.name, since: state.since),

@@ -37,7 +37,7 @@ struct RepositoryPhase: SyncPhase {
     func run(_ session: inout SyncSession) throws {
         let tracked = try session.store.repositories()
         session.summary.repositories = tracked.count
-        session.progress(0, tracked.count)
+        session.progress(SyncProgress(.repositories, done: 0, total: tracked.count))
         let tally = Tally()
         let progress = session.store.readProgress(ReadProgress.repositories)
         do {
@@ -114,7 +114,7 @@ struct RepositoryPhase: SyncPhase {
             }
             try session.store.forgetListings(except: Set(listings.map(\.key)))
         }
-        session.progress(tally.handled, tracked.count)
+        session.progress(SyncProgress(.repositories, done: tally.handled, total: tracked.count))
 
         // 3. Those they held before and hold no more (moved, made private, gone), and those no
         //    listing shows, by id.
@@ -190,7 +190,7 @@ struct RepositoryPhase: SyncPhase {
                 }
             }
             tally.handled += 1
-            session.progress(tally.handled, total)
+            session.progress(SyncProgress(.repositories, done: tally.handled, total: total))
             // The window was sized to the budget, but a redirect or a retry costs more.
             if stop == nil, answered < part.count, let budget = session.github.rateLimit,
                budget.remaining <= session.rateLimitReserve {

@@ -37,8 +37,8 @@ struct SyncSession {
     let dryRun: Bool
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     let rateLimitReserve: Int
-    /// Reports (done, total) repositories as the sync goes.
-    let progress: (Int, Int) -> Void
+    /// Reports how far the sync has gone, step by step.
+    let progress: (SyncProgress) -> Void
     var summary = SyncSummary()
 
     /// When this machine saw something on GitHub, to order what it saw within one of GitHub's

@@ -38,7 +38,7 @@ public final class Syncer {
          RemotePhase(closing: true)]
     }
 
-    public func run(dryRun: Bool = false, progress: (Int, Int) -> Void = { _, _ in }) throws -> SyncSummary {
+    public func run(dryRun: Bool = false, progress: (SyncProgress) -> Void = { _ in }) throws -> SyncSummary {
         try withExtendedLifetime(lock) {
             try withoutActuallyEscaping(progress) { progress in
                 var session = SyncSession(store: store, github: github, clock: clock, machine: try store.replica.machineID(),

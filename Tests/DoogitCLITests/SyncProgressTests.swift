@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitSync
 import Foundation
 import Testing
 import TestSupport
@@ -50,6 +51,9 @@ struct SyncProgressTests {
         #expect(terminal.err.contains("syncing 1/2"))
         #expect(terminal.err.hasSuffix("\r\u{1B}[K"), "the progress line is cleared at the end")
         #expect(terminal.out == "other/two: renamed to other/deux\n")
+
+        #expect(SyncCommand.progressText(SyncProgress(.commits, done: 3, total: 40)) == "reading commits 3/40")
+        #expect(SyncCommand.progressText(SyncProgress(.issues, done: 0, total: 12)) == "reading issues 0/12")
 
         let quiet = try runSync(errorsIsTerminal: true, extra: ["--quiet"])
         #expect(quiet.err.isEmpty && quiet.out.isEmpty)

@@ -503,7 +503,7 @@ struct RemoteSyncTests {
         let lock = try #require(try FileLock(path: b.folder.file("doogit.sqlite3.sync-lock"), wait: true))
         defer { _ = lock }
         var session = SyncSession(store: b.store, github: try b.client(), clock: { b.now }, machine: try b.store.replica.machineID(),
-                                  dryRun: false, rateLimitReserve: 50, progress: { _, _ in })
+                                  dryRun: false, rateLimitReserve: 50, progress: { _ in })
         try RemotePhase(closing: false).run(&session)
         #expect(session.summary.remote?.failure == nil)
         #expect(github.contents.file(Machine.dataRepository, path)?.text.contains("\"two\"") == true, "written back")

@@ -24,7 +24,9 @@ struct SlidingWindowTests {
             return nil
         }
         var savedBeforeTheLast: [String?] = []
-        let summary = try world.syncer(listingThreshold: 1000).run { handled, _ in
+        let summary = try world.syncer(listingThreshold: 1000).run { progress in
+            guard progress.step == .repositories else { return }
+            let handled = progress.done
             if handled == 119 { savedBeforeTheLast = (try? world.store.repositorySummaries().map(\.repository.description)) ?? [] }
             if handled > done.peak { done.enter() }
         }

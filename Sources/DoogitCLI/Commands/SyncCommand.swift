@@ -49,8 +49,8 @@ enum SyncCommand {
         let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let dryRun = invocation.flag("dry-run")
         let outcome = Result {
-            try syncer.run(dryRun: dryRun) { done, total in
-                if done < total { progress.show("syncing \(done + 1)/\(total)") }
+            try syncer.run(dryRun: dryRun) { step in
+                if step.done < step.total { progress.show(Self.progressText(step)) }
             }
         }
         // However the sync ended, the progress line goes before anything else is printed.
@@ -86,6 +86,15 @@ enum SyncCommand {
         if let remote = summary.remote { for line in untrackedLines(for: remote, dryRun: dryRun) { runtime.console.print(line) } }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
+        }
+    }
+
+    /// The progress line of a sync on a terminal: "syncing 3/80" while repositories are read,
+    /// then "reading commits 10/40" and "reading issues 2/12".
+    static func progressText(_ step: SyncProgress) -> String {
+        switch step.step {
+        case .repositories: return "syncing \(step.done + 1)/\(step.total)"
+        case .commits, .issues: return "reading \(step.step.rawValue) \(step.done)/\(step.total)"
         }
     }
 
