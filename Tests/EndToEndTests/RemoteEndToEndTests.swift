@@ -90,7 +90,7 @@ struct RemoteEndToEndTests {
 
         let json = try JSONParser.parse(b.run("sync", "--json").stdout)
         #expect(json["remote"] == .object([JSONMember("pulled", .int(0)), JSONMember("pushed", .int(0)), JSONMember("retries", .int(0)),
-                                           JSONMember("dropped", .int(0))]))
+                                           JSONMember("dropped", .int(0)), JSONMember("untracked", .array([]))]))
         let status = try JSONParser.parse(b.run("remote", "status", "--json").stdout)
         #expect(status["repository"] == .string(Self.data) && status["pending"] == .int(0) && status["branch"] == .string("master"))
         // b only read: the remote lists a alone, and b says when it will be listed.

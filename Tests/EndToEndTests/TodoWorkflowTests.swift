@@ -82,6 +82,7 @@ struct TodoWorkflowTests {
         #expect(repository == .object([
             JSONMember("id", .number("42")), JSONMember("fullName", .string("octocat/Spoon-Knife")),
             JSONMember("description", .null), JSONMember("archived", .bool(false)), JSONMember("gone", .bool(false)),
+            JSONMember("tracked", .bool(true)),
         ]))
         guard case .array(let todos)? = section["todos"], case .object(let members)? = todos.first else {
             Issue.record("section has no todos")
