@@ -27,22 +27,37 @@ extension ReplicaStore {
         for change in changes.todos { latest = max(latest, change.entry.latestStamp) }
         for change in changes.repositories { latest = max(latest, change.entry.latestStamp) }
         if latest != .zero { try observe(latest) }
-        var applied = AppliedChanges()
         for change in changes.repositories where change.shown { try show(change, at: now) }
-        let machine = try clock().machine
-        var links: [ArrivingLink] = []
         // Many todos at once (a first pull): which are here is asked once, and those that arrive
         // last in their repositories (they come in order of arrival) are added at the end.
-        var batch = Batch(known: changes.todos.count > 64 ? try allUUIDs() : nil)
-        for change in changes.todos {
-            try write(change, machine: machine, at: now, into: &applied, links: &links, batch: &batch)
-        }
+        var applying = Applying(machine: try clock().machine, now: now,
+                                batch: Batch(known: changes.todos.count > 64 ? try allUUIDs() : nil))
+        for change in changes.todos { try write(change, in: &applying) }
         // Links new to their todos last, once every link that left a todo has left it: an
         // issue is linked to one todo at a time.
-        for link in links { try linkArriving(link, machine: machine, at: now) }
+        for link in applying.links { try linkArriving(link, machine: applying.machine, at: now) }
         for change in changes.repositories where !change.shown { try hide(change) }
-        try purge(changes, into: &applied)
-        return applied
+        try purge(changes, into: &applying.applied)
+        return applying.applied
+    }
+
+    /// What an apply carries from one todo to the next.
+    private struct Applying {
+        let machine: String
+        let now: Timestamp
+        var applied = AppliedChanges()
+        /// Links new to their todos, written once every todo is.
+        var links: [ArrivingLink] = []
+        var batch: Batch
+
+        init(machine: String, now: Timestamp, batch: Batch) {
+            (self.machine, self.now, self.batch) = (machine, now, batch)
+        }
+
+        mutating func link(_ entry: TodoEntry, id: Int64) {
+            guard let link = entry.issue.value else { return }
+            links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp, seen: entry.observation?.updatedAt))
+        }
     }
 
     /// Removes for good what left the remote after a removal: todos (live or removed) and
@@ -81,99 +96,115 @@ extension ReplicaStore {
         return TagSet(states: states)
     }
 
-    private func write(_ change: TodoChange, machine: String, at now: Timestamp, into applied: inout AppliedChanges,
-                       links: inout [ArrivingLink], batch: inout Batch) throws(StoreError) {
-        let incoming = change.entry
-        try rememberIssues(of: incoming, at: now)
-        let here = batch.known.map { $0.contains(incoming.uuid) } ?? true
-        guard here, let current = try stored(incoming.uuid, machine: machine) else {
-            var entry = incoming
-            try dropForeignLink(&entry, at: now)
-            try recordCommits(entry.commits, of: entry.uuid)
-            if !entry.details.tags.states.isEmpty { try writeTags(entry.details.tags, of: entry.uuid) }
-            if entry.isRemoved {
-                // An ID here too, so that a todo removed elsewhere can be restored here.
-                var id = try freeLocalID(change.preferredID)
-                if id == nil { id = try nextLocalID() }
-                try insertTombstone(entry, id: id, position: 0, at: now)
-                applied.removed += 1
-            } else {
-                let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: now, arrivals: &batch.arrivals)
-                if let link = entry.issue.value {
-                    links.append(ArrivingLink(id: id, uuid: entry.uuid, issue: link, stamp: entry.issue.stamp,
-                                              seen: entry.observation?.updatedAt))
-                }
-                applied.inserted += 1
-            }
-            return
+    /// One todo: new here, or the fields that take the incoming write, then what it was here and
+    /// what it becomes (live or removed, before and after).
+    private func write(_ change: TodoChange, in applying: inout Applying) throws(StoreError) {
+        try rememberIssues(of: change.entry, at: applying.now)
+        let here = applying.batch.known.map { $0.contains(change.entry.uuid) } ?? true
+        guard here, let current = try stored(change.entry.uuid, machine: applying.machine) else {
+            return try insertNew(change, in: &applying)
         }
-        let held = change.held
-        var merged = current.entry
-        if Self.takes(incoming.repository, over: merged.repository, held: held?.repository) { merged.repository = incoming.repository }
-        if Self.takes(incoming.text, over: merged.text, held: held?.text) { merged.text = incoming.text }
-        if Self.takes(incoming.done, over: merged.done, held: held?.done) { merged.done = incoming.done }
-        if Self.takes(incoming.removed, over: merged.removed, held: held?.removed) { merged.removed = incoming.removed }
-        if Self.takes(incoming.issue, over: merged.issue, held: held?.issue) { merged.issue = incoming.issue }
-        if Self.takes(incoming.seen, over: merged.seen, held: held?.seen) { merged.seen = incoming.seen }
-        let details = incoming.details, heldDetails = held?.details
-        if Self.takes(details.due, over: merged.details.due, held: heldDetails?.due) { merged.details.due = details.due }
-        if Self.takes(details.priority, over: merged.details.priority, held: heldDetails?.priority) {
-            merged.details.priority = details.priority
-        }
-        merged.details.tags = Self.taking(details.tags, over: merged.details.tags, held: heldDetails?.tags)
-        if Self.takes(details.note, over: merged.details.note, held: heldDetails?.note) { merged.details.note = details.note }
-        merged.commits.formUnion(incoming.commits)
-        // Made on two machines under one UUID (an issue's todo, imported on each): the first.
-        merged.createdAt = min(merged.createdAt, incoming.createdAt)
-        try dropForeignLink(&merged, at: now)
+        var merged = Self.merging(change.entry, into: current.entry, held: change.held)
+        try dropForeignLink(&merged, at: applying.now)
         guard !ReplicaChanges.sameRegisters(merged, current.entry) else { return }
         try recordCommits(merged.commits.subtracting(current.entry.commits), of: merged.uuid)
         if merged.details.tags != current.entry.details.tags { try writeTags(merged.details.tags, of: merged.uuid) }
+        switch (current.isLive, merged.isRemoved) {
+        case (true, false): try changeLive(current, to: merged, in: &applying)
+        case (true, true): try removeLive(current, as: merged, in: &applying)
+        case (false, false): try restoreRemoved(current, as: merged, preferredID: change.preferredID, in: &applying)
+        case (false, true): try changeRemoved(merged, in: &applying)
+        }
+    }
+
+    /// A todo new here, live or removed.
+    private func insertNew(_ change: TodoChange, in applying: inout Applying) throws(StoreError) {
+        var entry = change.entry
+        try dropForeignLink(&entry, at: applying.now)
+        try recordCommits(entry.commits, of: entry.uuid)
+        if !entry.details.tags.states.isEmpty { try writeTags(entry.details.tags, of: entry.uuid) }
+        if entry.isRemoved {
+            // An ID here too, so that a todo removed elsewhere can be restored here.
+            var id = try freeLocalID(change.preferredID)
+            if id == nil { id = try nextLocalID() }
+            try insertTombstone(entry, id: id, position: 0, at: applying.now)
+            applying.applied.removed += 1
+        } else {
+            let id = try insertLive(entry, id: try freeLocalID(change.preferredID), at: applying.now, arrivals: &applying.batch.arrivals)
+            applying.link(entry, id: id)
+            applying.applied.inserted += 1
+        }
+    }
+
+    /// The todo as the incoming write leaves it: each field that takes it (`takes`), the commits
+    /// of both, and the first time it was made.
+    static func merging(_ incoming: TodoEntry, into current: TodoEntry, held: TodoEntry?) -> TodoEntry {
+        var merged = current
+        if takes(incoming.repository, over: merged.repository, held: held?.repository) { merged.repository = incoming.repository }
+        if takes(incoming.text, over: merged.text, held: held?.text) { merged.text = incoming.text }
+        if takes(incoming.done, over: merged.done, held: held?.done) { merged.done = incoming.done }
+        if takes(incoming.removed, over: merged.removed, held: held?.removed) { merged.removed = incoming.removed }
+        if takes(incoming.issue, over: merged.issue, held: held?.issue) { merged.issue = incoming.issue }
+        if takes(incoming.seen, over: merged.seen, held: held?.seen) { merged.seen = incoming.seen }
+        let details = incoming.details, heldDetails = held?.details
+        if takes(details.due, over: merged.details.due, held: heldDetails?.due) { merged.details.due = details.due }
+        if takes(details.priority, over: merged.details.priority, held: heldDetails?.priority) {
+            merged.details.priority = details.priority
+        }
+        merged.details.tags = taking(details.tags, over: merged.details.tags, held: heldDetails?.tags)
+        if takes(details.note, over: merged.details.note, held: heldDetails?.note) { merged.details.note = details.note }
+        merged.commits.formUnion(incoming.commits)
+        // Made on two machines under one UUID (an issue's todo, imported on each): the first.
+        merged.createdAt = min(merged.createdAt, incoming.createdAt)
+        return merged
+    }
+
+    /// Live before and after.
+    private func changeLive(_ current: StoredTodo, to merged: TodoEntry, in applying: inout Applying) throws(StoreError) {
+        guard let id = current.id else { return }
         let moved = merged.repository != current.entry.repository || merged.removed != current.entry.removed
         let otherIssue = merged.issue.value.map { link in
             current.entry.issue.value.map { (link.repository, link.number) != ($0.repository, $0.number) } ?? true
         } ?? false
-
-        switch (current.isLive, merged.isRemoved) {
-        case (true, false):
-            guard let id = current.id else { return }
-            // A link to another issue goes first without its number, so that no other todo finds
-            // that issue taken; the arriving link then takes it, or gives way.
-            var row = merged
-            if otherIssue { row.issue.value = nil }
-            try updateLive(row, id: id, textOrStateChanged: Self.changesWhatTheListShows(current.entry, merged), at: now)
-            if otherIssue, let link = merged.issue.value {
-                links.append(ArrivingLink(id: id, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp,
-                                          seen: merged.observation?.updatedAt))
-            }
-            if moved {
-                try placeByArrival(id)
-                batch.arrivals[merged.repository.value] = nil
-            }
-            applied.updated += 1
-        case (true, true):
-            guard let id = current.id else { return }
-            let position = try database.scalarInt("SELECT position FROM todos WHERE id = ?", .integer(id)) ?? 0
-            try database.run("DELETE FROM todos WHERE id = ?", .integer(id))
-            try insertTombstone(merged, id: id, position: position, at: now)
-            applied.removed += 1
-        case (false, false):
-            // Restored elsewhere: back with its local ID when that is still free.
-            try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(merged.uuid))
-            var id = try freeLocalID(current.id)
-            if id == nil { id = try freeLocalID(change.preferredID) }
-            let inserted = try insertLive(merged, id: id, at: now)
-            batch.arrivals[merged.repository.value] = nil
-            if let link = merged.issue.value {
-                links.append(ArrivingLink(id: inserted, uuid: merged.uuid, issue: link, stamp: merged.issue.stamp,
-                                          seen: merged.observation?.updatedAt))
-            }
-            applied.inserted += 1
-        case (false, true):
-            try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), created_at = ?, updated_at = ? WHERE uuid = ?",
-                             TodoRows.values(of: merged) + [.text(merged.createdAt.rfc3339), .text(now.rfc3339), .text(merged.uuid)])
-            applied.updated += 1
+        // A link to another issue goes first without its number, so that no other todo finds
+        // that issue taken; the arriving link then takes it, or gives way.
+        var row = merged
+        if otherIssue { row.issue.value = nil }
+        try updateLive(row, id: id, textOrStateChanged: Self.changesWhatTheListShows(current.entry, merged), at: applying.now)
+        if otherIssue { applying.link(merged, id: id) }
+        if moved {
+            try placeByArrival(id)
+            applying.batch.arrivals[merged.repository.value] = nil
         }
+        applying.applied.updated += 1
+    }
+
+    /// Live before, removed after: its tombstone keeps its ID and place.
+    private func removeLive(_ current: StoredTodo, as merged: TodoEntry, in applying: inout Applying) throws(StoreError) {
+        guard let id = current.id else { return }
+        let position = try database.scalarInt("SELECT position FROM todos WHERE id = ?", .integer(id)) ?? 0
+        try database.run("DELETE FROM todos WHERE id = ?", .integer(id))
+        try insertTombstone(merged, id: id, position: position, at: applying.now)
+        applying.applied.removed += 1
+    }
+
+    /// Removed before, live after: restored elsewhere, back with its local ID when that is still free.
+    private func restoreRemoved(_ current: StoredTodo, as merged: TodoEntry, preferredID: Int64?,
+                                in applying: inout Applying) throws(StoreError) {
+        try database.run("DELETE FROM todo_tombstones WHERE uuid = ?", .text(merged.uuid))
+        var id = try freeLocalID(current.id)
+        if id == nil { id = try freeLocalID(preferredID) }
+        let inserted = try insertLive(merged, id: id, at: applying.now)
+        applying.batch.arrivals[merged.repository.value] = nil
+        applying.link(merged, id: inserted)
+        applying.applied.inserted += 1
+    }
+
+    /// Removed before and after.
+    private func changeRemoved(_ merged: TodoEntry, in applying: inout Applying) throws(StoreError) {
+        try database.run("UPDATE todo_tombstones SET \(TodoRows.registerAssignments), created_at = ?, updated_at = ? WHERE uuid = ?",
+                         TodoRows.values(of: merged) + [.text(merged.createdAt.rfc3339), .text(applying.now.rfc3339), .text(merged.uuid)])
+        applying.applied.updated += 1
     }
 
     static func changesWhatTheListShows(_ before: TodoEntry, _ after: TodoEntry) -> Bool {
@@ -209,77 +240,5 @@ extension ReplicaStore {
         if try database.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'todos'", .integer(id)) == 0 {
             try database.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('todos', ?)", .integer(id))
         }
-    }
-
-    /// A link new to a live todo, written once every other todo's link has been applied.
-    struct ArrivingLink {
-        var id: Int64
-        var uuid: String
-        var issue: LinkedIssue
-        var stamp: HybridTimestamp
-        /// GitHub's time of the issue as last seen under this link (nil: not seen).
-        var seen: Timestamp?
-    }
-
-    /// Links a todo to the issue a merge linked it to. An issue linked here to another todo
-    /// stays with the later link (a tie goes to the larger UUID); the other todo is unlinked, a
-    /// change of this machine's that every machine makes alike.
-    private func linkArriving(_ link: ArrivingLink, machine: String, at now: Timestamp) throws(StoreError) {
-        if let (other, otherUUID, otherStamp) = try database.query("""
-            SELECT id, uuid, issue_clock, updated_at FROM todos WHERE repository_id = ? AND issue_number = ? AND id <> ?
-            """, [.integer(link.issue.repository), .integer(link.issue.number), .integer(link.id)], { row throws(StoreError) in
-            (try row.int64("id"), try row.string("uuid"),
-             try TodoRows.stamp(row, "issue_clock", fallback: try Store.timestamp(row, "updated_at"), machine: machine))
-        }).first {
-            guard (link.stamp, link.uuid) > (otherStamp, otherUUID) else { return try unlink(link.id, at: now) }
-            try unlink(other, at: now)
-        }
-        try database.run("UPDATE todos SET issue_number = ?, issue_url = ?, issue_clock = ? WHERE id = ?",
-                         .integer(link.issue.number), .text(link.issue.url), .text(link.stamp.text), .integer(link.id))
-        if let seen = link.seen { try rereadIssue(of: link.issue.repository, changedAfter: seen) }
-    }
-
-    /// A linked todo that becomes live here (restored, here or by a merge; arrived linked)
-    /// catches up with its issue at the next sync: what the issue did meanwhile applies.
-    func rereadIssue(of entry: TodoEntry) throws(StoreError) {
-        guard let link = entry.issue.value, let seen = entry.observation?.updatedAt else { return }
-        try rereadIssue(of: link.repository, changedAfter: seen)
-    }
-
-    /// Makes the repository's next issue listing show every issue changed since `seen` (GitHub's
-    /// time): a todo restored here was skipped by the listings read while it was removed, which
-    /// moved on (their ETag, perhaps their `since`), so its issue would wait for another to change.
-    /// The listing starts no later than a second before `seen` (GitHub's `since` may or may not
-    /// include its own second) and is asked without its ETag; one read in full stays so.
-    func rereadIssue(of repositoryID: Int64, changedAfter seen: Timestamp) throws(StoreError) {
-        let since = String(Timestamp(millisecondsSinceEpoch: seen.millisecondsSinceEpoch - 1000).rfc3339.prefix(19)) + "Z"
-        try database.run("""
-            UPDATE repositories SET issues_etag = NULL,
-                issues_since = CASE WHEN issues_since IS NULL OR issues_since <= ?1 THEN issues_since ELSE ?1 END
-            WHERE id = ?2
-            """, .text(since), .integer(repositoryID))
-    }
-
-    /// Unlinks a live todo, a change of this machine's (waiting to be sent, whoever asked).
-    func unlink(_ id: Int64, at now: Timestamp) throws(StoreError) {
-        try database.run("UPDATE todos SET issue_number = NULL, issue_url = NULL WHERE id = ?", .integer(id))
-        try stamp(.issue, todos: [id], at: now)
-        try database.run("INSERT OR IGNORE INTO remote_pending_todos SELECT uuid, repository_id FROM todos WHERE id = ?", .integer(id))
-    }
-
-    /// Every issue a machine linked to the todo, even where that link has since lost or gone, so
-    /// that import never makes another todo of it: the link's, and the one its observation was
-    /// made under (an observation is stamped with its link, so one made after the todo's last move
-    /// is of an issue of the todo's repository).
-    private func rememberIssues(of entry: TodoEntry, at now: Timestamp) throws(StoreError) {
-        if let link = entry.issue.value { try rememberIssue(repositoryID: link.repository, number: link.number, at: now) }
-        if let seen = entry.seen.value, entry.seen.stamp >= entry.repository.stamp {
-            try rememberIssue(repositoryID: entry.repository.value, number: seen.number, at: now)
-        }
-    }
-
-    func rememberIssue(repositoryID: Int64, number: Int64, at now: Timestamp) throws(StoreError) {
-        try database.run("INSERT OR IGNORE INTO known_issues (repository_id, issue_number, seen_at) VALUES (?, ?, ?)",
-                         .integer(repositoryID), .integer(number), .text(now.rfc3339))
     }
 }

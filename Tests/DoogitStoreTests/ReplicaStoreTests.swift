@@ -137,6 +137,25 @@ struct ReplicaStoreTests {
         #expect(try waitingTodos(store) == [edited])
     }
 
+    @Test("a todo made on two machines under one UUID (an issue's todo, imported on each) keeps the first time it was made")
+    func theFirstCreationStands() throws {
+        let store = try memoryStore()
+        try store.saveRepository(repository(1, "octo/cat"))
+        let todo = try store.addTodo(repositoryID: 1, text: "one", at: moment(10))
+        for (second, createdAt, text) in [(50, moment(20), "made there later"), (60, moment(5), "made there first")] {
+            let local = try store.replica.read()
+            var other = local.replica
+            other.todos[todo.uuid]?.createdAt = createdAt
+            other.todos[todo.uuid]?.text.set(text, at: HybridTimestamp(wall: moment(Int64(second)).millisecondsSinceEpoch, counter: 0,
+                                                                         machine: "bbbbbbbbbbbb"))
+            try settleRemote(store)
+            try store.replica.apply(ReplicaChanges(from: local.replica, to: other), at: moment(Int64(second)))
+            let written = try entry(store, todo.uuid)
+            #expect(written.text.value == text)
+            #expect(written.createdAt == min(moment(10), createdAt), "\(text)")
+        }
+    }
+
     @Test("stamps clamped to GitHub's time replace the runaway ones held here")
     func clampedStampsReplaceRunawayOnes() throws {
         let store = try memoryStore()

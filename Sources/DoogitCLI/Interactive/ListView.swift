@@ -6,42 +6,6 @@ import DoogitTerminal
 /// of the session (`Request`), which makes it through `TodoActions`, as the commands do, and
 /// hands the list back (`show`).
 struct ListView {
-    /// What the view asks of the session.
-    enum Request: Equatable {
-        case toggle(todoID: Int64, done: Bool)
-        case add(repositoryID: Int64, line: String)
-        /// `raw`: the line is the new text, every word of it (`e`); else `todo edit`'s words.
-        case edit(todoID: Int64, line: String, raw: Bool)
-        case remove(todoID: Int64)
-        case undo
-        case editNote(todoID: Int64)
-        case promote(todoID: Int64)
-        /// A web page: the todo's issue, or the repository.
-        case open(url: String)
-        case sync
-        case repositories
-        case suspend
-        /// Ctrl-L: the screen is drawn whole again (after another program wrote on it).
-        case redraw
-        case quit
-    }
-
-    /// A line being typed at the bottom, and what it is for.
-    struct Prompt {
-        enum Purpose: Equatable {
-            case add(repositoryID: Int64)
-            case edit(todoID: Int64)
-            /// `t`, `d`, `p`: a word of `todo edit` (`+tag`, `due:`, `pri:`) typed after a prefix.
-            case field(todoID: Int64, prefix: String)
-            case filter
-        }
-        var purpose: Purpose
-        var label: String
-        var editor: LineEditor
-        /// The text it started with.
-        var original = ""
-    }
-
     /// Every section as the store gave it, and those the filter leaves (all, without one).
     private var allSections: [TodoSection] = []
     private(set) var sections: [TodoSection] = []
