@@ -33,27 +33,7 @@ enum DetailsInput {
         """
 
     /// The date WHEN names, seen from `today`; nil when it names none.
-    static func date(_ when: String, today: CalendarDate) -> CalendarDate? {
-        let word = when.lowercased()
-        switch word {
-        case "today": return today
-        case "tomorrow": return today.adding(days: 1)
-        default: break
-        }
-        if let date = CalendarDate(text: word) { return date }
-        if word.hasPrefix("+"), word.count >= 3, let unit = word.last, let count = Int(word.dropFirst().dropLast()),
-           (0...3650).contains(count) {
-            switch unit {
-            case "d": return today.adding(days: count)
-            case "w": return today.adding(days: count * 7)
-            default: return nil
-            }
-        }
-        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        guard let weekday = names.firstIndex(where: { $0 == word || (word.count == 3 && $0.hasPrefix(word)) }) else { return nil }
-        let ahead = (weekday - today.weekday + 7) % 7
-        return today.adding(days: ahead == 0 ? 7 : ahead)
-    }
+    static func date(_ when: String, today: CalendarDate) -> CalendarDate? { DoogitMerge.Shorthand.date(when, today: today) }
 
     /// The due date WHEN names: a date of `CalendarDate.dueYears`.
     static func due(_ when: String, today: CalendarDate, topic: [String]) throws -> CalendarDate {
@@ -93,25 +73,26 @@ enum DetailsInput {
         var priorityWords: [(word: String, value: Priority?)] = []
     }
 
-    /// The words of TEXT that are text, and the fields the others set (unless `raw`).
+    /// The words of TEXT that are text, and the fields the others set (unless `raw`): read by
+    /// `Shorthand`, as the board reads its lines, a mistake named as the command names it.
     static func shorthand(_ words: [String], raw: Bool, today: CalendarDate, topic: [String]) throws -> Shorthand {
         guard !raw else { return Shorthand(text: words) }
-        var found = Shorthand()
-        for word in words {
-            let lower = word.lowercased()
-            // A quoted argument with spaces in it is text, whatever it starts with.
-            if word.contains(where: \.isWhitespace) {
-                found.text.append(word)
-            } else if word.hasPrefix("+"), word.count > 1, !word.dropFirst().allSatisfy(\.isNumber) {
-                found.edit.addTags.append(try tag(String(word.dropFirst()), topic: topic))
-            } else if lower.hasPrefix("due:"), word.count > 4 {
-                found.dueWords.append((word, try due(String(word.dropFirst(4)), today: today, topic: topic)))
-            } else if let value = ["pri:", "priority:"].first(where: { lower.hasPrefix($0) && word.count > $0.count }) {
-                found.priorityWords.append((word, try priority(String(word.dropFirst(value.count)), topic: topic)))
-            } else {
-                found.text.append(word)
+        let read: DoogitMerge.Shorthand
+        do {
+            read = try DoogitMerge.Shorthand.read(words, today: today)
+        } catch {
+            // Named as the option that takes the same value names it (`--due`, `--priority`, `--tag`).
+            switch error {
+            case .notADate(let word), .notADueDate(let word): _ = try due(word, today: today, topic: topic)
+            case .notAPriority(let word): _ = try priority(word, topic: topic)
+            case .notATag(let word): _ = try tag(word, topic: topic)
             }
+            throw UsageError(message: "'\(TerminalText.sanitize(words.joined(separator: " ")))' cannot be read", topic: topic)
         }
+        var found = Shorthand(text: read.text)
+        found.edit.addTags = read.tags
+        found.dueWords = read.dueWords.map { ($0.word, $0.value) }
+        found.priorityWords = read.priorityWords.map { ($0.word, $0.value) }
         found.edit.due = try single(found.dueWords, of: "due dates", topic: topic)
         found.edit.priority = try single(found.priorityWords, of: "priorities", topic: topic)
         return found
