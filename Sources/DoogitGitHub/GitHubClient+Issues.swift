@@ -118,10 +118,11 @@ extension GitHubClient {
     /// Changes an issue's title and/or state: closing says it was completed. PATCH sets fields
     /// to the values given, so sending it twice does no more than once.
     public func updateIssue(owner: String, name: String, number: Int64, title: String?, state: GitHubIssue.State?,
-                            labels: [String]? = nil) throws(GitHubError) -> GitHubIssue
+                            labels: [String]? = nil, body: String? = nil) throws(GitHubError) -> GitHubIssue
     {
         var members: [JSONMember] = []
         if let title { members.append(JSONMember("title", .string(title))) }
+        if let body { members.append(JSONMember("body", .string(body))) }
         // The whole set: GitHub replaces the issue's labels with these.
         if let labels { members.append(JSONMember("labels", .array(labels.map(JSONValue.string)))) }
         switch state {
@@ -193,6 +194,12 @@ extension GitHubClient {
     public func issueListingURL(owner: String, name: String, since: String?) -> String {
         configuration.endpoint.url(URLPath.repository(owner: owner, name: name) + "/issues?state=all&sort=updated&direction=desc&per_page=100"
             + (since.map { "&since=" + URLPath.encoded($0) } ?? ""))
+    }
+
+    /// The first page of a repository's open issues, oldest first: where the board's issues are.
+    /// Any change of one (a tick on the board) changes the page, so an unchanged board is a 304.
+    public func openIssuesURL(owner: String, name: String) -> String {
+        configuration.endpoint.url(URLPath.repository(owner: owner, name: name) + "/issues?state=open&sort=created&direction=asc&per_page=100")
     }
 
     /// One page of an issue listing, unless unchanged since `etag`.

@@ -81,7 +81,7 @@ extension RemoteExchange.Planning {
         meta.generation = generation
         let machine = input.machine
         guard !plan.files.isEmpty || input.reportMerge || input.rewrite.contains(RemoteLayout.metaPath)
-            || meta.horizonDays != input.meta.horizonDays
+            || meta.horizonDays != input.meta.horizonDays || meta.board != input.meta.board
             || meta.machines.filter({ $0.key != machine }) != input.meta.machines.filter({ $0.key != machine }) else { return }
         plan.files[RemoteLayout.metaPath] = meta.encode()
         plan.meta = meta

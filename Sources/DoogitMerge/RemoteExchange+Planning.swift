@@ -105,6 +105,7 @@ extension RemoteExchange {
             meta.machines[input.machine] = MachineRecord(id: input.machine, name: input.machineName, generation: generation,
                                                          exchangedAt: input.now, forgotten: thisMachineForgotten)
             if let horizon = input.horizonDays { meta.horizonDays = meta.horizonDays.merged(with: horizon) }
+            if let board = input.board { meta.board = meta.board.merged(with: board) }
             for id in input.forget where id != input.machine {
                 guard let record = meta.machines[id] else { continue }
                 meta.machines[id]?.forgotten = record.forgotten.merged(with: Register(true, at: input.stamp))

@@ -37,12 +37,14 @@ extension RemoteExchange {
         /// Changes of the remote's own settings made here.
         public var forget: Set<String>
         public var horizonDays: Register<Int64>?
+        /// Whether the board is kept, as asked here (`board on`, `board off`).
+        public var board: Register<Bool>?
 
         public init(machine: String, machineName: String, now: Timestamp, stamp: HybridTimestamp, meta: RemoteMeta,
                     repositories: RemotePiece, todoFiles: [Int64: RemotePiece], existingTodoFiles: Set<Int64>, local: Replica,
                     pendingTodos: Set<String>, pendingRepositories: Set<Int64>, formerlyHeldTodos: Set<String> = [],
                     formerlyHeldRepositories: Set<Int64> = [], exchangedBefore: Bool, reportMerge: Bool, rewrite: Set<String> = [],
-                    forget: Set<String> = [], horizonDays: Register<Int64>? = nil) {
+                    forget: Set<String> = [], horizonDays: Register<Int64>? = nil, board: Register<Bool>? = nil) {
             self.machine = machine
             self.machineName = machineName
             self.now = now
@@ -61,6 +63,7 @@ extension RemoteExchange {
             self.rewrite = rewrite
             self.forget = forget
             self.horizonDays = horizonDays
+            self.board = board
         }
     }
 

@@ -42,6 +42,9 @@ public struct RemoteMeta: Equatable, Sendable {
     public var horizonDays: Register<Int64>
     /// The branch every machine writes (nil: not recorded).
     public var branch: String?
+    /// Whether every machine keeps the board (`board on`): written as a line of its own once
+    /// a machine asked, so a remote without a board stays byte for byte as before.
+    public var board = Register(false, at: .zero)
     public var machines: [String: MachineRecord]
     /// What a newer minor version adds, kept as it was.
     public var formatMinor: Int
@@ -122,6 +125,15 @@ extension RemoteMeta {
         remote.key("clock"); remote.beginObject(); remote.key("horizonDays"); remote.string(horizonDays.stamp.text); remote.endObject()
         remote.endObject()
         out += remote.bytes + [0x0A]
+        if board.stamp != .zero {
+            var line = JSONStream(indented: false)
+            line.beginObject()
+            line.key("type"); line.string("board")
+            line.key("on"); line.bool(board.value)
+            line.key("clock"); line.beginObject(); line.key("on"); line.string(board.stamp.text); line.endObject()
+            line.endObject()
+            out += line.bytes + [0x0A]
+        }
         for id in machines.keys.sorted() {
             guard let machine = machines[id] else { continue }
             var json = JSONStream(indented: false)
@@ -178,6 +190,8 @@ extension RemoteMeta {
                     }
                     meta.horizonDays = Register(days, at: try stamp("horizonDays"))
                     meta.branch = try json.optionalString("branch")
+                case .string("board")?:
+                    meta.board = Register(try json.bool("on"), at: try stamp("on"))
                 case .string("machine")?:
                     let id = try json.string("id")
                     guard HybridTimestamp.isMachineID(id) else { throw JSONError.wrongType(field: "id", expected: "a machine id") }

@@ -33,6 +33,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0013_label_filter_sql, as: UTF8.self)),
         Migration(version: 14, name: "m0014_rate_limit_holds",
                   sql: String(decoding: PackageResources.m0014_rate_limit_holds_sql, as: UTF8.self)),
+        Migration(version: 15, name: "m0015_board", sql: String(decoding: PackageResources.m0015_board_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

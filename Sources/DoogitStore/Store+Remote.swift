@@ -22,6 +22,8 @@ public struct RemoteSettings: Equatable, Sendable {
     /// What this machine asked of the remote's own settings, for its next exchange to write.
     public var forget: Set<String>
     public var horizonDays: Register<Int64>?
+    /// Whether the board is kept, as asked here and not yet written to the remote (nil: not asked).
+    public var board: Register<Bool>? = nil
 }
 
 /// A file or folder of the remote as this machine last read or wrote it: git's name for it and,
@@ -78,7 +80,7 @@ extension Store {
     func remoteSettingsRead() throws(StoreError) -> RemoteSettings? {
         try database.query("""
             SELECT repository_id, full_name, branch, head_commit, ref_etag, exchanged, exchanged_at, added_at, repository_etag,
-                   repository_public, forget, horizon_days, horizon_clock
+                   repository_public, forget, horizon_days, horizon_clock, board_on, board_clock
             FROM remote WHERE id = 1
             """) { row throws(StoreError) in
             var horizon: Register<Int64>?
@@ -86,13 +88,19 @@ extension Store {
                 guard let stamp = try row.optionalString("horizon_clock").flatMap(HybridTimestamp.init(text:)) else { throw .corrupt }
                 horizon = Register(days, at: stamp)
             }
+            var board: Register<Bool>?
+            if let on = try row.optionalInt64("board_on") {
+                guard let stamp = try row.optionalString("board_clock").flatMap(HybridTimestamp.init(text:)) else { throw .corrupt }
+                board = Register(on == 1, at: stamp)
+            }
             return RemoteSettings(
                 repositoryID: try row.int64("repository_id"), fullName: try row.string("full_name"),
                 branch: try row.string("branch"), headCommit: try row.optionalString("head_commit"),
                 refETag: try row.optionalString("ref_etag"), exchanged: try row.bool("exchanged"),
                 exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"), addedAt: try Self.timestamp(row, "added_at"),
                 repositoryETag: try row.optionalString("repository_etag"), repositoryPublic: try row.bool("repository_public"),
-                forget: Set((try row.optionalString("forget") ?? "").split(separator: " ").map(String.init)), horizonDays: horizon)
+                forget: Set((try row.optionalString("forget") ?? "").split(separator: " ").map(String.init)), horizonDays: horizon,
+                board: board)
         }.first
     }
 
@@ -125,6 +133,7 @@ extension Store {
             let settings = try remoteSettings()
             try database.run("DELETE FROM remote")
             try database.run("DELETE FROM remote_files")
+            try database.run("DELETE FROM board_issues")
             return settings
         }
     }
@@ -209,7 +218,11 @@ extension Store {
         try database.run("UPDATE remote SET head_commit = ?, ref_etag = ?, exchanged_at = ? WHERE id = 1",
                          .optional(head), .optional(refETag), .text(now.rfc3339))
         if exchanged {
-            try database.run("UPDATE remote SET exchanged = 1, forget = NULL, horizon_days = NULL, horizon_clock = NULL WHERE id = 1")
+            try database.run("""
+                UPDATE remote SET exchanged = 1, forget = NULL, horizon_days = NULL, horizon_clock = NULL, board_on = NULL,
+                                  board_clock = NULL
+                WHERE id = 1
+                """)
         }
     }
 

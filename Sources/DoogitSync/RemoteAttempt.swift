@@ -106,6 +106,7 @@ struct RemoteAttempt {
         after.machines[machine] = MachineRecord(id: machine, name: "", generation: RemoteMeta.generation(after: meta.generation), exchangedAt: now)
         for id in settings.forget { after.machines[id]?.forgotten = Register(true, at: handEdit) }
         if let horizon = settings.horizonDays { after.horizonDays = after.horizonDays.merged(with: horizon) }
+        if let board = settings.board { after.board = after.board.merged(with: board) }
         let mergedByAll = after.mergedByAll(at: now)
         let ownGeneration = meta.machines[machine]?.generation
         var waitsForThisMachine = false
@@ -147,7 +148,7 @@ struct RemoteAttempt {
                 local: here, pendingTodos: Set(pending.keys), pendingRepositories: pendingRepositories,
                 formerlyHeldTodos: heldTodos, formerlyHeldRepositories: heldRepositories, exchangedBefore: settings.exchanged,
                 reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite, forget: settings.forget,
-                horizonDays: settings.horizonDays)
+                horizonDays: settings.horizonDays, board: settings.board)
             let plan = RemoteExchange.plan(input)
             if plan.needed.isEmpty { return plan }
             concerned.formUnion(plan.needed)

@@ -157,7 +157,7 @@ extension RemotePhase {
         // Settled: nothing changed there, nothing waits here, and the stub is this format's (an
         // older one is written over at once, so that an older doogit stops writing there).
         if snapshot.fresh.isEmpty && snapshot.head == settings.headCommit && pending.isEmpty && pendingRepositories.isEmpty
-            && expired.isEmpty && settings.exchanged && settings.forget.isEmpty && settings.horizonDays == nil
+            && expired.isEmpty && settings.exchanged && settings.forget.isEmpty && settings.horizonDays == nil && settings.board == nil
             && snapshot.known.entries[RemoteLayout.stubPath]?.sha == RemoteLayout.stubName {
             if !session.dryRun {
                 try store.recordRemote(set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag, exchanged: false,

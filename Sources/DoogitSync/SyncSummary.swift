@@ -77,6 +77,8 @@ public struct SyncSummary: Equatable, Sendable {
     public var failures: [SyncFailure] = []
     /// The exchange with the file on GitHub (`remote init`); nil when no remote is set.
     public var remote: RemoteSummary?
+    /// The board (`board on`); nil when it is not kept.
+    public var board: BoardSummary?
 
     public init() {}
 }
