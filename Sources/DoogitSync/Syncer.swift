@@ -32,9 +32,13 @@ public final class Syncer {
          RepositoryPhase(listingThreshold: listingThreshold),
          // Trailers before issues: a todo a commit finished closes its issue in the same sync.
          CommitPhase(),
+         // The board's ticks before the issues (a tick closes a linked issue in the same sync), its
+         // write after them (what the issues changed shows at once).
+         BoardPhase(writing: false),
          IssuePhase(),
          // The branches of repositories whose first todos the import just brought.
          CommitPhase(firstReadsOnly: true),
+         BoardPhase(writing: true),
          RemotePhase(closing: true)]
     }
 

@@ -52,6 +52,11 @@ import Testing
           remote forget MACHINE   Stop waiting for a machine that no longer syncs
           remote set              Choose how long removals wait for machines
           remote remove           Stop exchanging the todos (the files on GitHub stay)
+          board                   Your todos as a task list on github.com and in the
+                                  GitHub app
+          board on                Keep the board, on every machine of the remote
+          board off               Stop keeping the board (its issues are closed, not
+                                  deleted)
           export                  Write everything: repositories, todos, links, settings
           import FILE|-           Add todos from a doogit, Taskwarrior or todo.txt file
           auth status             Show which token is used and whether GitHub accepts it

@@ -275,6 +275,13 @@ final class Event: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether it was signalled (without waiting).
+    var isSignalled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return signalled
+    }
+
     /// Whether it was signalled within `seconds`.
     func wait(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -448,6 +448,7 @@ public final class FakeActivity: @unchecked Sendable {
               !title.trimmingSpaces.isEmpty else {
             return .json(422, Fixtures.text("error-422.json"))
         }
+        if let tooLong = Self.bodyTooLong(body) { return tooLong }
         let number = nextNumber(repository)
         let time = now()
         // As GitHub: the labels given are the repository's, made there when new.
@@ -468,7 +469,9 @@ public final class FakeActivity: @unchecked Sendable {
                              apiURL: String) -> ServerResponse {
         guard var issue = issues[repository]?[number] else { return Self.notFound }
         guard let body = try? JSONParser.parse(request.body) else { return .json(422, Fixtures.text("error-422.json")) }
+        if let tooLong = Self.bodyTooLong(body) { return tooLong }
         if case .string(let title)? = body["title"] { issue.title = title }
+        if case .string(let text)? = body["body"] { issue.body = text }
         if case .string(let state)? = body["state"], state != issue.state {
             issue.state = state
             issue.closedAt = state == "closed" ? now() : nil
@@ -484,6 +487,20 @@ public final class FakeActivity: @unchecked Sendable {
         issues[repository]?[number] = issue
         writes.append((repository, "PATCH", number))
         return .json(200, JSONWriter.write(json(issue, repository: repository, fullName: fullName, apiURL: apiURL)))
+    }
+
+    /// GitHub's answer to an issue's body of more than 65,536 characters; nil for another.
+    static func bodyTooLong(_ request: JSONValue) -> ServerResponse? {
+        guard case .string(let text)? = request["body"], text.unicodeScalars.count > 65_536 else { return nil }
+        return .json(422, JSONWriter.write(.object([
+            JSONMember("message", .string("Validation Failed")),
+            JSONMember("errors", .array([.object([
+                JSONMember("resource", .string("Issue")), JSONMember("code", .string("custom")), JSONMember("field", .string("body")),
+                JSONMember("message", .string("body is too long (maximum is 65536 characters)")),
+            ])])),
+            JSONMember("documentation_url", .string("https://docs.github.com/rest/issues/issues#update-an-issue")),
+            JSONMember("status", .string("422")),
+        ])))
     }
 
     private func listIssues(_ request: ReceivedRequest, repository: Int64, fullName: String, apiURL: String)

@@ -84,6 +84,7 @@ enum SyncCommand {
         if let remote = summary.remote, let line = line(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         if let remote = summary.remote, let line = droppedLine(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         if let remote = summary.remote { for line in untrackedLines(for: remote, dryRun: dryRun) { runtime.console.print(line) } }
+        if let board = summary.board { for line in boardLines(for: board) { runtime.console.print(line) } }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
@@ -142,6 +143,23 @@ enum SyncCommand {
             return "\(name): \(dryRun ? "would no longer be" : "no longer") tracked, stopped on another machine\(todos); "
                 + "'doogit todo list --removed' shows what can come back, after 'doogit repo add \(name)'"
         }
+    }
+
+    /// What the board brought (said, as a person's changes on GitHub), and a board made.
+    static func boardLines(for board: BoardSummary) -> [String] {
+        var lines: [String] = []
+        if var words = board.words {
+            if !board.removedTexts.isEmpty {
+                let texts = board.removedTexts.map { quoted(TerminalText.sanitize($0)) }.joined(separator: ", ")
+                words += " (removed: \(texts); restorable: 'doogit todo list --removed')"
+            }
+            lines.append("board: " + words)
+        }
+        for line in board.unplaced {
+            lines.append("board: a line doogit cannot place stays as written: " + TerminalText.sanitize(line))
+        }
+        if board.created > 0 { lines.append("board: made \(Counted.text(board.created, "issue")) ('doogit board' shows where)") }
+        return lines
     }
 
     /// A clock far ahead of GitHub's had its stamps clamped: worth saying, even from cron.

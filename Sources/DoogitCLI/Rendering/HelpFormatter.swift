@@ -77,7 +77,8 @@ struct HelpFormatter {
         out += "Commands:\n"
         var rows: [(String, String)] = []
         for command in root.subcommands where !command.hidden {
-            if command.subcommands.isEmpty {
+            // A group that runs alone too (`doogit board`) is a command of its own.
+            if command.subcommands.isEmpty || command.run != nil {
                 rows.append(([command.name, command.arguments.display].filter { !$0.isEmpty }.joined(separator: " "),
                              command.abstract))
             }

@@ -8,7 +8,7 @@ public enum Doogit {
 
     static let tree = CommandSpec(
         name: "doogit", abstract: "a todo list for each of your GitHub repositories",
-        subcommands: [TodoCommands.group, RepoCommands.group, NextCommand.spec, InteractiveCommand.spec, SyncCommand.spec, RemoteCommands.group, TransferCommands.export,
+        subcommands: [TodoCommands.group, RepoCommands.group, NextCommand.spec, InteractiveCommand.spec, SyncCommand.spec, RemoteCommands.group, BoardCommands.group, TransferCommands.export,
                       TransferCommands.importCommand, AuthCommands.group, CompletionCommand.spec, CompletionCommand.candidates,
                       ManPage.command],
         shortcuts: TodoCommands.shortcuts, defaultPath: ["todo", "list"])

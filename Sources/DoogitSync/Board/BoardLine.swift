@@ -12,6 +12,8 @@ struct BoardItem: Equatable {
     var prefix: String
     var done: Bool
     var content: String
+    /// The line as a person left it, when what they wrote cannot be read: written back as it is.
+    var verbatim: String?
 
     init(prefix: String, done: Bool, content: String) {
         self.prefix = prefix
@@ -24,7 +26,8 @@ struct BoardItem: Equatable {
     }
 
     var line: String {
-        "- [\(done ? "x" : " ")] \(content) <!-- \(prefix) \(done ? "d" : "o") \(BoardMarkdown.fingerprint(content)) -->"
+        if let verbatim { return verbatim }
+        return "- [\(done ? "x" : " ")] \(content) <!-- \(prefix) \(done ? "d" : "o") \(BoardMarkdown.fingerprint(content)) -->"
     }
 }
 

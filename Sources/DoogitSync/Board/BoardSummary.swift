@@ -16,6 +16,30 @@ public struct BoardSummary: Equatable, Sendable {
 
     var changed: Int { finished + reopened + edited + added + removed }
 
+    /// What a read brought, in words (`1 done, 2 added`); nil when it brought nothing.
+    public var words: String? {
+        var parts: [String] = []
+        for (count, what) in [(finished, "done"), (reopened, "open again"), (edited, "edited"), (added, "added"), (removed, "removed")]
+        where count > 0 {
+            parts.append("\(count) \(what)")
+        }
+        if !unplaced.isEmpty { parts.append("\(unplaced.count) line\(unplaced.count == 1 ? "" : "s") left as written") }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    mutating func add(_ other: BoardSummary) {
+        finished += other.finished
+        reopened += other.reopened
+        edited += other.edited
+        added += other.added
+        removed += other.removed
+        removedTexts += other.removedTexts
+        unplaced += other.unplaced
+        written += other.written
+        created += other.created
+        closed += other.closed
+    }
+
     mutating func add(_ report: BoardReading.Report, unplaced new: [String]) {
         finished += report.finished
         reopened += report.reopened
