@@ -23,6 +23,9 @@ public final class FakeActivity: @unchecked Sendable {
         public var createdAt: Int64
         public var updatedAt: Int64
         public var closedAt: Int64?
+        /// Its conversation locked: no comments but from those with push access. Its owner still
+        /// edits its body, as GitHub lets them.
+        public var locked = false
     }
 
     struct Commit {
@@ -81,6 +84,8 @@ public final class FakeActivity: @unchecked Sendable {
     private var commits: [Int64: [String: Commit]] = [:]
     private var branches: [Int64: [String: String]] = [:]
     private var deletedBranches: [Int64: Set<String>] = [:]
+    /// The last issue number given in each repository.
+    private var lastNumbers: [Int64: Int64] = [:]
     private var sequence = 0
     private var pushTimes: [Int64: Int64] = [:]
     private var faults: [PendingFault] = []
@@ -150,6 +155,8 @@ public final class FakeActivity: @unchecked Sendable {
         issues[repository]?[number] = issue
     }
 
+    /// Deletes an issue, as its repository's admin can on GitHub: gone from every listing.
+    public func deleteIssue(repository: Int64, number: Int64) { locked { _ = issues[repository]?.removeValue(forKey: number) } }
     public func close(repository: Int64, number: Int64) { updateIssue(repository: repository, number: number) { $0.state = "closed" } }
     public func reopen(repository: Int64, number: Int64) { updateIssue(repository: repository, number: number) { $0.state = "open" } }
     public func retitle(repository: Int64, number: Int64, to title: String) {
@@ -198,8 +205,11 @@ public final class FakeActivity: @unchecked Sendable {
         return fault
     }
 
+    /// The next issue number: as on GitHub, a number is never given twice, a deleted issue's included.
     private func nextNumber(_ repository: Int64) -> Int64 {
-        (issues[repository]?.keys.max() ?? 0) + 1
+        let number = max(issues[repository]?.keys.max() ?? 0, lastNumbers[repository] ?? 0) + 1
+        lastNumbers[repository] = number
+        return number
     }
 
     // MARK: Commits, as tests change them
@@ -360,7 +370,7 @@ public final class FakeActivity: @unchecked Sendable {
             "assignee": issue.assignees.first.map(person) ?? .null,
             "assignees": .array(issue.assignees.map(person)),
             "labels": .array(labelsJSON(issue.labels, repository: repository, fullName: fullName, apiURL: apiURL)),
-            "locked": .bool(false),
+            "locked": .bool(issue.locked),
             "milestone": .null,
             "closed_by": .null,
             "created_at": .string(Self.time(issue.createdAt)),

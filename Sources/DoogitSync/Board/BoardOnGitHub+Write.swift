@@ -25,7 +25,7 @@ extension BoardOnGitHub {
             issues[part] = Self.record(made, part: part, now: now)
             summary.created += 1
         }
-        var wrote = false
+        var wrote = summary.created > 0
         for part in 1...parts.count {
             let text = body(part)
             guard let issue = issues[part], issue.body != text else { continue }
@@ -39,9 +39,12 @@ extension BoardOnGitHub {
         for number in issues.values.filter({ $0.part > parts.count }).map(\.number) + duplicates {
             _ = try github.updateIssue(owner: owner, name: name, number: number, title: nil, state: .closed)
             summary.closed += 1
+            wrote = true
         }
         let kept = issues.values.filter { $0.part <= parts.count }.sorted { $0.part < $1.part }
-        try session.store.recordBoard(issues: kept, etag: etag, readAt: nil, writtenAt: wrote || summary.created > 0 ? now : nil)
+        // After a write the listing is not the one read: the next sync reads it whole, once, to
+        // learn its version (a 304 against the old one would hide a change made meanwhile).
+        try session.store.recordBoard(issues: kept, etag: wrote ? nil : etag, readAt: nil, writtenAt: wrote ? now : nil)
     }
 
     /// `board off`: every board issue known here closed (not deleted), and forgotten here.

@@ -114,7 +114,9 @@ struct BoardOnGitHub {
             let knownBody = known.first { $0.number == issue.number }?.body
             guard knownBody != issue.body else { continue }
             let knownLines = Set((knownBody ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingSpaces })
-            brought.add(read.report, unplaced: read.report.unplaced.filter { !knownLines.contains($0.trimmingSpaces) })
+            // A person's lines kept as written (a note, a heading of no tracked repository) count too.
+            let unplaced = read.report.unplaced + document.kept
+            brought.add(read.report, unplaced: unplaced.filter { !knownLines.contains($0.trimmingSpaces) })
         }
         if !changes.isEmpty { try store.replica.apply(ReplicaChanges(todos: changes), at: session.clock(), asLocalChange: true) }
         summary.add(brought)
