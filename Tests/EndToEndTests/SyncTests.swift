@@ -64,7 +64,7 @@ struct SyncTests {
             return
         }
         #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                       "requests", "rateLimitRemaining", "dryRun", "issues", "remote"])
+                                       "requests", "rateLimitRemaining", "dryRun", "issues", "remote", "board"])
         #expect(json["issues"] == .object(["pulled", "pushed", "imported", "closedByCommit", "conflicts"].map {
             JSONMember($0, .number("0"))
         }))

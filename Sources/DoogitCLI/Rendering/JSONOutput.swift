@@ -144,18 +144,6 @@ enum JSONOutput {
         json.key("closedByCommit"); json.int(Int64(summary.issues.closedByCommit))
         json.key("conflicts"); json.int(Int64(summary.issues.conflicts))
         json.endObject()
-        json.key("board")
-        if let board = summary.board {
-            json.beginObject()
-            for (key, count) in [("finished", board.finished), ("reopened", board.reopened), ("edited", board.edited),
-                                 ("added", board.added), ("removed", board.removed), ("unplaced", board.unplaced.count),
-                                 ("written", board.written), ("created", board.created), ("closed", board.closed)] {
-                json.key(named: key); json.int(Int64(count))
-            }
-            json.endObject()
-        } else {
-            json.null()
-        }
         json.key("remote")
         if let remote = summary.remote {
             json.beginObject()
@@ -172,6 +160,18 @@ enum JSONOutput {
                 json.endObject()
             }
             json.endArray()
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("board")
+        if let board = summary.board {
+            json.beginObject()
+            for (key, count) in [("finished", board.finished), ("reopened", board.reopened), ("edited", board.edited),
+                                 ("added", board.added), ("removed", board.removed), ("unplaced", board.unplaced.count),
+                                 ("written", board.written), ("created", board.created), ("closed", board.closed)] {
+                json.key(named: key); json.int(Int64(count))
+            }
             json.endObject()
         } else {
             json.null()
