@@ -36,7 +36,7 @@ extension InteractiveSession {
             return
         }
         do {
-            try start(.sync, ["sync"])
+            try start(.sync, ["sync", "--json"])
             view.syncing = true
             view.message = nil
         } catch {
@@ -52,8 +52,7 @@ extension InteractiveSession {
         case .sync:
             view.syncing = false
             if finished.status == 0 {
-                let changes = lines.filter { !$0.hasPrefix("doogit: ") }
-                view.lastSync = "synced: " + (changes.isEmpty ? "nothing changed" : changes.count == 1 ? changes[0] : "\(changes.count) changes")
+                view.lastSync = "synced: " + (BackgroundOutcome.json(in: finished.output).map(BackgroundOutcome.sync) ?? "done")
             } else {
                 view.lastSync = "sync failed: " + error
             }
@@ -61,7 +60,8 @@ extension InteractiveSession {
         case .promote(let id):
             if finished.status == 0 {
                 changes.promoted(id)
-                view.message = "Promoted \(id)" + (lines.last.map { ": " + $0 } ?? "")
+                view.message = "Promoted \(id)" + (BackgroundOutcome.json(in: finished.output).flatMap(BackgroundOutcome.promoted)
+                    .map { ": " + $0 } ?? "")
             } else {
                 view.message = "Cannot promote \(id): " + error
             }

@@ -181,7 +181,7 @@ final class InteractiveSession {
                 try editNote(id)
             case .promote(let id):
                 guard !isRunning(.promote(id)) else { return }
-                try start(.promote(id), ["todo", "promote", String(id)])
+                try start(.promote(id), ["todo", "promote", String(id), "--json"])
                 view.message = "Making the issue of \(id) on GitHub…"
             case .open(let url):
                 openInBrowser(url)
