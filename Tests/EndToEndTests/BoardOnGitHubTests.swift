@@ -148,4 +148,28 @@ struct BoardOnGitHubTests {
         let uuids = try machines.todos(a).map { try $0.string("uuid") }
         for uuid in uuids { #expect(!visible.contains(uuid.prefix(8)), "digits of \(uuid) in sight") }
     }
+
+    /// Two machines turn the board on and make it at the same moment: the first issue stays,
+    /// the other is closed by the next sync, and the board goes on in one issue.
+    @Test func twoBoardsMadeAtOnceEndAsOne() throws {
+        let machines = try Machines(2)
+        let (a, b) = (machines[0], machines[1])
+        #expect(a.run("todo", "add", "-R", "app", "ship it").status == 0)
+        machines.syncAll([0, 1])
+        for machine in [a, b] { #expect(machine.run("board", "on").status == 0) }
+        // a's POST waits on the wire while b makes its board.
+        let (arrived, release) = machines.holdFirstPost { $0 == "/repos/\(Machines.data)/issues" }
+        defer { release.signal() }
+        let first = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: a.environment)
+        try #require(arrived.wait(seconds: Patience.seconds), "a's POST never arrived")
+        #expect(b.run("sync").status == 0)
+        release.signal()
+        #expect(first.finish().status == 0)
+        machines.github.script(nil)
+        #expect(try board(machines).count == 2)
+        machines.syncAll([1, 0, 1])
+        let left = try board(machines)
+        #expect(left.count == 1 && left.first?.body.contains("- [ ] ship it <!-- ") == true)
+        #expect(left.first?.number == machines.github.activity.issues(repository: try BoardEndToEndTests.dataID(machines)).map(\.number).min())
+    }
 }

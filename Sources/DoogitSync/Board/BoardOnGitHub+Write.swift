@@ -5,8 +5,8 @@ import DoogitSupport
 
 extension BoardOnGitHub {
     /// Writes the bodies whose lines changed, right after the read: parts the board needs and
-    /// lacks are made (a board new, grown, or whose issue was closed or deleted on GitHub),
-    /// parts it no longer needs, and duplicates, closed.
+    /// lacks are made (a board new, grown, or whose issue was closed or deleted on GitHub), and
+    /// parts it no longer needs closed.
     mutating func write(_ summary: inout BoardSummary, _ session: inout SyncSession) throws {
         let github = session.github
         let now = github.gitHubNow ?? session.clock()
@@ -36,7 +36,7 @@ extension BoardOnGitHub {
             summary.written += 1
             wrote = true
         }
-        for number in issues.values.filter({ $0.part > parts.count }).map(\.number) + duplicates {
+        for number in issues.values.filter({ $0.part > parts.count }).map(\.number) {
             _ = try github.updateIssue(owner: owner, name: name, number: number, title: nil, state: .closed)
             summary.closed += 1
             wrote = true

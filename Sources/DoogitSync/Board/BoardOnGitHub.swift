@@ -11,7 +11,7 @@ struct BoardOnGitHub {
     let known: [BoardIssueRecord]
     private(set) var current: [BoardIssueRecord] = []
     /// Board issues of a part that another holds too (two machines made it at once): closed.
-    private(set) var duplicates: [Int64] = []
+    private var duplicates: [Int64] = []
     private(set) var etag: String?
     private(set) var documents: [Int: BoardDocument] = [:]
     /// Lines whose edit cannot be read, by their todo's digits: written back as they are.
@@ -47,6 +47,12 @@ struct BoardOnGitHub {
         }
         let now = session.github.gitHubNow ?? session.clock()
         current = unchanged ? known : boardIssues(found, now: now)
+        // Two machines made a part at once: the first stays (both hold the same lines), the others close.
+        for number in duplicates {
+            try session.checkBudget()
+            _ = try github.updateIssue(owner: owner, name: name, number: number, title: nil, state: .closed)
+            summary.closed += 1
+        }
         let lastRead = try bringHome(&summary, &session, now: now)
         try session.store.recordBoard(issues: current, etag: etag, readAt: now, lastRead: lastRead)
     }
