@@ -24,6 +24,14 @@ public struct Shorthand: Sendable {
 
     public init() {}
 
+    /// Whether `todo add` reads the word as a field (`+tag`, `due:WHEN`, `pri:X`), right or wrong.
+    public static func isField(_ word: String) -> Bool {
+        let lower = word.lowercased()
+        if word.contains(where: \.isWhitespace) { return false }
+        if word.hasPrefix("+") { return word.count > 1 && !word.dropFirst().allSatisfy(\.isNumber) }
+        return ["due:", "pri:", "priority:"].contains { lower.hasPrefix($0) && word.count > $0.count }
+    }
+
     /// The words read; `today` is what relative dates (`due:fri`, `due:+3d`) count from.
     public static func read(_ words: [String], today: CalendarDate) throws(Problem) -> Shorthand {
         var found = Shorthand()

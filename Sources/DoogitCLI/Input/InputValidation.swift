@@ -1,8 +1,9 @@
+import DoogitMerge
 import DoogitSupport
 
 /// Checks of argument forms shared by several commands; each failure is a usage error.
 enum InputValidation {
-    static let maximumTextLength = 10_000
+    static let maximumTextLength = TodoText.maximumLength
 
     /// The most IDs one range (`1-20000`) may stand for: a typo must not become a huge command.
     static let maximumRangeLength: Int64 = 10_000

@@ -6,6 +6,10 @@ import DoogitSupport
 /// now), the task lines a person added under a repository's heading, the todos the body listed
 /// when doogit wrote it, and every other line a person wrote, kept to be written back where
 /// it was.
+///
+/// Each line is read on its own: a heading of no tracked repository (a note's heading, or a
+/// repository no longer tracked) keeps the lines of a person's under it, never doogit's, which
+/// are read wherever they stand.
 struct BoardDocument: Equatable {
     /// A task line doogit wrote.
     struct Line: Equatable {
@@ -15,7 +19,7 @@ struct BoardDocument: Equatable {
         var done: Bool
         /// The content after the checkbox, as it is now (Markdown, escaped).
         var content: String
-        /// The heading it is under (nil: none).
+        /// The tracked repository's heading it is under, in lower case (nil: none).
         var section: String?
         /// The line as it stands in the body.
         var raw: String
@@ -35,7 +39,8 @@ struct BoardDocument: Equatable {
     /// The UUID digits of the todos the body held when doogit last wrote it.
     var listed: [String] = []
     /// Lines of a person's kept as written: before any heading, under a tracked repository's
-    /// heading (by its name in lower case), and from a heading of no tracked repository on.
+    /// heading (by its name in lower case), and under headings of no tracked repository (each
+    /// such heading with the lines under it).
     var top: [String] = []
     var bySection: [String: [String]] = [:]
     var tail: [String] = []
@@ -47,45 +52,38 @@ struct BoardDocument: Equatable {
     static let footer = "<!-- doogit board lines:"
     static let own = "<!-- doogit -->"
 
-    /// Reads a body; `tracks` says whether a heading's name is a tracked repository's.
-    static func read(_ body: String, tracks: (String) -> Bool) -> BoardDocument {
+    /// Reads a body; `section` gives a heading's tracked repository (its name in lower case; a
+    /// former name of one counts), nil for a heading of none.
+    static func read(_ body: String, section: (String) -> String?) -> BoardDocument {
         var document = BoardDocument()
-        var section: String?
-        var inTail = false
-        for raw in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let line = raw.trimmingTrailing()
+        var current: String?
+        var underForeignHeading = false
+        // Lines end at a line feed alone: a U+2028 in a todo's text is text.
+        for raw in body.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = String(decoding: raw, as: UTF8.self).trimmingTrailingSpaces()
             if line.trimmingSpaces.isEmpty || line.hasSuffix(own) { continue }
             if line.hasPrefix(marker) {
                 document.part = Int(line.dropFirst(marker.count).prefix { $0.isNumber })
             } else if line.hasPrefix(footer) {
                 document.listed = line.dropFirst(footer.count).split(separator: " ").map(String.init).filter(isPrefix)
             } else if let name = heading(line) {
-                if tracks(name) && !inTail {
-                    section = name.lowercased()
-                } else {
-                    (inTail, section) = (true, nil)
-                    document.tail.append(line)
-                }
-            } else if let task = task(line), !inTail {
-                if let written = task.written {
-                    document.lines.append(Line(prefix: written.prefix, writtenDone: written.done, writtenFingerprint: written.fingerprint,
-                                               done: task.done, content: task.content, section: section, raw: line))
-                } else if let section, !task.content.isEmpty {
-                    document.added.append(NewLine(section: section, done: task.done, content: task.content, raw: line))
-                } else {
-                    document.keep(line, in: section)
-                }
-            } else if inTail {
+                current = section(name)
+                underForeignHeading = current == nil
+                if underForeignHeading { document.tail.append(line) }
+            } else if let task = task(line), let written = task.written {
+                document.lines.append(Line(prefix: written.prefix, writtenDone: written.done, writtenFingerprint: written.fingerprint,
+                                           done: task.done, content: task.content, section: current, raw: line))
+            } else if let task = task(line), let current, !task.content.isEmpty {
+                document.added.append(NewLine(section: current, done: task.done, content: task.content, raw: line))
+            } else if underForeignHeading {
                 document.tail.append(line)
+            } else if let current {
+                document.bySection[current, default: []].append(line)
             } else {
-                document.keep(line, in: section)
+                document.top.append(line)
             }
         }
         return document
-    }
-
-    private mutating func keep(_ line: String, in section: String?) {
-        if let section { bySection[section, default: []].append(line) } else { top.append(line) }
     }
 
     /// The repository a heading names: `## OWNER/NAME` and whatever follows.
@@ -96,7 +94,8 @@ struct BoardDocument: Equatable {
     }
 
     /// A task line: `- [ ] content`, `- [x] content` (`*` or `+` as the bullet), with what doogit
-    /// wrote of it (`<!-- 3f2a9c1b o 9f3c21 -->` at its end) when it is doogit's.
+    /// wrote of it when it holds doogit's note (`<!-- 3f2a9c1b o 9f3c21 -->`), at its end or
+    /// anywhere: what a person typed after it is content too.
     static func task(_ line: String) -> (done: Bool, content: String, written: (prefix: String, done: Bool, fingerprint: String)?)? {
         var rest = Substring(line).drop { $0 == " " }
         guard let bullet = rest.first, "-*+".contains(bullet) else { return nil }
@@ -106,19 +105,37 @@ struct BoardDocument: Equatable {
         guard let mark = rest.first, " xX".contains(mark), rest.dropFirst().hasPrefix("]") else { return nil }
         rest = rest.dropFirst(2)
         guard rest.isEmpty || rest.first == " " else { return nil }
-        var content = String(rest.trimmingSpaces)
-        var written: (prefix: String, done: Bool, fingerprint: String)?
-        // doogit's note ends the line: `<!-- 3f2a9c1b o 9f3c21 -->`, 26 characters.
-        if content.hasSuffix(" -->"), content.utf8.count >= 26 {
-            let note = content.suffix(26)
-            let words = note.dropFirst(5).dropLast(4).split(separator: " ")
-            if note.hasPrefix("<!-- "), words.count == 3, isPrefix(words[0]), ["o", "d"].contains(words[1]), words[2].count == 6,
-               words[2].allSatisfy(\.isHexDigit) {
-                written = (String(words[0]), words[1] == "d", String(words[2]))
-                content = String(content.dropLast(26)).trimmingSpaces
+        let content = String(rest.trimmingSpaces)
+        guard let (range, written) = note(in: content) else { return (mark != " ", content, nil) }
+        let around = [String(content[..<range.lowerBound]).trimmingSpaces, String(content[range.upperBound...]).trimmingSpaces]
+        return (mark != " ", around.filter { !$0.isEmpty }.joined(separator: " "), written)
+    }
+
+    /// The last note of doogit's in `content`: where it stands, and what it says.
+    private static func note(in content: String) -> (Range<String.Index>, (prefix: String, done: Bool, fingerprint: String))? {
+        var end = content.endIndex
+        while let open = lastOpening(in: content[..<end]) {
+            // `<!-- ` 8 digits, ` o|d `, 6 digits, ` -->`: 26 characters.
+            if let close = content.index(open, offsetBy: 26, limitedBy: content.endIndex) {
+                let note = content[open..<close]
+                let words = note.dropFirst(5).dropLast(4).split(separator: " ")
+                if note.hasSuffix(" -->"), words.count == 3, isPrefix(words[0]), ["o", "d"].contains(words[1]), words[2].count == 6,
+                   words[2].allSatisfy(\.isHexDigit) {
+                    return (open..<close, (String(words[0]), words[1] == "d", String(words[2])))
+                }
             }
+            end = open
         }
-        return (mark != " ", content, written)
+        return nil
+    }
+
+    private static func lastOpening(in text: Substring) -> String.Index? {
+        var index = text.endIndex
+        while index > text.startIndex {
+            index = text.index(before: index)
+            if text[index...].hasPrefix("<!-- ") { return index }
+        }
+        return nil
     }
 
     static func isPrefix(_ word: some StringProtocol) -> Bool {
@@ -126,8 +143,8 @@ struct BoardDocument: Equatable {
     }
 }
 
-private extension Substring {
-    func trimmingTrailing() -> String {
+private extension String {
+    func trimmingTrailingSpaces() -> String {
         var end = endIndex
         while end > startIndex, let last = self[..<end].last, last == " " || last == "\t" || last == "\r" { end = index(before: end) }
         return String(self[..<end])

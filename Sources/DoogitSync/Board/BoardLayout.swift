@@ -35,7 +35,9 @@ enum BoardLayout {
         count > 1 ? "\(title) (\(part) of \(count))" : title
     }
 
-    /// The sections of each body, the first holding at least the board's opening.
+    /// The sections of each body, the first holding at least the board's opening. Every
+    /// section is placed, whatever its size: one that no body can hold (a person's notes of
+    /// more than 65,536 characters) goes alone, and GitHub's refusal of it is said.
     static func split(_ sections: [BoardSection], top: [String], tail: [String], limit: Int = limit) -> [[BoardSection]] {
         let room = limit - opening - size(top) - size(tail)
         var parts: [[BoardSection]] = [[]]
@@ -49,31 +51,26 @@ enum BoardLayout {
             used = 0
         }
         for section in sections {
-            let whole = cost(section)
-            if whole > room - used, whole <= room, !parts[parts.count - 1].isEmpty { nextPart() }
-            if whole <= room - used {
-                add(section, cost: whole)
-                continue
-            }
-            // A repository larger than a body: its lines in as many bodies as it takes.
+            if cost(section) > room - used, !parts[parts.count - 1].isEmpty { nextPart() }
             var rest = section
+            // Todos in as many bodies as they take; the lines kept under the heading with the last.
             while true {
-                let free = room - used
                 var fits = 0, chunk = size([rest.heading]) + 2
-                while fits < rest.items.count, chunk + size([rest.items[fits].line]) + 10 <= free {
+                while fits < rest.items.count, chunk + size([rest.items[fits].line]) + 10 <= room - used {
                     chunk += size([rest.items[fits].line]) + 10
                     fits += 1
                 }
-                if fits == rest.items.count, chunk + size(rest.kept) <= free {
+                if fits == rest.items.count {
                     add(rest, cost: chunk + size(rest.kept))
                     break
                 }
+                // Not one more fits: a body of its own (one line longer than a body goes alone).
                 if fits == 0 {
-                    guard parts[parts.count - 1].isEmpty else {
+                    if !parts[parts.count - 1].isEmpty {
                         nextPart()
                         continue
                     }
-                    fits = 1  // one line longer than a body could hold: alone, GitHub refuses it (said)
+                    fits = 1
                 }
                 add(BoardSection(fullName: rest.fullName, items: Array(rest.items.prefix(fits)), continued: rest.continued), cost: chunk)
                 rest = BoardSection(fullName: rest.fullName, items: Array(rest.items.dropFirst(fits)), kept: rest.kept, continued: true)

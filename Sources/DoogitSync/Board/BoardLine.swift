@@ -12,8 +12,9 @@ struct BoardItem: Equatable {
     var prefix: String
     var done: Bool
     var content: String
-    /// The line as a person left it, when what they wrote cannot be read: written back as it is.
-    var verbatim: String?
+    /// What a person wrote on the line, when it cannot be read, and the hash doogit's note held:
+    /// written back as they left it (with the todo's state now), still reading as theirs.
+    var verbatim: (content: String, fingerprint: String)?
 
     init(prefix: String, done: Bool, content: String) {
         self.prefix = prefix
@@ -26,9 +27,11 @@ struct BoardItem: Equatable {
     }
 
     var line: String {
-        if let verbatim { return verbatim }
-        return "- [\(done ? "x" : " ")] \(content) <!-- \(prefix) \(done ? "d" : "o") \(BoardMarkdown.fingerprint(content)) -->"
+        let (shown, fingerprint) = verbatim ?? (content, BoardMarkdown.fingerprint(content))
+        return "- [\(done ? "x" : " ")] \(shown) <!-- \(prefix) \(done ? "d" : "o") \(fingerprint) -->"
     }
+
+    static func == (lhs: BoardItem, rhs: BoardItem) -> Bool { lhs.line == rhs.line }
 }
 
 /// What a line's content says of a todo.
@@ -47,23 +50,21 @@ enum BoardLine {
         words += todo.text.split(separator: " ", omittingEmptySubsequences: true).map { textWord(String($0)) }
         if let due = todo.due { words.append("due:" + due.text) }
         if let priority = todo.priority { words.append("pri:" + priority.rawValue) }
-        words += todo.tags.map { "+" + BoardMarkdown.escape($0) }
+        // A tag of digits alone has no shorthand (`+2024` is text): shown nowhere here, kept as it is.
+        words += todo.tags.filter { Shorthand.isField("+" + $0) }.map { "+" + BoardMarkdown.escape($0) }
         return words.joined(separator: " ")
     }
 
     /// A word of a todo's text, escaped for Markdown, and so that it never reads as a field.
     private static func textWord(_ word: String) -> String {
         let escaped = BoardMarkdown.escape(word)
-        let lower = word.lowercased()
-        if word.hasPrefix("+"), word.count > 1, !word.dropFirst().allSatisfy(\.isNumber) { return "\\" + escaped }
-        for key in ["due:", "pri:", "priority:"] where lower.hasPrefix(key) && word.count > key.count {
-            return escaped.replacingFirstColon()
-        }
-        return escaped
+        guard Shorthand.isField(word) else { return escaped }
+        return word.hasPrefix("+") ? "\\" + escaped : escaped.replacingFirstColon()
     }
 
     /// What a line's content says: its text (the issue's code span left out) and its details,
-    /// read as `todo add` reads them; `today` is what relative dates count from.
+    /// read as `todo add` reads them, the words of the text in their order; `today` is what
+    /// relative dates count from.
     static func fields(of content: String, today: CalendarDate) throws(BoardLineProblem) -> BoardFields {
         var words = content.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         if let first = words.first, first.hasPrefix("`#"), first.hasSuffix("`"), first.count > 3,
@@ -72,26 +73,20 @@ enum BoardLine {
         }
         var text: [String] = [], fieldWords: [String] = []
         for word in words {
+            let plain = BoardMarkdown.unescape(word)
             // An escaped `+` or `:` is text doogit wrote so; anything else reads as `todo add` reads it.
-            if word.hasPrefix("\\+") || word.contains("\\:") {
-                text.append(BoardMarkdown.unescape(word))
+            if !(word.hasPrefix("\\+") || word.contains("\\:")) && Shorthand.isField(plain) {
+                fieldWords.append(plain)
             } else {
-                let plain = BoardMarkdown.unescape(word)
-                if plain.hasPrefix("+") || plain.lowercased().hasPrefix("due:") || plain.lowercased().hasPrefix("pri") {
-                    fieldWords.append(plain)
-                } else {
-                    text.append(plain)
-                }
+                text.append(plain)
             }
         }
         let read: Shorthand
         do { read = try Shorthand.read(fieldWords, today: today) } catch { throw .unreadable(error) }
-        text += read.text
         let dues = Set(read.dueWords.map(\.value)), priorities = Set(read.priorityWords.map(\.value))
         guard dues.count <= 1, priorities.count <= 1 else { throw .twoValues }
-        let joined = text.joined(separator: " ")
-        guard !joined.isEmpty else { throw .noText }
-        return BoardFields(text: joined, due: dues.first, priority: priorities.first, tags: read.tags)
+        guard let cleaned = TodoText.cleaned(text.joined(separator: " ")) else { throw .noText }
+        return BoardFields(text: cleaned, due: dues.first, priority: priorities.first, tags: read.tags)
     }
 }
 

@@ -4,7 +4,8 @@ import DoogitSupport
 /// Markdown's punctuation is escaped with a backslash (so `*`, `[`, `<!--` stay text and no line
 /// can break the board's structure), and a `#` or `@` before a word is followed by an invisible
 /// word joiner (U+2060), so that no `#12`, `owner/name#12` or `@login` in a todo makes a
-/// cross-reference or a mention in another issue, or notifies anyone. Reading takes both away.
+/// cross-reference or a mention in another issue, or notifies anyone; so is the `//` of an
+/// address (`https://…/issues/3` would make a cross-reference too). Reading takes both away.
 enum BoardMarkdown {
     static let wordJoiner: Unicode.Scalar = "\u{2060}"
     /// ASCII punctuation Markdown or GitHub would read as more than text.
@@ -19,6 +20,9 @@ enum BoardMarkdown {
             out.append(scalar)
             if scalar == "#" || scalar == "@", index + 1 < scalars.count,
                scalars[index + 1].properties.isAlphabetic || ("0"..."9").contains(scalars[index + 1]) {
+                out.append(wordJoiner)
+            }
+            if scalar == ":", index + 2 < scalars.count, scalars[index + 1] == "/", scalars[index + 2] == "/" {
                 out.append(wordJoiner)
             }
         }

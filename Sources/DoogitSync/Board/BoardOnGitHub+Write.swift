@@ -63,14 +63,14 @@ extension BoardOnGitHub {
     /// done in the last seven days, with the lines a person wrote under its heading.
     private func sections(now: Timestamp, _ store: Store) throws -> [BoardSection] {
         let since = Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch - BoardPhase.doneDays * 86_400_000)
-        var kept: [String: [String]] = [:]
-        for document in documents.keys.sorted().compactMap({ documents[$0] }) { kept.merge(document.bySection) { $0 + $1 } }
+        var lines: [String: [String]] = kept.added
+        for document in documents.keys.sorted().compactMap({ documents[$0] }) { lines.merge(document.bySection) { $0 + $1 } }
         return try store.sections(includeEmpty: true).compactMap { section in
             let shown = section.todos.filter { !$0.done } + section.todos.filter { $0.done && ($0.doneAt ?? Timestamp(millisecondsSinceEpoch: 0)) >= since }
             var items = shown.map(BoardItem.init)
-            for index in items.indices { items[index].verbatim = verbatim[items[index].prefix] }
-            let lines = kept[section.repository.fullName.lowercased()] ?? []
-            return items.isEmpty && lines.isEmpty ? nil : BoardSection(fullName: section.repository.fullName, items: items, kept: lines)
+            for index in items.indices { items[index].verbatim = kept.verbatim[items[index].prefix] }
+            let written = lines[section.repository.fullName.lowercased()] ?? []
+            return items.isEmpty && written.isEmpty ? nil : BoardSection(fullName: section.repository.fullName, items: items, kept: written)
         }
     }
 }

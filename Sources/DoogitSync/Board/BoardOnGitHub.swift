@@ -14,8 +14,8 @@ struct BoardOnGitHub {
     private var duplicates: [Int64] = []
     private(set) var etag: String?
     private(set) var documents: [Int: BoardDocument] = [:]
-    /// Lines whose edit cannot be read, by their todo's digits: written back as they are.
-    private(set) var verbatim: [String: String] = [:]
+    /// Lines to write back as a person left them (`BoardReading.Kept`), from every part.
+    private(set) var kept = BoardReading.Kept()
 
     init(settings: RemoteSettings, session: SyncSession) throws {
         self.settings = settings
@@ -30,17 +30,19 @@ struct BoardOnGitHub {
     mutating func read(_ summary: inout BoardSummary, _ session: inout SyncSession) throws {
         try session.checkBudget()
         let github = session.github
-        var url: String? = github.openIssuesURL(owner: owner, name: name)
+        let first = github.openIssuesURL(owner: owner, name: name)
+        var url: String? = first
         var found: [GitHubIssue] = []
         var unchanged = false
         while let page = url {
-            switch try github.issuePage(page, ifNoneMatch: found.isEmpty && url == github.openIssuesURL(owner: owner, name: name) ? etag : nil,
-                                        about: .repository(settings.fullName)) {
+            switch try github.issuePage(page, ifNoneMatch: page == first ? etag : nil, about: .repository(settings.fullName)) {
             case .notModified:
                 unchanged = true
                 url = nil
             case .modified(let listing, let tag):
-                if found.isEmpty { etag = tag }
+                // A listing of several pages is read whole every time: an unchanged first page says
+                // nothing of the others.
+                if page == first { etag = listing.nextURL == nil ? tag : nil }
                 found += listing.issues
                 url = listing.nextURL
             }
@@ -57,13 +59,14 @@ struct BoardOnGitHub {
         try session.store.recordBoard(issues: current, etag: etag, readAt: now, lastRead: lastRead)
     }
 
-    /// The open issues that are parts of the board (their body opens with its marker), a part's
-    /// first one kept where two machines made it at once.
+    /// The open issues that are parts of the board: a body holding its marker (anywhere: a
+    /// person may write above it), or an issue this machine knows as a part; a part's first
+    /// one kept where two machines made it at once.
     private mutating func boardIssues(_ issues: [GitHubIssue], now: Timestamp) -> [BoardIssueRecord] {
+        let knownParts = Dictionary(known.map { ($0.number, $0.part) }) { first, _ in first }
         var byPart: [Int: BoardIssueRecord] = [:]
         for issue in issues.sorted(by: { $0.number < $1.number }) where !issue.isPullRequest {
-            guard let body = issue.body, body.hasPrefix(BoardDocument.marker),
-                  let part = Int(body.dropFirst(BoardDocument.marker.count).prefix { $0.isNumber }), part >= 1 else { continue }
+            guard let part = Self.part(of: issue.body ?? "") ?? knownParts[issue.number], part >= 1 else { continue }
             guard byPart[part] == nil else {
                 duplicates.append(issue.number)
                 continue
@@ -71,6 +74,14 @@ struct BoardOnGitHub {
             byPart[part] = Self.record(issue, part: part, now: now)
         }
         return byPart.values.sorted { $0.part < $1.part }
+    }
+
+    /// The part a body's marker names, on whichever line it stands.
+    static func part(of body: String) -> Int? {
+        for line in body.split(separator: "\n") where line.hasPrefix(BoardDocument.marker) {
+            return Int(line.dropFirst(BoardDocument.marker.count).prefix { $0.isNumber })
+        }
+        return nil
     }
 
     static func record(_ issue: GitHubIssue, part: Int, now: Timestamp) -> BoardIssueRecord {
@@ -82,21 +93,36 @@ struct BoardOnGitHub {
     /// machine last knew a body is told in the summary. Returns it in words, when there was any.
     private mutating func bringHome(_ summary: inout BoardSummary, _ session: inout SyncSession, now: Timestamp) throws -> String? {
         let store = session.store
-        var repositories: [String: Int64] = [:]
-        for repository in try store.repositories() { repositories[repository.fullName.lowercased()] = repository.id }
-        for issue in current { documents[issue.part] = BoardDocument.read(issue.body) { repositories[$0.lowercased()] != nil } }
+        // Tracked repositories by name in lower case, and by their former names (a repository
+        // renamed on GitHub keeps its heading until doogit writes the board again).
+        var repositories: [String: Int64] = [:], sections: [String: String] = [:]
+        for repository in try store.repositories() {
+            let name = repository.fullName.lowercased()
+            repositories[name] = repository.id
+            sections[name] = name
+            for former in try store.formerNames(ofRepository: repository.id) where sections[former.lowercased()] == nil {
+                sections[former.lowercased()] = name
+            }
+        }
+        for issue in current { documents[issue.part] = BoardDocument.read(issue.body) { sections[$0.lowercased()] } }
         let shown = Set(documents.values.flatMap { $0.lines.map(\.prefix) })
         let entries = try store.replica.entries(withPrefixes: shown.union(documents.values.flatMap(\.listed)))
         let byPrefix = Dictionary(grouping: entries) { String($0.uuid.prefix(8)) }
         let live = try store.sections().flatMap(\.todos)
+        // What doogit wrote on each line, as this machine last read or wrote it: what an edit is told against.
+        var written: [String: String] = [:]
+        for issue in known {
+            for line in BoardDocument.read(issue.body, section: { _ in nil }).lines {
+                written[line.prefix + line.writtenFingerprint] = line.content
+            }
+        }
         // Relative dates a person types (`due:fri`) count from today here; GitHub's own date, should
         // the local calendar not tell it.
         guard let today = CalendarDate.local(at: now) ?? CalendarDate(dayNumber: Int(now.millisecondsSinceEpoch / 86_400_000)) else {
             return nil
         }
         let reading = BoardReading(
-            remoteID: settings.repositoryID, today: today,
-            repositories: repositories,
+            remoteID: settings.repositoryID, today: today, repositories: repositories,
             todos: BoardReading.Todos(
                 byPrefix: { prefix, repository in
                     let found = byPrefix[prefix] ?? []
@@ -108,18 +134,20 @@ struct BoardOnGitHub {
                 unshown: { repository, text in
                     live.first { $0.repositoryID == repository && $0.text == text && !shown.contains(String($0.uuid.prefix(8))) }
                         .flatMap { (try? store.entry(uuid: $0.uuid))?.entry }
-                }))
+                },
+                written: { prefix, fingerprint in written[prefix + fingerprint].flatMap { BoardMarkdown.fingerprint($0) == fingerprint ? $0 : nil } }))
         var changes: [TodoChange] = []
         var brought = BoardSummary()
         for issue in current {
             guard let document = documents[issue.part] else { continue }
             let read = reading.read(document, issue: issue.number, updatedAt: issue.updatedAt)
             changes += read.changes
-            verbatim.merge(read.verbatim) { first, _ in first }
+            kept.verbatim.merge(read.kept.verbatim) { first, _ in first }
+            kept.added.merge(read.kept.added) { $0 + $1 }
             // Told once: what is new since this machine last knew the body.
             let knownBody = known.first { $0.number == issue.number }?.body
             guard knownBody != issue.body else { continue }
-            let knownLines = Set((knownBody ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingSpaces })
+            let knownLines = Set((knownBody ?? "").split(separator: "\n").map { $0.trimmingSpaces })
             // A person's lines kept as written (a note, a heading of no tracked repository) count too.
             let unplaced = read.report.unplaced + document.kept
             brought.add(read.report, unplaced: unplaced.filter { !knownLines.contains($0.trimmingSpaces) })

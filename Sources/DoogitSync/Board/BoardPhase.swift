@@ -40,6 +40,11 @@ struct BoardPhase: SyncPhase {
             if let stop = SyncSession.stop(for: error) { throw stop }
             session.summary.failures.append(SyncFailure(fullName: settings.fullName + " (the board)", error: Self.describe(error),
                                                         wrote: writing))
+        } catch let stop as SyncStop {
+            throw stop
+        } catch {
+            // Whatever else failed (the database, say) fails the board, not the rest of the sync.
+            session.summary.failures.append(SyncFailure(fullName: settings.fullName + " (the board)", error: "\(error)", wrote: writing))
         }
     }
 
