@@ -40,8 +40,8 @@ extension Store {
             let done = issue.state == .closed
             try database.run("""
                 INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at)
-                VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
-                """, .text(uuid), .integer(repositoryID), .text(text), .bool(done), .integer(repositoryID),
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, .text(uuid), .integer(repositoryID), .text(text), .bool(done), .integer(try nextPosition(inRepository: repositoryID)),
                 .text(now.rfc3339), .text(now.rfc3339), done ? .text(now.rfc3339) : .null)
             let id = database.lastInsertedRowID
             guard let stamp = try replica.stamp(TodoFields.added.union(.issue), todos: [id], at: now) else { throw .corrupt }

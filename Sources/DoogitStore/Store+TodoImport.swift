@@ -15,9 +15,9 @@ extension Store {
                     """, .text(todo.uuid)) == 0 else { continue }
                 try database.run("""
                     INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at)
-                    VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """, .text(todo.uuid), .integer(todo.repositoryID), .text(todo.text), .bool(todo.doneAt != nil),
-                    .integer(todo.repositoryID), .text(todo.createdAt.rfc3339), .text(now.rfc3339), .optional(todo.doneAt?.rfc3339))
+                    .integer(try nextPosition(inRepository: todo.repositoryID)), .text(todo.createdAt.rfc3339), .text(now.rfc3339), .optional(todo.doneAt?.rfc3339))
                 let id = database.lastInsertedRowID
                 try replica.stamp(.added, todos: [id], at: now)
                 // Linked as the file says, unless that issue is (or was) another todo's here.

@@ -63,15 +63,23 @@ extension Store {
     {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             try database.run("""
-                INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at)
-                VALUES (?, ?, ?, 0, (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?), ?, ?)
-                """, .text(uuid), .integer(repositoryID), .text(text), .integer(repositoryID),
+                INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)
+                """, .text(uuid), .integer(repositoryID), .text(text), .integer(try nextPosition(inRepository: repositoryID)),
                 .text(now.rfc3339), .text(now.rfc3339))
             let id = database.lastInsertedRowID
             try replica.stamp(.added, todos: [id], at: now)
             if !details.isEmpty { try writeDetails(of: try requireTodos([id])[0], details, at: now) }
             return try requireTodos([id])[0]
         }
+    }
+
+    /// The position after a repository's last todo: two lookups of the index (repository_id,
+    /// done, position), one per state. `max(position)` of the repository alone reads every row
+    /// of it, and adding many todos grew with the square of their number.
+    func nextPosition(inRepository id: Int64) throws(StoreError) -> Int64 {
+        let open = try database.scalarInt("SELECT max(position) FROM todos WHERE repository_id = ? AND done = 0", .integer(id)) ?? 0
+        let done = try database.scalarInt("SELECT max(position) FROM todos WHERE repository_id = ? AND done = 1", .integer(id)) ?? 0
+        return max(open, done) + 1
     }
 
     /// The sections to show: repositories with todos matching `filter` (all tracked ones when
@@ -274,10 +282,9 @@ extension Store {
             for todo in moving {
                 try replica.stamp(todo.issue == nil ? .repository : [.repository, .issue], todos: [todo.id], at: now)
                 try database.run("""
-                    UPDATE todos SET repository_id = ?, updated_at = ?, issue_number = NULL, issue_url = NULL,
-                        position = (SELECT coalesce(max(position), 0) + 1 FROM todos WHERE repository_id = ?)
-                    WHERE id = ?
-                    """, .integer(repositoryID), .text(now.rfc3339), .integer(repositoryID), .integer(todo.id))
+                    UPDATE todos SET repository_id = ?, updated_at = ?, issue_number = NULL, issue_url = NULL, position = ? WHERE id = ?
+                    """, .integer(repositoryID), .text(now.rfc3339), .integer(try nextPosition(inRepository: repositoryID)),
+                    .integer(todo.id))
             }
             return try requireTodos(ids)
         }
