@@ -20,10 +20,14 @@ SIZES = [3_000, 12_000, 48_000, 100_000]
 
 
 def timed(args, env, stdin=None):
-    start = time.perf_counter()
-    with open(stdin, "rb") if stdin else subprocess.DEVNULL as feed:
-        subprocess.run(args, env=env, stdin=feed, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    feed = open(stdin, "rb") if stdin else None
+    try:
+        start = time.perf_counter()
+        subprocess.run(args, env=env, stdin=feed or subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start
+    finally:
+        if feed:
+            feed.close()
 
 
 def empty_database(doogit, root):

@@ -14,7 +14,8 @@ extension TodoCommands {
         if runtime.context.standardInputIsTerminal {
             runtime.note("reading todos from standard input, one a line; end with Ctrl-D")
         }
-        let input = try TransferCommands.readText("-", runtime, limit: StandardInput.defaultLimit, instead: "add the todos in parts")
+        // Adding is linear in the lines: as much as an import takes.
+        let input = try TransferCommands.readText("-", runtime, limit: TransferCommands.inputLimit, instead: "add the todos in parts")
         let texts = try todoTexts(fromInput: input, topic: invocation.path)
         let store = try runtime.store()
         let added = try store.transaction {
