@@ -2,7 +2,9 @@
 import DoogitStore
 import DoogitSupport
 import DoogitTerminal
+import Foundation
 import Testing
+import TestSupport
 
 /// The interactive view without a terminal: what keys and clicks ask for, and what taking back a
 /// change asks.
@@ -72,7 +74,9 @@ struct ListViewTests: ListViewSuite {
         #expect(ListView.fieldWords("docs -old +new", prefix: "") == "+docs -old +new")
         #expect(ListView.fieldWords(" fri ", prefix: "due:") == "due:fri")
         #expect(ListView.fieldWords("h", prefix: "pri:") == "pri:h")
-        #expect(ListView.fieldWords("  ", prefix: "pri:") == nil)
+        #expect(ListView.fieldWords("  ", prefix: "pri:") == "pri:none", "an empty answer clears")
+        #expect(ListView.fieldWords("-", prefix: "due:") == "due:none" && ListView.fieldWords("None", prefix: "due:") == "due:none")
+        #expect(ListView.fieldWords("  ", prefix: "") == nil)
         var view = view()
         _ = view.handle(char("d"))
         for character in "tomorrow" { _ = view.handle(char(character)) }
@@ -156,5 +160,55 @@ struct ListViewTests: ListViewSuite {
         #expect(back.details.removeTags == ["added"])
         #expect(back.details.due == nil, "an unchanged due date is not written again")
         #expect(back.details.priority == nil && back.details.note == nil)
+    }
+
+    /// `d` and `p` open on the value the todo has, which clearing clears; `t` names the tags it has.
+    @Test func fieldPromptsHoldTheValueNowAndClearingClears() {
+        var view = ListView(renderer: ListRenderer(style: Style(color: false, unicode: true), width: nil), width: 80, height: 24)
+        var todo = Fixture.todo(id: 1, text: "ship it")
+        todo.due = CalendarDate(text: "2027-01-31")
+        todo.priority = .high
+        todo.tags = ["docs", "ci"]
+        view.show([TodoSection(repository: Fixture.helloWorld, todos: [todo])])
+        _ = view.handle(char("d"))
+        #expect(view.prompt?.editor.text == "2027-01-31")
+        #expect(view.handle(key(.enter)).isEmpty, "unchanged: no change")
+        _ = view.handle(char("d"))
+        _ = view.handle(key(.control("u")))
+        #expect(view.handle(key(.enter)) == [.edit(todoID: 1, line: "due:none", raw: false)])
+        _ = view.handle(char("p"))
+        #expect(view.prompt?.editor.text == "H")
+        _ = view.handle(key(.control("u")))
+        _ = view.handle(char("-"))
+        #expect(view.handle(key(.enter)) == [.edit(todoID: 1, line: "pri:none", raw: false)])
+        _ = view.handle(char("t"))
+        #expect(view.prompt?.hint?.contains("now +docs +ci") == true, "\(view.prompt?.hint ?? "")")
+        // The prompt's line is short and whole; what may be typed is in the status line.
+        _ = view.handle(key(.escape))
+        _ = view.handle(char("d"))
+        let rows = ListScreen.frame(view).rows
+        #expect(rows.last == "Due 1: 2027-01-31")
+        #expect(rows[rows.count - 2] == "1 open, 0 done  " + ListView.dueHint)
+    }
+
+    /// A change that fails (a word that is not a date) gives back the line as it was typed.
+    @Test func aLineWhoseChangeFailedComesBack() {
+        var view = view()
+        _ = view.handle(char("a"))
+        for character in "buy milk due:nope" { _ = view.handle(char(character)) }
+        #expect(view.handle(key(.enter)) == [.add(repositoryID: Fixture.helloWorld.id, line: "buy milk due:nope")])
+        view.reopenPrompt()
+        #expect(view.prompt?.editor.text == "buy milk due:nope" && view.prompt?.purpose == .add(repositoryID: Fixture.helloWorld.id))
+    }
+
+    /// `o` finds the browser that is there: the first of BROWSER's list, else the system's opener.
+    @Test func theBrowserIsOneThatIsThere() throws {
+        let folder = TemporaryDirectory()
+        let browser = folder.path + "/my-browser"
+        _ = FileManager.default.createFile(atPath: browser, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        let empty = ["PATH": folder.path + "/none"]
+        #expect(InteractiveSession.browser(empty) == nil, "no opener at all")
+        #expect(InteractiveSession.browser(empty.merging(["BROWSER": "missing:\(browser) --new-tab"]) { $1 }) == "\(browser) --new-tab")
+        #expect(InteractiveSession.browser(["PATH": folder.path, "BROWSER": "my-browser"]) == "my-browser")
     }
 }

@@ -39,6 +39,18 @@ import TestSupport
         #expect(try store.todo(id: todo.id) == before, "a refused edit changes nothing")
     }
 
+    @Test func noneClearsTheDueDateOrThePriorityAndNothingElse() throws {
+        let (actions, _) = try actions()
+        let todo = try actions.add(line: "ship it +a due:tomorrow pri:H", to: Fixture.helloWorld.id)
+        let undated = try actions.editFields(todo.id, words: ["due:none"])
+        #expect(undated.due == nil)
+        #expect(undated.priority == .high, "clearing the date keeps the priority")
+        let plain = try actions.editFields(todo.id, words: ["PRI:None"])
+        #expect(plain.priority == nil)
+        #expect(plain.tags == ["a"])
+        #expect(plain.text == "ship it")
+    }
+
     @Test func anEmptyLineIsNoTodo() throws {
         let (actions, store) = try actions()
         #expect(throws: UsageError.self) { try actions.add(line: "  +tag-only  ", to: Fixture.helloWorld.id) }

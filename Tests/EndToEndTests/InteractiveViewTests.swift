@@ -138,11 +138,22 @@ struct InteractiveViewTests {
         try terminal.send("u")
         try terminal.waitFor("Took back the edit")
         #expect(try todo(sandbox, "write notes +not-a-tag")?["tags"] == .array([]))
-        // A mistake is the command's message, and changes nothing.
+        // A mistake is the command's message, changes nothing, and gives the typed text back.
         try terminal.send("d")
         try terminal.type("0001-01-01")
         try terminal.send("Enter")
         try terminal.waitFor("is not a date a todo can be due")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["due"] == .null)
+        try terminal.send("C-u")
+        try terminal.type("2031-02-03")
+        try terminal.send("Enter")
+        try terminal.waitFor("Changed 2")
+        #expect(try todo(sandbox, "write notes +not-a-tag")?["due"] == .string("2031-02-03"))
+        // The prompt holds the date the todo has; an empty answer clears it.
+        try terminal.send("d")
+        try terminal.waitFor("the date in the prompt") { $0.contains("Due 2: 2031-02-03") }
+        try terminal.send("C-u", "Enter")
+        try terminal.waitFor("the prompt gone") { !$0.contains { $0.hasPrefix("Due 2:") } }
         #expect(try todo(sandbox, "write notes +not-a-tag")?["due"] == .null)
         // D removes; `todo list --removed` has it.
         try terminal.send("D")

@@ -17,11 +17,10 @@ extension InteractiveSession {
             view.message = "Not opening \(TerminalText.sanitize(url)): not an https:// page of GitHub"
             return
         }
-        #if os(macOS)
-        let opener = runtime.context.variable("BROWSER") ?? "open"
-        #else
-        let opener = runtime.context.variable("BROWSER") ?? "xdg-open"
-        #endif
+        guard let opener = Self.browser(runtime.context.environment) else {
+            view.message = "No browser found to open \(TerminalText.sanitize(url)): set BROWSER"
+            return
+        }
         do {
             let pid = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", opener + " \"$1\"", "sh", url],
                                            environment: runtime.context.environment,
@@ -33,6 +32,23 @@ extension InteractiveSession {
         }
     }
 
+
+    /// The command that opens a page: the first of `BROWSER`'s (a `:`-separated list, as other
+    /// programs read it) whose program is there, else the system's opener; nil when none is.
+    static func browser(_ environment: [String: String]) -> String? {
+        #if os(macOS)
+        let system = "open"
+        #else
+        let system = "xdg-open"
+        #endif
+        let candidates = (environment["BROWSER"].map { $0.split(separator: ":").map(String.init) } ?? []) + [system]
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return candidates.first { candidate in
+            guard let program = candidate.split(separator: " ").first.map(String.init) else { return false }
+            if program.contains("/") { return access(program, X_OK) == 0 }
+            return path.contains { access($0 + "/" + program, X_OK) == 0 }
+        }
+    }
 
     func reapOpeners() {
         openers.removeAll { pid in

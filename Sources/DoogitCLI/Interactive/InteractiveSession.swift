@@ -196,6 +196,11 @@ final class InteractiveSession {
             }
         } catch {
             view.message = Self.describe(error, runtime)
+            // What was typed for a change that failed comes back, to be put right.
+            switch request {
+            case .add, .edit: view.reopenPrompt()
+            default: break
+            }
         }
     }
 

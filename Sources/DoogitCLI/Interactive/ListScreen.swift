@@ -105,6 +105,8 @@ enum ListScreen {
         var left = counts, right: String
         if let message = view.message {
             right = TerminalText.sanitize(message)
+        } else if let hint = view.prompt?.hint {
+            right = hint
         } else {
             left += " in " + Counted.text(view.sections.count, "repository", plural: "repositories")
             if !view.filter.isEmpty { left += " · /\(TerminalText.sanitize(view.filter))" }
@@ -114,7 +116,7 @@ enum ListScreen {
         let line: String
         if room >= 10 {
             let shown = TextLayout.truncate(right, width: room, ellipsis: style.ellipsis)
-            let gap = view.message == nil ? max(2, width - DisplayWidth.of(left) - DisplayWidth.of(shown)) : 2
+            let gap = view.message == nil && view.prompt?.hint == nil ? max(2, width - DisplayWidth.of(left) - DisplayWidth.of(shown)) : 2
             line = left + String(repeating: " ", count: gap) + shown
         } else {
             line = TextLayout.truncate(view.message == nil ? left : right, width: width, ellipsis: style.ellipsis)

@@ -39,6 +39,8 @@ extension ListView {
         var editor: LineEditor
         /// The text it started with.
         var original = ""
+        /// What may be typed, shown in the status line (a message there comes first).
+        var hint: String?
     }
 
     mutating func handle(_ event: InputEvent) -> [Request] {
@@ -87,9 +89,16 @@ extension ListView {
                 prompt = Prompt(purpose: .edit(todoID: todo.id), label: "Edit \(todo.id): ",
                                 editor: LineEditor(text: todo.text), original: todo.text)
             }
-        case .character("t"): startField("Tag \(cursorTodo?.id ?? 0) (+tag, -tag): ", prefix: "")
-        case .character("d"): startField("Due \(cursorTodo?.id ?? 0) (\(DetailsInput.whenHelp)): ", prefix: "due:")
-        case .character("p"): startField("Priority \(cursorTodo?.id ?? 0) (H, M, L): ", prefix: "pri:")
+        case .character("t"):
+            let tags = cursorTodo?.tags.map { "+" + TerminalText.sanitize($0) }.joined(separator: " ") ?? ""
+            startField("Tags \(cursorTodo?.id ?? 0): ", prefix: "", value: "",
+                       hint: (tags.isEmpty ? "" : "now \(tags); ") + "+tag adds, -tag takes off")
+        case .character("d"):
+            startField("Due \(cursorTodo?.id ?? 0): ", prefix: "due:", value: cursorTodo?.due?.text ?? "",
+                       hint: Self.dueHint)
+        case .character("p"):
+            startField("Priority \(cursorTodo?.id ?? 0): ", prefix: "pri:", value: cursorTodo?.priority?.rawValue ?? "",
+                       hint: "H, M or L; empty clears")
         case .character("n"):
             if let todo = cursorTodo { return [.editNote(todoID: todo.id)] }
         case .character("D"), .delete:
@@ -128,9 +137,20 @@ extension ListView {
                         editor: LineEditor())
     }
 
-    private mutating func startField(_ label: String, prefix: String) {
+    /// A field's prompt, holding the field's value now (clearing it clears the field).
+    /// The forms of a date `todo add` reads, short enough for the status line.
+    static let dueHint = "YYYY-MM-DD, today, tomorrow, fri, +3d, +2w; empty clears"
+
+    private mutating func startField(_ label: String, prefix: String, value: String, hint: String) {
         guard let todo = cursorTodo else { return }
-        prompt = Prompt(purpose: .field(todoID: todo.id, prefix: prefix), label: label, editor: LineEditor())
+        prompt = Prompt(purpose: .field(todoID: todo.id, prefix: prefix), label: label, editor: LineEditor(text: value),
+                        original: value, hint: hint)
+    }
+
+    /// The prompt whose line was sent last, open again with what was typed: the change it asked
+    /// for failed (a word that is not a date, say), and nothing typed is lost.
+    mutating func reopenPrompt() {
+        prompt = submitted
     }
 
     private mutating func handlePrompt(_ event: InputEvent) -> [Request] {
@@ -142,6 +162,7 @@ extension ListView {
             return []
         case .key(.enter, _):
             prompt = nil
+            submitted = current
             let line = current.editor.text
             switch current.purpose {
             case .add(let id):
@@ -149,6 +170,7 @@ extension ListView {
             case .edit(let id):
                 return line.trimmingSpaces.isEmpty || line == current.original ? [] : [.edit(todoID: id, line: line, raw: true)]
             case .field(let id, let prefix):
+                guard line.trimmingSpaces != current.original.trimmingSpaces else { return [] }
                 return Self.fieldWords(line, prefix: prefix).map { [.edit(todoID: id, line: $0, raw: false)] } ?? []
             case .filter:
                 return []
@@ -172,6 +194,10 @@ extension ListView {
     /// bare words as tags to add), `d` a date, `p` a priority.
     static func fieldWords(_ line: String, prefix: String) -> String? {
         let words = TodoActions.words(line)
+        // A due date or priority answered with nothing, `-` or `none` is cleared.
+        if !prefix.isEmpty, words.isEmpty || words == ["-"] || words.map({ $0.lowercased() }) == ["none"] {
+            return prefix + "none"
+        }
         guard !words.isEmpty else { return nil }
         if prefix.isEmpty {
             return words.map { $0.hasPrefix("+") || $0.hasPrefix("-") ? $0 : "+" + $0 }.joined(separator: " ")

@@ -26,6 +26,8 @@ struct ListView {
     private(set) var folded: Set<Int64> = []
     private(set) var filter = ""
     var prompt: Prompt?
+    /// The prompt whose line was sent last (see `reopenPrompt`).
+    var submitted: Prompt?
     var showsHelp = false
     /// One line for the status line: what the last action did, or why it failed.
     var message: String?

@@ -43,12 +43,18 @@ struct TodoActions {
         return try store().editTodo(id: id, text: text, details: details, at: now)
     }
 
-    /// Words that only change fields: `+tag`, `-tag` (removes it), `due:WHEN`, `pri:H`. A word
-    /// that would be text is refused, so a slip never replaces the text.
+    /// Words that only change fields: `+tag`, `-tag` (removes it), `due:WHEN`, `pri:H`, and
+    /// `due:none`, `pri:none` (clear them). A word that would be text is refused, so a slip never
+    /// replaces the text.
     func editFields(_ id: Int64, words: [String]) throws -> TodoRecord {
         var removals: [String] = [], rest: [String] = []
+        var cleared = DetailsEdit()
         for word in words {
-            if word.hasPrefix("-"), word.count > 1 {
+            if word.lowercased() == Self.clearDue {
+                cleared.due = .some(nil)
+            } else if word.lowercased() == Self.clearPriority {
+                cleared.priority = .some(nil)
+            } else if word.hasPrefix("-"), word.count > 1 {
                 removals.append(try DetailsInput.tag(String(word.dropFirst()), topic: Self.editTopic))
             } else {
                 rest.append(word)
@@ -59,8 +65,13 @@ struct TodoActions {
             throw UsageError(message: "'\(TerminalText.sanitize(word))' is not a +tag, -tag, due: or pri: word", topic: Self.editTopic)
         }
         details.removeTags += removals
+        if let due = cleared.due { details.due = due }
+        if let priority = cleared.priority { details.priority = priority }
         return try edit(id, text: nil, details: details)
     }
+
+    static let clearDue = "due:none"
+    static let clearPriority = "pri:none"
 
     func setDone(_ ids: [Int64], done: Bool) throws -> [TodoRecord] {
         try store().setDone(ids, done: done, at: now)
