@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""doogit ui on a pseudo-terminal, at 10,000 todos over 100 repositories and at 100,000 over
-1,000: the time from start to the first full frame next to `doogit todo list` on the same
-terminal, and for each kind of keystroke (a move that does not scroll, a move that scrolls a
-page, a toggle, one letter of the filter) the CPU time and the bytes written per key. Medians of
-repeated runs in this one session.
+"""doogit ui on a pseudo-terminal at 1,000 todos over 10 repositories, 10,000 over 100 and
+100,000 over 1,000: the time from start to the first full frame next to `doogit todo list` on
+the same terminal, and for each kind of keystroke (a move, a page, the list's end and start, the
+next section, a toggle, one letter of the filter) and for a change made by another process, the
+CPU time and the bytes written. Medians of repeated runs in this one session. With --before, an
+earlier build is measured beside it in the same run.
 
 Run through bench/run-ui (which builds doogit), or:
-    bench/ui.py --doogit .build/release/doogit
+    bench/ui.py --doogit .build/release/doogit [--before OTHER_DOOGIT]
 """
 import argparse
 import os
@@ -22,6 +23,7 @@ import fcntl
 import time
 
 import local
+import subprocess
 
 FRAME_END = b"\x1b[?2026l"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -103,24 +105,42 @@ def keystrokes(pid, master, keys, count):
     return (cpu_seconds(pid) - before) * 1000 / count, written / count
 
 
-def measure(doogit, env, columns, rows, runs, count):
+def other_process(pid, master, db, count):
+    """CPU ms and bytes per change that another process (the sqlite3 shell) makes to the first
+    todo's text, each once the view has drawn the one before."""
+    before = cpu_seconds(pid)
+    written = 0
+    for n in range(count):
+        subprocess.run(["sqlite3", db, f"UPDATE todos SET text = 'changed elsewhere {n}' WHERE id = 1"], check=True)
+        written += len(read_until(master, FRAME_END, timeout=30.0))
+    # The sqlite3 shell's own time is not the view's: only the view's process is counted.
+    return (cpu_seconds(pid) - before) * 1000 / count, written / count
+
+
+KINDS = [
+    ("move (j, k)", [b"j", b"k"]),
+    ("page (PgDn, PgUp)", [b"\x1b[6~", b"\x1b[5~"]),
+    ("end, start (G, g)", [b"G", b"g"]),
+    ("next section (Tab)", [b"\t"]),
+    ("toggle done (space)", [b" "]),
+    # Each pair: the filter's letter, then Esc clearing it; the mean of the two.
+    ("filter x / Esc (none match)", [b"/x", b"\x1b"]),
+    ("filter o / Esc (all match)", [b"/o", b"\x1b"]),
+]
+OTHER = "changed by another process"
+
+
+def measure(doogit, env, db, columns, rows, runs, count):
     starts, lists = [], []
     per_key = {}
     for _ in range(runs):
         lists.append(list_time(doogit, env, columns, rows))
         elapsed, pid, master = first_frame(doogit, env, columns, rows)
         starts.append(elapsed)
-        kinds = [
-            ("move (no scroll)", [b"j", b"k"]),
-            ("move a page (PgDn, PgUp)", [b"\x1b[6~", b"\x1b[5~"]),
-            ("toggle done (space)", [b" "]),
-            # Each pair: the filter's letter, then Esc clearing it; the mean of the two.
-            ("filter x / Esc (none match)", [b"/x", b"\x1b"]),
-            ("filter o / Esc (all match)", [b"/o", b"\x1b"]),
-        ]
-        for name, keys in kinds:
+        for name, keys in KINDS:
             cpu, written = keystrokes(pid, master, keys, count)
             per_key.setdefault(name, []).append((cpu, written))
+        per_key.setdefault(OTHER, []).append(other_process(pid, master, db, max(1, count // 4)))
         os.write(master, b"q")
         drain(master)
         os.waitpid(pid, 0)
@@ -133,27 +153,35 @@ def measure(doogit, env, columns, rows, runs, count):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--doogit", required=True)
+    parser.add_argument("--before", help="an earlier doogit, measured beside it")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keys", type=int, default=40, help="keystrokes of each kind per run")
     parser.add_argument("--size", default="80x24", help="the terminal, COLUMNSxROWS")
     args = parser.parse_args()
-    doogit = os.path.abspath(args.doogit)
+    builds = [("doogit", os.path.abspath(args.doogit))]
+    if args.before:
+        builds.append(("before", os.path.abspath(args.before)))
     columns, rows = (int(n) for n in args.size.split("x"))
     print(f"doogit ui on a {columns}x{rows} pseudo-terminal; medians of {args.runs} runs, {args.keys} keys of each kind per run")
-    for repositories, per_repository in [(100, 100), (1000, 100)]:
+    names = " ".join(f"{name:>14}" for name, _ in builds)
+    for repositories, per_repository in [(10, 100), (100, 100), (1000, 100)]:
         local.REPOSITORIES, local.PER_REPOSITORY = repositories, per_repository
-        root = tempfile.mkdtemp(prefix="doogit-bench-ui-")
-        try:
-            env, _ = local.build_doogit(doogit, root)
-            env = dict(env, TERM="xterm-256color")
-            start, listing, keys = measure(doogit, env, columns, rows, args.runs, args.keys)
-            print(f"\n{repositories * per_repository:,} todos over {repositories:,} repositories")
-            print(f"  {'first full frame':<28}{start * 1000:9.1f} ms   todo list: {listing * 1000:.1f} ms   ratio {start / listing:.2f}x")
-            print(f"  {'keystroke':<28}{'CPU ms':>9}   {'bytes written':>13}")
-            for name, (cpu, written) in keys.items():
-                print(f"  {name:<28}{cpu:9.2f}   {written:13.0f}")
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
+        results = []
+        for _, doogit in builds:
+            root = tempfile.mkdtemp(prefix="doogit-bench-ui-")
+            try:
+                env, db = local.build_doogit(doogit, root)
+                env = dict(env, TERM="xterm-256color")
+                results.append(measure(doogit, env, db, columns, rows, args.runs, args.keys))
+            finally:
+                shutil.rmtree(root, ignore_errors=True)
+        print(f"\n{repositories * per_repository:,} todos over {repositories:,} repositories")
+        print(f"  {'':<30}{names}   (CPU ms per key; bytes written per key)")
+        print(f"  {'first full frame, ms':<30}" + " ".join(f"{start * 1000:14.1f}" for start, _, _ in results))
+        print(f"  {'todo list, ms':<30}" + " ".join(f"{listing * 1000:14.1f}" for _, listing, _ in results))
+        for name in [kind for kind, _ in KINDS] + [OTHER]:
+            cells = " ".join(f"{keys[name][0]:7.2f} {keys[name][1]:6.0f}" for _, _, keys in results)
+            print(f"  {name:<30}{cells}")
 
 
 if __name__ == "__main__":

@@ -54,6 +54,10 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
+        guard TextMatch.register(on: connection) else {
+            throw StoreError.classify(code: SQLITE_ERROR, message: "cannot add the function \(TextMatch.sqlName)",
+                                      systemErrno: 0, sql: nil, path: path)
+        }
         if access == .readWrite {
             try execute("PRAGMA synchronous = NORMAL")
             // A statement that fires a trigger inside a savepoint keeps a journal of its own: in

@@ -127,34 +127,8 @@ extension TodoRecord {
     /// Whether its text holds `needle` (lowercased), as `--grep` matches: Unicode-aware and
     /// case-insensitive, which SQLite's LIKE is not.
     public func matches(_ needle: String) -> Bool {
-        if let found = Self.asciiContains(text, needle) { return found }
-        return text.lowercased().contains(needle)
-    }
-
-    /// Whether ASCII `text` holds ASCII `needle`, ignoring case, by bytes: what the Unicode way
-    /// answers for ASCII, without making a lowercased copy of every text. nil when either is
-    /// not ASCII (there, lowercasing and graphemes decide).
-    static func asciiContains(_ text: String, _ needle: String) -> Bool? {
         var text = text, needle = needle
-        return text.withUTF8 { haystack in
-            needle.withUTF8 { wanted -> Bool? in
-                if wanted.contains(where: { $0 >= 0x80 }) || haystack.contains(where: { $0 >= 0x80 }) { return nil }
-                guard wanted.count <= haystack.count else { return false }
-                if wanted.isEmpty { return false }  // as String.contains("") answers
-                func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-                let first = lower(wanted[0])
-                var start = 0
-                while start + wanted.count <= haystack.count {
-                    if lower(haystack[start]) == first {
-                        var offset = 1
-                        while offset < wanted.count && lower(haystack[start + offset]) == lower(wanted[offset]) { offset += 1 }
-                        if offset == wanted.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
+        return text.withUTF8 { haystack in needle.withUTF8 { wanted in TextMatch.contains(haystack, lowercased: wanted) } }
     }
 }
 

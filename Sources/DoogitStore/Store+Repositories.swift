@@ -95,14 +95,16 @@ extension Store {
         }
     }
 
-    /// Every tracked repository with its open and done counts, by full name.
-    public func repositorySummaries() throws -> [RepositorySummary] {
-        try database.query("""
+    /// Every tracked repository (those of `repositoryIDs`, when given) with its open and done
+    /// counts, by full name.
+    public func repositorySummaries(repositoryIDs: [Int64]? = nil) throws -> [RepositorySummary] {
+        let restriction = repositoryIDs.map { "WHERE r.id IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
+        return try database.query("""
             SELECT \(Self.repositoryColumns),
                    (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 0) AS open_count,
                    (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 1) AS done_count
-            FROM repositories r ORDER BY r.full_name COLLATE NOCASE, r.id
-            """) { row throws(StoreError) in
+            FROM repositories r \(restriction) ORDER BY r.full_name COLLATE NOCASE, r.id
+            """, (repositoryIDs ?? []).map(SQLValue.integer)) { row throws(StoreError) in
             RepositorySummary(repository: try Self.readRepository(row), open: Int(try row.int64("open_count")),
                               done: Int(try row.int64("done_count")))
         }

@@ -90,10 +90,6 @@ extension Store {
         CASE WHEN t.done = 0 THEN CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END END
         """
 
-    /// Puts a section's todos (open ones first, each part in list order) in the order of
-    /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
-    /// Positions are sorted by small keys, then the records are swapped into place: a record is
-    /// large, and moving one costs less than copying it.
     /// One repository's todos in the order of the list (as `sections` gives them): open first,
     /// then by `orderByPressing`, else as they arrived.
     public static func listOrder(_ todos: inout [TodoRecord]) {
@@ -103,6 +99,10 @@ extension Store {
         orderByPressing(&todos)
     }
 
+    /// Puts a section's todos (open ones first, each part in list order) in the order of
+    /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
+    /// Positions are sorted by small keys, then the records are swapped into place: a record is
+    /// large, and moving one costs less than copying it.
     static func orderByPressing(_ todos: inout [TodoRecord]) {
         let open = todos.firstIndex(where: \.done) ?? todos.endIndex
         guard todos[..<open].contains(where: { $0.due != nil || $0.priority != nil }) else { return }

@@ -52,10 +52,9 @@ import TestSupport
                 == ["  ○ 7  #12 fix the parser  +ci", #"       +"good first issue""#])
     }
 
-    @Test func theViewShowsItToo() {
-        var view = ListView(renderer: ListRenderer(style: plain, width: nil), width: 80, height: 10)
-        view.show([TodoSection(repository: Fixture.helloWorld, todos: [linked(labels: ["good first issue"])])])
-        #expect(ListScreen.frame(view).rows.contains(#"› ○ 7  #12 fix the parser  +ci +"good first issue""#))
+    @Test func theViewDrawsItToo() {
+        let drawing = ListDrawing.list(renderer: ListRenderer(style: plain, width: nil), width: 80, idWidth: 1, cache: TodoLinesCache())
+        #expect(drawing.todo(linked(labels: ["good first issue"])) == [#"  ○ 7  #12 fix the parser  +ci +"good first issue""#])
     }
 
     /// Read back (the quotes taken off, each `\` escape undone), a shown name is the name as

@@ -8,8 +8,9 @@ import Testing
 /// mark, and only the rows that changed rewritten.
 struct ListScreenTests: ListViewSuite {
     @Test(arguments: [40, 80, 120])
-    func theFrameIsTheListsLinesAStatusLineAndHints(width: Int) {
-        let frame = ListScreen.frame(view(width: width))
+    func theFrameIsTheListsLinesAStatusLineAndHints(width: Int) throws {
+        let list = try ListViewStore()
+        let frame = ListScreen.frame(try list.view(width: width))
         #expect(frame.rows.count == 24)
         #expect(frame.rows.allSatisfy { Styled.visibleWidth($0) <= width })
         #expect(frame.rows[0].hasPrefix("octocat/Hello-World"))
@@ -20,22 +21,22 @@ struct ListScreenTests: ListViewSuite {
         #expect(frame.rows[23].hasPrefix("j/k move"))
     }
 
-    @Test func aLongTodoWrapsAsTheListWrapsItAndTheCursorMarksEachLine() {
-        var sections = Self.sections
-        sections[1].todos[0].text = String(repeating: "word ", count: 12)
-        var view = view(width: 40)
-        view.show(sections)
-        _ = view.handle(char("G"))
+    @Test func aLongTodoWrapsAsTheListWrapsItAndTheCursorMarksEachLine() throws {
+        let list = try ListViewStore()
+        _ = try list.store.editTodo(id: 3, text: String(repeating: "word ", count: 12), at: Fixture.t1)
+        var view = try list.view(width: 40)
+        _ = try view.handle(char("G"))
         let frame = ListScreen.frame(view)
-        let lines = view.layout.lines(of: .todo(id: 3)) ?? 0..<0
+        let lines = view.window.lines(of: .todo(id: 3)) ?? 0..<0
         #expect(lines.count == 2)
         #expect(frame.rows[lines.lowerBound].hasPrefix("› ○ 3  word"))
     }
 
-    @Test func aMoveThatDoesNotScrollRewritesOnlyTheTwoTodos() {
-        var view = view(color: true)
+    @Test func aMoveThatDoesNotScrollRewritesOnlyTheTwoTodos() throws {
+        let list = try ListViewStore()
+        var view = try list.view(color: true)
         let before = ListScreen.frame(view)
-        _ = view.handle(char("j"))
+        _ = try view.handle(char("j"))
         let after = ListScreen.frame(view)
         let changed = before.rows.indices.filter { before.rows[$0] != after.rows[$0] }
         #expect(changed == [1, 2])
@@ -51,8 +52,9 @@ struct ListScreenTests: ListViewSuite {
         #expect(ListScreen.marked("\u{1B}[2m", with: "›") == "\u{1B}[2m")
     }
 
-    @Test func aSmallScreenSaysSoInsteadOfABrokenList() {
-        let frame = ListScreen.frame(view(width: 20, height: 3))
+    @Test func aSmallScreenSaysSoInsteadOfABrokenList() throws {
+        let list = try ListViewStore()
+        let frame = ListScreen.frame(try list.view(width: 20, height: 3))
         #expect(frame.rows.count == 3)
         #expect(frame.rows[0].hasPrefix("doogit ui needs"))
     }

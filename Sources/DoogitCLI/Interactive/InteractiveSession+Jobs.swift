@@ -77,6 +77,8 @@ extension InteractiveSession {
         case .track(let entry):
             if finished.status == 0 {
                 repositories?.message = "Tracking " + TerminalText.sanitize(entry.fullName)
+                // Shown, though it has no todo yet, to add to.
+                view.pin(entry.id)
             } else {
                 repositories?.message = "Cannot track \(TerminalText.sanitize(entry.fullName)): " + error
             }

@@ -130,6 +130,6 @@ extension InteractiveSession {
             view.message = "The note is \(NoteInput.tooLong); it is as it was"
             return
         }
-        show(try changes.editNote(id, note: note, before: before, actions()))
+        try show(try changes.editNote(id, note: note, before: before, actions()))
     }
 }

@@ -49,7 +49,7 @@ final class InteractiveSession {
         var renderer = ListRenderer(style: runtime.style, width: nil)
         renderer.today = CalendarDate.local(at: runtime.now())
         let size = Self.size()
-        view = ListView(renderer: renderer, width: size.columns, height: size.rows)
+        view = ListView(store: store, repositoryIDs: repositoryIDs, renderer: renderer, width: size.columns, height: size.rows)
         screen = Screen(width: size.columns, height: size.rows)
     }
 
@@ -141,14 +141,18 @@ final class InteractiveSession {
                 repositories = screen
                 for request in requests { perform(request) }
             } else {
-                for request in view.handle(event) { perform(request) }
+                do {
+                    for request in try view.handle(event) { perform(request) }
+                } catch {
+                    view.message = Self.describe(error, runtime)
+                }
             }
         }
     }
 
     func resize() {
         let size = Self.size()
-        view.resize(width: size.columns, height: size.rows)
+        do { try view.resize(width: size.columns, height: size.rows) } catch { view.message = Self.describe(error, runtime) }
         repositories?.resize(width: size.columns, height: size.rows)
         screen.resize(width: size.columns, height: size.rows)
     }
@@ -163,20 +167,20 @@ final class InteractiveSession {
             case .quit:
                 running = false
             case .toggle(let id, let done):
-                show(try changes.toggle(id, done: done, actions()))
+                try show(try changes.toggle(id, done: done, actions()))
             case .add(let repositoryID, let line):
-                show(try changes.add(line, to: repositoryID, actions()))
+                try show(try changes.add(line, to: repositoryID, actions()))
             case .edit(let id, let line, let raw):
                 guard let before = view.todo(id) else { return }
-                show(try changes.edit(id, line: line, raw: raw, before: before, actions()))
+                try show(try changes.edit(id, line: line, raw: raw, before: before, actions()))
             case .remove(let id):
-                show(try changes.remove(id, actions()))
+                try show(try changes.remove(id, actions()))
             case .undo:
                 guard let done = try changes.takeBack(actions()) else {
                     view.message = "Nothing to take back"
                     return
                 }
-                show(done)
+                try show(done)
             case .editNote(let id):
                 try editNote(id)
             case .promote(let id):
@@ -213,18 +217,15 @@ final class InteractiveSession {
 
     /// What a change made here did: its line, and its todos in the list (only their sections
     /// are laid out again).
-    func show(_ done: ViewChanges.Done) {
+    func show(_ done: ViewChanges.Done) throws {
         view.message = done.message
-        view.apply(changed: done.changed, removed: done.removed, cursorOn: done.todoID.map { .todo(id: $0) })
+        try view.apply(changed: done.changed, removed: done.removed, cursorOn: done.todoID.map { .todo(id: $0) })
     }
 
-    /// Every section from the store (the view filters them itself).
+    /// The list read again where the screen is (the view reads only what it shows).
     func reload() throws {
-        let today = CalendarDate.local(at: runtime.now())
-        view.renderer.today = today
-        let sections = try store.sections(repositoryIDs: repositoryIDs, filter: .all,
-                                          details: DetailsFilter(today: today), includeEmpty: true)
-        view.show(sections)
+        view.renderer.today = CalendarDate.local(at: runtime.now())
+        try view.reload()
         dataVersion = try? store.database.scalarInt("PRAGMA data_version")
     }
 

@@ -42,8 +42,8 @@ enum ListScreen {
         }
         var rows: [String] = []
         rows.reserveCapacity(height)
-        let lines = view.layout.lines
-        let marked = view.cursor.flatMap { view.layout.lines(of: $0) } ?? 0..<0
+        let lines = view.window.lines
+        let marked = view.cursor.flatMap { view.window.lines(of: $0) } ?? 0..<0
         for index in view.top..<(view.top + view.listHeight) {
             guard lines.indices.contains(index) else {
                 rows.append("")
@@ -52,7 +52,7 @@ enum ListScreen {
             let text = lines[index].text
             rows.append(marked.contains(index) ? selected(text, width: width, style: style) : text)
         }
-        if view.layout.items.isEmpty {
+        if view.window.isEmpty {
             // listHeight is at least 1: there is a first row.
             rows[0] = Styled.truncate(view.filter.isEmpty
                 ? "No todos. Press r to track a repository, then a to add a todo."
@@ -108,7 +108,7 @@ enum ListScreen {
         } else if let hint = view.prompt?.hint {
             right = hint
         } else {
-            left += " in " + Counted.text(view.sections.count, "repository", plural: "repositories")
+            left += " in " + Counted.text(view.shownSections, "repository", plural: "repositories")
             if !view.filter.isEmpty { left += " · /\(TerminalText.sanitize(view.filter))" }
             right = view.syncing ? "syncing \(spinner)" : TerminalText.sanitize(view.lastSync ?? "s syncs, ? keys")
         }

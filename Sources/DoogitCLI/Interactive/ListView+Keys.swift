@@ -43,41 +43,42 @@ extension ListView {
         var hint: String?
     }
 
-    mutating func handle(_ event: InputEvent) -> [Request] {
+    /// What an event does; a failure to read the list (the database) is thrown.
+    mutating func handle(_ event: InputEvent) throws -> [Request] {
         if showsHelp {
             showsHelp = false
             if case .key(.character("q"), _) = event { return [.quit] }
             return []
         }
-        if prompt != nil { return handlePrompt(event) }
+        if prompt != nil { return try handlePrompt(event) }
         switch event {
         case .key(let key, let alt):
             // Esc and a key typed at once arrive as Alt and the key: both are meant.
-            if alt { _ = handleKey(.escape) }
-            return handleKey(key)
+            if alt { _ = try handleKey(.escape) }
+            return try handleKey(key)
         case .mouse(let mouse):
-            return handleMouse(mouse)
+            return try handleMouse(mouse)
         case .paste:
             return []
         }
     }
 
-    private mutating func handleKey(_ key: Key) -> [Request] {
+    private mutating func handleKey(_ key: Key) throws -> [Request] {
         message = nil
         switch key {
-        case .character("j"), .down: move(by: 1)
-        case .character("k"), .up: move(by: -1)
-        case .character("g"), .home: moveTo(layout.items.first)
-        case .character("G"), .end: moveTo(layout.items.last)
-        case .pageDown, .control("f"): page(by: 1)
-        case .pageUp, .control("b"): page(by: -1)
-        case .tab: moveToSection(forward: true)
-        case .backTab: moveToSection(forward: false)
+        case .character("j"), .down: try move(by: 1)
+        case .character("k"), .up: try move(by: -1)
+        case .character("g"), .home: try moveToStart()
+        case .character("G"), .end: try moveToEnd()
+        case .pageDown, .control("f"): try page(by: 1)
+        case .pageUp, .control("b"): try page(by: -1)
+        case .tab: try moveToSection(forward: true)
+        case .backTab: try moveToSection(forward: false)
         case .character(" "), .character("x"):
             if let todo = cursorTodo { return [.toggle(todoID: todo.id, done: !todo.done)] }
-            if case .header(let id)? = cursor { toggleFold(id) }
+            if case .header(let id)? = cursor { try toggleFold(id) }
         case .character("z"), .enter:
-            if let id = cursorRepositoryID { toggleFold(id) }
+            if let id = cursorRepositoryID { try toggleFold(id) }
         case .character("a"):
             guard let id = cursorRepositoryID else {
                 message = "No repository to add to: track one with r"
@@ -119,7 +120,7 @@ extension ListView {
         case .character("/"):
             prompt = Prompt(purpose: .filter, label: "/", editor: LineEditor(text: filter))
         case .escape:
-            if !filter.isEmpty { return setFilter("") }
+            if !filter.isEmpty { try setFilter("") }
         case .character("s"): return [.sync]
         case .character("r"): return [.repositories]
         case .character("?"): showsHelp = true
@@ -153,12 +154,12 @@ extension ListView {
         prompt = submitted
     }
 
-    private mutating func handlePrompt(_ event: InputEvent) -> [Request] {
+    private mutating func handlePrompt(_ event: InputEvent) throws -> [Request] {
         guard var current = prompt else { return [] }
         switch event {
         case .key(.escape, _), .key(.control("c"), _), .key(.control("g"), _):
             prompt = nil
-            if current.purpose == .filter { return setFilter("") }
+            if current.purpose == .filter { try setFilter("") }
             return []
         case .key(.enter, _):
             prompt = nil
@@ -180,12 +181,12 @@ extension ListView {
             if !consumed, case .key(let key, true) = event {
                 // Esc then a key, typed at once: the line is left, and the key is the list's.
                 prompt = nil
-                if current.purpose == .filter { _ = setFilter("") }
-                return handleKey(key)
+                if current.purpose == .filter { try setFilter("") }
+                return try handleKey(key)
             }
             guard consumed else { return [] }
             prompt = current
-            if current.purpose == .filter { return setFilter(current.editor.text) }
+            if current.purpose == .filter { try setFilter(current.editor.text) }
             return []
         }
     }
@@ -205,25 +206,25 @@ extension ListView {
         return words.map { prefix + $0 }.joined(separator: " ")
     }
 
-    private mutating func handleMouse(_ mouse: MouseEvent) -> [Request] {
+    private mutating func handleMouse(_ mouse: MouseEvent) throws -> [Request] {
         switch mouse.action {
-        case .wheelDown: scroll(by: 3)
-        case .wheelUp: scroll(by: -3)
+        case .wheelDown: try scroll(by: 3)
+        case .wheelUp: try scroll(by: -3)
         case .press where mouse.button == 0:
             let index = top + mouse.row
-            guard mouse.row < listHeight, layout.lines.indices.contains(index),
-                  let item = layout.lines[index].item else { return [] }
-            moveTo(item)
+            guard mouse.row < listHeight, window.lines.indices.contains(index),
+                  let item = window.lines[index].item else { return [] }
+            try moveTo(item)
             switch item {
             case .todo(let id):
                 // The circle: the marker after the two-space indent, on the todo's first line.
                 let marker = renderer.style.openMarker
-                if layout.lines(of: item)?.first == index, (2..<(2 + DisplayWidth.of(marker))).contains(mouse.column),
+                if window.lines(of: item)?.first == index, (2..<(2 + DisplayWidth.of(marker))).contains(mouse.column),
                    let todo = todo(id) {
                     return [.toggle(todoID: id, done: !todo.done)]
                 }
             case .header(let id):
-                if mouse.column >= width - DisplayWidth.of(ListLayout.addButton) { startAdd(to: id) }
+                if mouse.column >= width - DisplayWidth.of(ListWindow.addButton) { startAdd(to: id) }
             }
         default: break
         }

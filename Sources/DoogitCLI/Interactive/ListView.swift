@@ -2,26 +2,32 @@ import DoogitStore
 import DoogitSupport
 import DoogitTerminal
 
-/// The list screen's state and what keys and clicks do to it. Pure: a change to a todo is asked
-/// of the session (`Request`), which makes it through `TodoActions`, as the commands do, and
-/// hands the list back (`show`).
+/// The list screen's state and what keys and clicks do to it. It reads the list from the store
+/// a window at a time (`ListReader`): the screen and a screen on each side, whatever the number
+/// of todos. A change to a todo is asked of the session (`Request`), which makes it through
+/// `TodoActions`, as the commands do, and hands the changed todos back (`apply`).
 struct ListView {
-    /// Every section as the store gave it, and those the filter leaves (all, without one).
-    private var allSections: [TodoSection] = []
-    private(set) var sections: [TodoSection] = []
-    private(set) var layout = ListLayout()
+    let store: Store
+    /// The repositories the view was asked for (nil: all).
+    let repositoryIDs: [Int64]?
+    /// Every section, in list order, with its counts; whether each is shown, beside them.
+    private(set) var sections: [ListSection] = []
+    private var shown: [Bool] = []
+    private(set) var window = ListWindow()
     private let linesCache = TodoLinesCache()
-    /// The texts folded for the filter, made when a filter first needs them after a change.
-    private var filterIndex: FilterIndex?
     /// The largest ID: the list right-aligns IDs to its width.
     private var maximumID: Int64 = 0
-    /// The whole list's layout while a filter is on, to show again at once when it is cleared.
-    private var unfiltered: ListLayout?
-    /// Counted when the todos come, not on every frame.
+    /// With a filter: how many todos of each repository it matches.
+    private var matchCounts: [Int64: Int] = [:]
+    /// Repositories shown though they have no todos: emptied here, or tracked from the view.
+    private var pinned: Set<Int64> = []
     private(set) var openCount = 0
     private(set) var doneCount = 0
-    private(set) var cursor: ListLayout.Item?
-    /// The first line shown.
+    private(set) var shownSections = 0
+    private(set) var cursor: ListWindow.Item?
+    /// Where the cursor is in the list's order: what it goes to when its item leaves.
+    private var cursorPlace: ListPlace?
+    /// The first line shown, in the window's lines.
     private(set) var top = 0
     private(set) var folded: Set<Int64> = []
     private(set) var filter = ""
@@ -38,7 +44,9 @@ struct ListView {
     private(set) var width: Int
     private(set) var height: Int
 
-    init(renderer: ListRenderer, width: Int, height: Int) {
+    init(store: Store, repositoryIDs: [Int64]? = nil, renderer: ListRenderer, width: Int, height: Int) {
+        self.store = store
+        self.repositoryIDs = repositoryIDs
         self.renderer = renderer
         self.width = width
         self.height = height
@@ -47,224 +55,310 @@ struct ListView {
     /// Lines for the list: the screen less the status line and the line of hints or the prompt.
     var listHeight: Int { max(1, height - 2) }
 
+    /// How much the window reads beyond the screen on each side, so that a move or a page
+    /// reads nothing.
+    private var margin: Int { listHeight }
+
+    private var needle: String? { filter.isEmpty ? nil : filter.lowercased() }
+
     // MARK: What comes in
 
-    /// The todos as the store has them now (every section, unfiltered), the cursor on `item`
-    /// when given, else kept on the same todo (or the one now in its place, when it is gone).
-    mutating func show(_ sections: [TodoSection], cursorOn item: ListLayout.Item? = nil) {
-        allSections = sections
-        filterIndex = nil
-        count()
-        maximumID = sections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
-        refilter()
-        let previous = cursorIndex
-        relayout()
-        settleCursor(on: item, previous: previous)
+    /// Reads the sections, their counts and the window again, the cursor kept on its todo (or
+    /// on the one now in its place): another process changed the database, or a day began.
+    mutating func reload() throws {
+        sections = try store.repositorySummaries(repositoryIDs: repositoryIDs).map(ListSection.init)
+        maximumID = try store.largestTodoID()
+        if let needle { matchCounts = try store.matchCounts(needle, repositoryIDs: repositoryIDs) }
+        if case .todo(let id)? = cursor, let todo = try store.todoIfAny(id: id), let place = place(of: todo) {
+            cursorPlace = place
+        }
+        try refresh()
     }
 
     /// Todos that a change made here left as `changed` (added, edited, toggled, restored) or
-    /// took away (`removed`): only their sections are filtered, put in order and laid out again.
-    mutating func apply(changed: [TodoRecord], removed: [TodoRecord] = [], cursorOn item: ListLayout.Item? = nil) {
-        filterIndex = nil
-        let ids = Set((changed + removed).map(\.id))
-        let touched = Set((changed + removed).map(\.repositoryID))
-        for index in allSections.indices where touched.contains(allSections[index].repository.id) {
-            let repositoryID = allSections[index].repository.id
-            allSections[index].todos.removeAll { ids.contains($0.id) }
-            allSections[index].todos += changed.filter { $0.repositoryID == repositoryID }
-            Store.listOrder(&allSections[index].todos)
+    /// took away (`removed`): their sections' counts are read again, and the window; the
+    /// cursor on `item` when given, else kept on its todo.
+    mutating func apply(changed: [TodoRecord], removed: [TodoRecord] = [], cursorOn item: ListWindow.Item? = nil) throws {
+        let touched = Array(Set((changed + removed).map(\.repositoryID))).sorted()
+        for summary in try store.repositorySummaries(repositoryIDs: touched) {
+            guard let index = sections.firstIndex(where: { $0.repository.id == summary.repository.id }) else { continue }
+            // A section emptied here stays, to add to.
+            if sections[index].count > 0 && summary.open + summary.done == 0 { pinned.insert(summary.repository.id) }
+            sections[index] = ListSection(summary)
         }
-        count()
-        maximumID = max(maximumID, changed.map(\.id).max() ?? 0)
-        if removed.contains(where: { $0.id == maximumID }) {
-            maximumID = allSections.lazy.flatMap(\.todos).map(\.id).max() ?? 0
+        if let needle {
+            let counts = try store.matchCounts(needle, repositoryIDs: touched)
+            for id in touched { matchCounts[id] = counts[id] }
         }
-        let shownBefore = sections.map(\.repository.id)
-        refilter(only: touched)
-        let previous = cursorIndex
-        relayout(only: sections.map(\.repository.id) == shownBefore ? touched : nil)
-        settleCursor(on: item, previous: previous)
+        maximumID = try store.largestTodoID()
+        let cursorID: Int64? = if case .todo(let id)? = item ?? cursor { id } else { nil }
+        if let todo = changed.first(where: { $0.id == cursorID }), let place = place(of: todo) {
+            cursor = .todo(id: todo.id)
+            cursorPlace = place
+        }
+        try refresh()
     }
 
-    /// Where the cursor is before the list is laid out again, for `settleCursor`.
-    private var cursorIndex: Int? { cursor.flatMap { layout.index(of: $0) } }
-
-    /// After the list was laid out again: the cursor on `item` when given, else kept on its
-    /// todo, else on the item now where it was (`previous`).
-    private mutating func settleCursor(on item: ListLayout.Item?, previous: Int?) {
-        if let item, layout.index(of: item) != nil {
-            cursor = item
-        } else if let cursor, layout.index(of: cursor) != nil {
-            // Still there.
-        } else if let previous, !layout.items.isEmpty {
-            cursor = layout.items[min(previous, layout.items.count - 1)]
-        } else {
-            cursor = layout.firstTodo
-        }
-        scrollToCursor()
+    /// Shows the repository though it has no todos (one just tracked from the view), from the
+    /// next `reload`.
+    mutating func pin(_ repositoryID: Int64) {
+        pinned.insert(repositoryID)
     }
 
-    mutating func resize(width: Int, height: Int) {
+    mutating func resize(width: Int, height: Int) throws {
         self.width = width
         self.height = height
-        relayout()
-        scrollToCursor()
+        try refresh()
     }
 
-    /// The sections the filter leaves, as `--grep` would: without a filter every section, with
-    /// one only those with a match. `only`: the repositories whose todos changed, the others as
-    /// they were; `narrowing`: the filter only grew, so only what it left before is looked at.
-    private mutating func refilter(only touched: Set<Int64>? = nil, narrowing: Bool = false) {
-        guard !filter.isEmpty else {
-            sections = allSections
-            return
-        }
-        let needle = filter.lowercased()
-        if touched == nil && !narrowing {
-            if filterIndex == nil { filterIndex = FilterIndex(allSections) }
-            let found = filterIndex?.matches(needle, in: allSections) ?? []
-            sections = zip(allSections, found).compactMap { section, indexes in
-                indexes.isEmpty ? nil : TodoSection(repository: section.repository, todos: indexes.map { section.todos[$0] })
-            }
-            return
-        }
-        let kept = Dictionary(uniqueKeysWithValues: sections.map { ($0.repository.id, $0) })
-        sections = allSections.compactMap { section in
-            let id = section.repository.id
-            if let touched, !touched.contains(id) { return kept[id] }
-            if narrowing, kept[id] == nil { return nil }
-            let todos = (narrowing ? kept[id]?.todos ?? [] : section.todos).filter { $0.matches(needle) }
-            return todos.isEmpty ? nil : TodoSection(repository: section.repository, todos: todos)
+    /// Filters as `--grep` does, in the store: the sections with a match are counted in one
+    /// query, and only the window's todos are read.
+    mutating func setFilter(_ text: String) throws {
+        guard text != filter else { return }
+        filter = text
+        matchCounts = try needle.map { try store.matchCounts($0, repositoryIDs: repositoryIDs) } ?? [:]
+        let before = cursor
+        try refresh()
+        // The cursor's todo filtered out: onto the first match after it, not the header before that.
+        if cursor != before, case .header? = cursor, let index = cursorIndex, index + 1 < window.entries.count,
+           window.entries[index + 1].todo != nil {
+            setCursor(index + 1)
+            try scrollToCursor()
         }
     }
 
-    /// How the list is drawn now, and whether that changed every todo's lines (the IDs grew a
-    /// digit, the width or the day changed).
-    private func drawing() -> (drawing: ListLayout.Drawing, idWidthChanged: Bool) {
-        var renderer = self.renderer
-        renderer.width = width
-        let idWidth = String(max(1, maximumID)).count
-        let changed = linesCache.prepare(width: width, idWidth: idWidth, today: renderer.today)
-        return (.list(renderer: renderer, width: width, idWidth: idWidth, cache: linesCache), changed)
-    }
-
-    /// Lays the list out again: only the sections of `only` when given (and nothing else
-    /// changed every todo's lines), else all of it.
-    private mutating func relayout(only repositories: Set<Int64>? = nil) {
-        unfiltered = nil
-        let (drawing, everyLineChanged) = self.drawing()
-        if let repositories, !everyLineChanged {
-            for section in sections where repositories.contains(section.repository.id) {
-                if !layout.replace(section, folded: folded.contains(section.repository.id), drawing: drawing) { return relayout() }
-            }
-            return
-        }
-        layout = ListLayout(sections: sections, folded: folded, drawing: drawing)
-    }
-
-    /// Counts what the store gave (a filter does not change them).
-    private mutating func count() {
-        doneCount = allSections.reduce(0) { $0 + $1.todos.lazy.filter(\.done).count }
-        openCount = allSections.reduce(0) { $0 + $1.todos.count } - doneCount
-    }
-
-    /// The todo as the store last gave it, shown or not (a filter may hide it).
+    /// The todo as the window or the store has it now.
     func todo(_ id: Int64) -> TodoRecord? {
-        for section in allSections {
-            if let todo = section.todos.first(where: { $0.id == id }) { return todo }
-        }
-        return nil
+        if let index = window.index(of: .todo(id: id)), let todo = window.entries[index].todo { return todo }
+        return try? store.todoIfAny(id: id)
     }
 
     var cursorTodo: TodoRecord? {
-        guard case .todo(let id)? = cursor else { return nil }
-        return todo(id)
+        cursorIndex.flatMap { window.entries[$0].todo }
     }
 
     /// The repository of the item under the cursor: where `a` adds.
     var cursorRepositoryID: Int64? {
         switch cursor {
         case .header(let id)?: return id
-        case .todo(let id)?: return todo(id)?.repositoryID
+        case .todo?: return cursorTodo?.repositoryID ?? cursorPlace?.section.id
         case nil: return nil
         }
     }
 
-    /// Filters as `--grep` does, in the todos at hand: a letter more looks only at what the
-    /// filter left.
-    mutating func setFilter(_ text: String) -> [Request] {
-        guard text != filter else { return [] }
-        let narrowing = !filter.isEmpty && text.lowercased().contains(filter.lowercased())
-        let whole = filter.isEmpty ? layout : unfiltered
-        filter = text
-        refilter(narrowing: narrowing)
-        let previous = cursorIndex
-        if filter.isEmpty, let whole {
-            layout = whole
-            unfiltered = nil
-        } else if let whole, case (let drawing, false) = drawing() {
-            // The matches' lines are the whole list's: taken from it, not drawn again.
-            layout = ListLayout(subsetOf: whole, sections: sections, folded: folded, drawing: drawing)
-            unfiltered = whole
-        } else {
-            relayout()
-            unfiltered = whole
+    // MARK: Reading the window
+
+    private var cursorIndex: Int? { cursor.flatMap(window.index(of:)) }
+
+    private func place(of todo: TodoRecord) -> ListPlace? {
+        guard let section = sections.first(where: { $0.repository.id == todo.repositoryID }) else { return nil }
+        return ListPlace(section: section.key, todo: ListKey(todo))
+    }
+
+    /// Which sections are shown and what the status line counts. A section is shown when it
+    /// has todos (matches, with a filter), when it is pinned, and, while no repository has a
+    /// todo, every one is: there is somewhere to add the first.
+    private mutating func recount() {
+        openCount = sections.reduce(0) { $0 + $1.open }
+        doneCount = sections.reduce(0) { $0 + $1.done }
+        let anyTodo = openCount + doneCount > 0
+        shown = sections.map { section in
+            if needle != nil { return matchCounts[section.repository.id, default: 0] > 0 }
+            return section.count > 0 || !anyTodo || pinned.contains(section.repository.id)
         }
-        settleCursor(on: nil, previous: previous)
-        return []
+        shownSections = shown.lazy.filter { $0 }.count
+    }
+
+    private func reader() -> ListReader {
+        var renderer = self.renderer
+        renderer.width = width
+        let idWidth = String(max(1, maximumID)).count
+        linesCache.prepare(width: width, idWidth: idWidth, today: renderer.today)
+        return ListReader(store: store, sections: sections, shown: shown, folded: folded, needle: needle, matchCounts: matchCounts,
+                          drawing: .list(renderer: renderer, width: width, idWidth: idWidth, cache: linesCache))
+    }
+
+    /// Reads the window so that `anchor`'s entry (or the one after its place) starts `row`
+    /// lines down the screen (above it when negative), with a margin on each side; at the
+    /// list's end the screen is filled from above.
+    private mutating func rebuild(from anchor: ListReader.Anchor, row: Int) throws {
+        let reader = reader()
+        let below = listHeight - row
+        let (after, reachedEnd) = try reader.forward(from: anchor, lines: max(1, below + margin))
+        let afterLines = after.reduce(0) { $0 + $1.height }
+        var wanted = max(0, row) + margin
+        if reachedEnd && afterLines < below { wanted += below - afterLines }
+        let (before, reachedStart) = try reader.backward(from: after.first.map { .place($0.place) } ?? anchor, lines: wanted)
+        window = ListWindow(entries: before + after, reachesStart: reachedStart, reachesEnd: reachedEnd)
+        top = before.reduce(0) { $0 + $1.height } - row
+        clampTop()
+    }
+
+    private mutating func clampTop() {
+        let last = window.reachesEnd ? window.lines.count - listHeight : window.lines.count - 1
+        top = min(max(0, top), max(0, last))
+    }
+
+    /// The entry at the top of the screen and how far down the screen it starts (above it when
+    /// negative): where the window is read again from.
+    private func topAnchor() -> (anchor: ListReader.Anchor, row: Int) {
+        guard let (index, blockStart) = window.entry(atLine: top) else { return (.start, 0) }
+        return (.place(window.entries[index].place), blockStart - top)
+    }
+
+    /// Reads the window again where the screen is: the sections, the filter or the todos changed.
+    private mutating func refresh() throws {
+        let cursorRow = cursorIndex.map { window.lines(at: $0).lowerBound - top }
+        let (anchor, row) = topAnchor()
+        recount()
+        try rebuild(from: anchor, row: row)
+        try settleCursor(row: cursorRow)
+    }
+
+    /// The cursor on its place (or on what now follows it), read around it, at `row`, when the
+    /// window does not hold it; on the first todo when it has no place yet.
+    private mutating func settleCursor(row: Int?) throws {
+        guard var target = cursorPlace else {
+            if let first = window.firstTodo { setCursor(first) }
+            return try scrollToCursor()
+        }
+        // A todo of a folded section is under its header.
+        if target.todo != nil, folded.contains(target.section.id) { target = .header(target.section) }
+        if window.locate(target) == nil {
+            try rebuild(from: .place(target), row: min(max(0, row ?? 0), listHeight - 1))
+        }
+        if let index = window.locate(target) {
+            setCursor(index)
+        } else {
+            cursor = nil
+            cursorPlace = nil
+        }
+        try scrollToCursor()
+    }
+
+    private mutating func setCursor(_ index: Int) {
+        cursor = window.entries[index].item
+        cursorPlace = window.entries[index].place
+    }
+
+    /// Reads more of the list when the screen comes within a margin of the window's edge.
+    private mutating func keepMargin() throws {
+        clampTop()
+        let short = (!window.reachesStart && top < margin)
+            || (!window.reachesEnd && top + listHeight + margin > window.lines.count)
+        guard short else { return }
+        let (anchor, row) = topAnchor()
+        try rebuild(from: anchor, row: row)
+    }
+
+    /// The cursor read back into the window when the wheel took the screen far from it.
+    private mutating func bringCursorIntoWindow() throws {
+        guard cursorIndex == nil, let target = cursorPlace else { return }
+        let above = window.entries.first.map { target < $0.place } ?? true
+        try rebuild(from: .place(target), row: above ? 0 : listHeight - 1)
+        if let index = window.locate(target) { setCursor(index) }
     }
 
     // MARK: Moving
 
-    mutating func move(by offset: Int) {
-        guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.firstTodo) }
-        let next = min(max(0, current + offset), layout.items.count - 1)
-        if layout.items.indices.contains(next) { moveTo(layout.items[next]) }
+    mutating func move(by offset: Int) throws {
+        try bringCursorIntoWindow()
+        guard let current = cursorIndex else { return try moveToStart() }
+        setCursor(min(max(0, current + offset), window.entries.count - 1))
+        try scrollToCursor()
     }
 
-    mutating func page(by pages: Int) {
-        guard let current = cursor.flatMap({ layout.lines(of: $0) })?.lowerBound else { return }
-        let target = min(max(0, current + pages * max(1, listHeight - 1)), max(0, layout.lines.count - 1))
-        top = min(max(0, top + pages * max(1, listHeight - 1)), max(0, layout.lines.count - listHeight))
-        let lines = layout.lines
+    mutating func page(by pages: Int) throws {
+        try bringCursorIntoWindow()
+        guard let current = cursorIndex.map({ window.lines(at: $0).lowerBound }) else { return }
+        let step = pages * max(1, listHeight - 1)
+        let lines = window.lines
+        let target = min(max(0, current + step), max(0, lines.count - 1))
+        top += step
+        clampTop()
         var index = target
         while index >= 0, index < lines.count, lines[index].item == nil { index += pages > 0 ? 1 : -1 }
-        if lines.indices.contains(index) { cursor = lines[index].item }
-        scrollToCursor()
+        if lines.indices.contains(index), let item = lines[index].item, let entry = window.index(of: item) { setCursor(entry) }
+        try scrollToCursor()
     }
 
-    mutating func moveToSection(forward: Bool) {
-        guard let current = cursor.flatMap({ layout.index(of: $0) }) else { return moveTo(layout.items.first) }
-        let headers = layout.items.indices.filter { if case .header = layout.items[$0] { return true } else { return false } }
-        let target = forward ? headers.first { $0 > current } : headers.last { $0 < current }
-        if let target { moveTo(layout.items[target]) }
+    /// `g`: the first item.
+    mutating func moveToStart() throws {
+        try rebuild(from: .start, row: 0)
+        if !window.entries.isEmpty { setCursor(0) }
+        try scrollToCursor()
     }
 
-    mutating func moveTo(_ item: ListLayout.Item?) {
-        guard let item else { return }
-        cursor = item
-        scrollToCursor()
+    /// `G`: the last item.
+    mutating func moveToEnd() throws {
+        try rebuild(from: .end, row: listHeight)
+        if !window.entries.isEmpty { setCursor(window.entries.count - 1) }
+        try scrollToCursor()
     }
 
-    mutating func scroll(by lines: Int) {
-        top = min(max(0, top + lines), max(0, layout.lines.count - listHeight))
+    /// Tab: the next section's header; Shift-Tab: the header of the cursor's section, or from
+    /// a header, the one before.
+    mutating func moveToSection(forward: Bool) throws {
+        guard let place = cursorPlace else { return try moveToStart() }
+        let reader = reader()
+        let current = reader.firstSection(atOrAfter: place.section)
+        let target: Int?
+        if forward {
+            target = shown.indices.first { $0 > current && shown[$0] }
+        } else if place.todo != nil, current < sections.count, sections[current].key == place.section {
+            target = current
+        } else {
+            target = shown.indices.last { $0 < current && shown[$0] }
+        }
+        guard let target else {
+            // None there: the cursor stays, shown (the wheel may have taken the screen from it).
+            try bringCursorIntoWindow()
+            return try scrollToCursor()
+        }
+        try moveTo(.header(sections[target].key), forward: forward)
+    }
+
+    /// The cursor on `place`, read around it when the window does not hold it.
+    private mutating func moveTo(_ place: ListPlace, forward: Bool) throws {
+        if let index = window.locate(place), window.entries[index].place == place {
+            setCursor(index)
+            return try scrollToCursor()
+        }
+        try rebuild(from: .place(place), row: forward ? listHeight - 1 : 0)
+        if let index = window.locate(place) { setCursor(index) }
+        try scrollToCursor()
+    }
+
+    /// The cursor on an item of the window (a click).
+    mutating func moveTo(_ item: ListWindow.Item) throws {
+        guard let index = window.index(of: item) else { return }
+        setCursor(index)
+        try scrollToCursor()
+    }
+
+    mutating func scroll(by lines: Int) throws {
+        top += lines
+        try keepMargin()
     }
 
     /// Scrolls as little as it takes to show every line of the cursor's item.
-    private mutating func scrollToCursor() {
-        top = min(top, max(0, layout.lines.count - listHeight))
-        guard let lines = cursor.flatMap({ layout.lines(of: $0) }) else { return }
-        if lines.lowerBound < top { top = lines.lowerBound }
-        if lines.upperBound > top + listHeight { top = min(lines.lowerBound, lines.upperBound - listHeight) }
-        top = max(0, top)
+    private mutating func scrollToCursor() throws {
+        clampTop()
+        if let index = cursorIndex {
+            let lines = window.lines(at: index)
+            if lines.lowerBound < top { top = lines.lowerBound }
+            if lines.upperBound > top + listHeight { top = min(lines.lowerBound, lines.upperBound - listHeight) }
+            top = max(0, top)
+        }
+        try keepMargin()
     }
 
-    mutating func toggleFold(_ repositoryID: Int64) {
+    mutating func toggleFold(_ repositoryID: Int64) throws {
         if folded.remove(repositoryID) == nil { folded.insert(repositoryID) }
-        if case .todo(let id)? = cursor, todo(id)?.repositoryID == repositoryID, folded.contains(repositoryID) {
+        if case .todo? = cursor, let place = cursorPlace, place.section.id == repositoryID, folded.contains(repositoryID) {
             cursor = .header(repositoryID: repositoryID)
+            cursorPlace = .header(place.section)
         }
-        relayout(only: [repositoryID])
-        scrollToCursor()
+        try refresh()
     }
 }
