@@ -190,6 +190,7 @@ struct WholeList {
     func lines(_ view: ListView) throws -> [ListWindow.Line] {
         var renderer = view.renderer
         renderer.width = view.width
+        renderer.wholeURLs = false
         let idWidth = String(max(1, try store.largestTodoID())).count
         let drawing = ListDrawing.list(renderer: renderer, width: view.width, idWidth: idWidth, cache: TodoLinesCache())
         let all = try store.sections(includeEmpty: true)

@@ -71,7 +71,13 @@ struct InteractiveViewTests {
         #expect(screen[4].hasPrefix("octocat/Spoon-Knife  This repo is for demonstration purposes only."))
         #expect(screen[5] == "  ○ 3  fork it")
         #expect(screen[22].hasPrefix("3 open, 0 done in 2 repositories"))
-        #expect(screen[23].hasPrefix("j/k move  space done  a add"))
+        #expect(screen[23] == "j/k move  space done  a add  e edit  D remove  u undo  / filter  ? help  q quit")
+        // The README's picture is this screen (its list rows, then the status line and hints).
+        let readme = try String(contentsOfFile: #filePath.replacing("Tests/EndToEndTests/InteractiveViewTests.swift", with: "README.md"),
+                                encoding: .utf8)
+        let picture = readme.components(separatedBy: "`doogit ui` in an 80x24 terminal (captured with tmux):\n\n```\n").dropFirst().first?
+            .components(separatedBy: "\n```").first
+        #expect(picture == (Array(screen[0...5]) + [""] + Array(screen[22...23])).joined(separator: "\n"))
         // Keys typed after q in the same read are not carried out (D would remove todo 1).
         try terminal.type("qD")
         #expect(try exitStatus(terminal, folder) == "0")
@@ -230,10 +236,14 @@ struct InteractiveViewTests {
         let sandbox = try sandbox()
         sandbox.github.addRepository(id: 3, name: "linguist", description: "Language savant")
         sandbox.github.addRepository(id: 4, name: "octo-tools", description: nil)
+        // The remote's own repository holds doogit's files, not work: it is not offered.
+        let remote = sandbox.run("remote", "init", "octocat/doogit-data", "--create")
+        #expect(remote.status == 0, "\(remote.stderr)")
         let (terminal, folder) = try open(sandbox)
         try terminal.waitFor("open, 0 done")
         try terminal.send("r")
-        try terminal.waitFor("4 of 4 repositories")
+        let listed = try terminal.waitFor("4 of 4 repositories")
+        #expect(!listed.contains { $0.contains("doogit-data") })
         // Typed keys search at once: "savant" is in linguist's description only.
         try terminal.type("savant")
         let found = try terminal.waitFor("1 of 4 repositories")

@@ -103,12 +103,15 @@ extension InteractiveSession {
     }
 
     /// The entries with the store's word on which are tracked.
+    /// The listing with the tracked repositories marked, less the remote's own repository (it
+    /// holds doogit's files, not work to track), unless it is tracked already.
     private func markTracked(_ entries: [RepositoryView.Entry]) -> [RepositoryView.Entry] {
         let tracked = Set((try? store.repositories().map(\.id)) ?? [])
-        return entries.map { entry in
+        let remote = (try? store.remoteSettings())?.repositoryID
+        return entries.compactMap { entry in
             var entry = entry
             entry.tracked = tracked.contains(entry.id)
-            return entry
+            return entry.id == remote && !entry.tracked ? nil : entry
         }
     }
 

@@ -9,26 +9,91 @@ enum ListScreen {
     static let minimumWidth = 30
     static let minimumHeight = 5
 
-    static let hints = "j/k move  space done  a add  e edit  t tag  d due  p pri  n note  D remove  u undo  / filter  z fold  s sync  r repos  ? help  q quit"
+    /// The key hints, most needed first; as many as fit the width are shown, and always the
+    /// last two (`?` names the rest).
+    static let hints = ["j/k move", "space done", "a add", "e edit", "D remove", "u undo", "/ filter", "t tag", "d due",
+                        "p pri", "n note", "z fold", "s sync", "r repos", "? help", "q quit"]
 
-    static let help = [
-        "doogit ui: keys",
-        "",
-        "j k ↓ ↑        move              g G           first, last",
-        "PgDn PgUp      a page            Tab S-Tab     next, previous section",
-        "space x        done / not done   z Enter       fold the section",
-        "a              add to the section (+tag due:fri pri:H, as 'todo add')",
-        "e              edit the text     n             edit the note in $EDITOR",
-        "t d p          tag, due date, priority (as 'todo edit')",
-        "D Delete       remove            u             take back the last change",
-        "P              promote to an issue               o             open its issue or repository",
-        "/              filter as you type (as --grep); Esc clears it",
-        "s              sync              r             your repositories",
-        "click          select; on a circle: toggle; on [+]: add",
-        "q Ctrl-C       quit              Ctrl-Z        suspend       Ctrl-L  redraw",
-        "",
-        "Any key closes this.",
+    /// The hints that fit `width`, two spaces apart.
+    static func hintLine(width: Int) -> String {
+        let kept = hints.suffix(2)
+        var shown: [String] = []
+        var used = kept.reduce(0) { $0 + DisplayWidth.of($1) + 2 } - 2
+        for hint in hints.dropLast(2) {
+            let hintWidth = DisplayWidth.of(hint) + 2
+            guard used + hintWidth <= width else { break }
+            shown.append(hint)
+            used += hintWidth
+        }
+        return Styled.truncate((shown + kept).joined(separator: "  "), toWidth: width)
+    }
+
+    /// A key (or keys) and what it does, on the help screen.
+    struct HelpEntry {
+        let keys: String
+        let what: String
+    }
+
+    /// The help screen's rows: two entries side by side where the width allows, or one whose
+    /// words need a row of their own.
+    enum HelpRow {
+        case two(HelpEntry, HelpEntry)
+        case one(HelpEntry)
+    }
+
+    static let helpRows: [HelpRow] = [
+        .two(HelpEntry(keys: "j k ↓ ↑", what: "move"), HelpEntry(keys: "g G", what: "first, last")),
+        .two(HelpEntry(keys: "PgDn PgUp", what: "a page"), HelpEntry(keys: "Tab S-Tab", what: "next, previous section")),
+        .two(HelpEntry(keys: "space x", what: "done / not done"), HelpEntry(keys: "z Enter", what: "fold the section")),
+        .one(HelpEntry(keys: "a", what: "add to the section (+tag due:fri pri:H, as 'todo add')")),
+        .two(HelpEntry(keys: "e", what: "edit the text"), HelpEntry(keys: "n", what: "edit the note in $EDITOR")),
+        .one(HelpEntry(keys: "t d p", what: "tag, due date, priority (as 'todo edit')")),
+        .two(HelpEntry(keys: "D Delete", what: "remove"), HelpEntry(keys: "u", what: "take back the last change")),
+        .two(HelpEntry(keys: "P", what: "promote to an issue"), HelpEntry(keys: "o", what: "open its issue or repository")),
+        .one(HelpEntry(keys: "/", what: "filter as you type (as --grep); Esc clears it")),
+        .two(HelpEntry(keys: "s", what: "sync"), HelpEntry(keys: "r", what: "your repositories")),
+        .one(HelpEntry(keys: "click", what: "select; on a circle: toggle; on [+]: add")),
+        .two(HelpEntry(keys: "q Ctrl-C", what: "quit"), HelpEntry(keys: "Ctrl-Z", what: "suspend")),
+        .two(HelpEntry(keys: "Ctrl-L", what: "redraw"), HelpEntry(keys: "?", what: "these keys")),
     ]
+
+    /// The help screen at `width`: keys in a column, what they do beside them, two entries to
+    /// a row when both fit, else one; words that do not fit wrap under themselves.
+    static func helpLines(width: Int) -> [String] {
+        let entries = helpRows.flatMap { row -> [HelpEntry] in
+            switch row {
+            case .two(let left, let right): [left, right]
+            case .one(let entry): [entry]
+            }
+        }
+        let keyWidth = (entries.map { DisplayWidth.of($0.keys) }.max() ?? 0) + 2
+        var leftWidth = 0, rightWidth = 0
+        for case .two(let left, let right) in helpRows {
+            leftWidth = max(leftWidth, DisplayWidth.of(left.what) + 2)
+            rightWidth = max(rightWidth, DisplayWidth.of(right.what))
+        }
+        let twoFit = keyWidth + leftWidth + keyWidth + rightWidth <= width
+        func lines(_ entry: HelpEntry) -> [String] {
+            let indent = String(repeating: " ", count: keyWidth)
+            return TextLayout.wrap(entry.what, width: max(1, width - keyWidth)).enumerated().map { index, line in
+                (index == 0 ? TextLayout.padRight(entry.keys, to: keyWidth) : indent) + line
+            }
+        }
+        var out = ["doogit ui: keys", ""]
+        for row in helpRows {
+            switch row {
+            case .two(let left, let right) where twoFit:
+                out.append(TextLayout.padRight(left.keys, to: keyWidth) + TextLayout.padRight(left.what, to: leftWidth)
+                           + TextLayout.padRight(right.keys, to: keyWidth) + right.what)
+            case .two(let left, let right):
+                out += lines(left) + lines(right)
+            case .one(let entry):
+                out += lines(entry)
+            }
+        }
+        out += ["", "Any key closes this."]
+        return out.map { Styled.truncate($0, toWidth: width) }
+    }
 
     static func frame(_ view: ListView, spinner: String = "") -> Frame {
         let width = view.width, height = view.height
@@ -37,7 +102,7 @@ enum ListScreen {
         }
         let style = view.renderer.style
         if view.showsHelp {
-            let rows = help.map { Styled.truncate($0, toWidth: width) }
+            let rows = helpLines(width: width)
             return Frame(rows: Array((rows + Array(repeating: "", count: max(0, height - rows.count))).prefix(height)))
         }
         var rows: [String] = []
@@ -67,7 +132,7 @@ enum ListScreen {
             rows.append(style.bold(label) + shown.text)
             cursor = Frame.Cursor(row: height - 1, column: labelWidth + shown.cursorColumn)
         } else {
-            rows.append(style.dim(Styled.truncate(hints, toWidth: width)))
+            rows.append(style.dim(hintLine(width: width)))
         }
         return Frame(rows: rows, cursor: cursor)
     }

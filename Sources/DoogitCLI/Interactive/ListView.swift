@@ -172,6 +172,7 @@ struct ListView {
     private func reader() -> ListReader {
         var renderer = self.renderer
         renderer.width = width
+        renderer.wholeURLs = false
         let idWidth = String(max(1, maximumID)).count
         linesCache.prepare(width: width, idWidth: idWidth, today: renderer.today)
         return ListReader(store: store, sections: sections, shown: shown, folded: folded, needle: needle, matchCounts: matchCounts,

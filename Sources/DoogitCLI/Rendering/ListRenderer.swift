@@ -13,6 +13,9 @@ struct ListRenderer {
     var long: LongColumns? = nil
     /// The local calendar's today, to show due dates relative to it (nil: as dates).
     var today: CalendarDate? = nil
+    /// A URL longer than the width on a line of its own, whole (the terminal wraps it and still
+    /// sees one link); false where a longer line would be cut (the full-screen view).
+    var wholeURLs = true
 
     /// The renderer of todos for a command's output, the same for the list, `next` and the lines
     /// that commands echo: the runtime's style and width, due dates relative to today.
@@ -186,10 +189,11 @@ struct ListRenderer {
         let parts: [(text: String, tail: String)]
         if room >= 10 {
             indent = String(repeating: " ", count: prefixWidth)
-            parts = TextLayout.wrap(text, tail: tail, width: room)
+            parts = TextLayout.wrap(text, tail: tail, width: room, wholeURLs: wholeURLs)
         } else {
             indent = String(repeating: " ", count: min(4, max(0, width - 10)))
-            parts = TextLayout.wrap(text, tail: tail, width: width - indent.count, firstLineWidth: room >= 4 ? room : 0)
+            parts = TextLayout.wrap(text, tail: tail, width: width - indent.count, firstLineWidth: room >= 4 ? room : 0,
+                                    wholeURLs: wholeURLs)
         }
         return parts.enumerated().map { index, part in
             var lead = index == 0 ? prefix : indent

@@ -4,9 +4,10 @@ import DoogitSupport
 enum TextLayout {
     /// Splits `text` into lines of at most `width` columns at spaces (the first line at most
     /// `firstLineWidth`, when given: 0 leaves it empty). A word longer than a whole line is
-    /// broken between characters, except a URL: it goes whole on a line of its own, so that the
-    /// terminal still sees one link (and lets it be clicked or copied).
-    static func wrap(_ text: String, width: Int, firstLineWidth: Int? = nil) -> [String] {
+    /// broken between characters, except a URL when `wholeURLs`: it goes whole on a line of its
+    /// own, so that the terminal still sees one link (and lets it be clicked or copied). A screen
+    /// drawn in cells (the full-screen view) breaks it too: a longer line there would be cut.
+    static func wrap(_ text: String, width: Int, firstLineWidth: Int? = nil, wholeURLs: Bool = true) -> [String] {
         let width = max(1, width)
         var limit = min(width, max(0, firstLineWidth ?? width))
         var lines: [String] = []
@@ -31,7 +32,7 @@ enum TextLayout {
             }
             // A short first line that cannot take this word stays empty; the word starts below.
             if wordWidth > limit && limit < width { finishLine() }
-            if wordWidth > limit && isURL(word) {
+            if wordWidth > limit && wholeURLs && isURL(word) {
                 line = String(word)
                 finishLine()
                 continue
@@ -64,8 +65,9 @@ enum TextLayout {
     /// `text` wrapped as `wrap` does, then `tail` (words set apart from it, as a todo's details)
     /// after two spaces on its last line while they fit there, the rest on lines below. Each line
     /// is its piece of the text and its piece of the tail (either may be empty).
-    static func wrap(_ text: String, tail: String, width: Int, firstLineWidth: Int? = nil) -> [(text: String, tail: String)] {
-        var lines = wrap(text, width: width, firstLineWidth: firstLineWidth).map { (text: $0, tail: "") }
+    static func wrap(_ text: String, tail: String, width: Int, firstLineWidth: Int? = nil,
+                     wholeURLs: Bool = true) -> [(text: String, tail: String)] {
+        var lines = wrap(text, width: width, firstLineWidth: firstLineWidth, wholeURLs: wholeURLs).map { (text: $0, tail: "") }
         guard !tail.isEmpty, let last = lines.last else { return lines }
         let limit = lines.count == 1 ? min(max(1, width), max(0, firstLineWidth ?? width)) : max(1, width)
         let used = DisplayWidth.of(last.text)
