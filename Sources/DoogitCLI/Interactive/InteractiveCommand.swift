@@ -14,7 +14,7 @@ enum InteractiveCommand {
         arguments: ArgumentSpec(display: "[REPO...]", minimum: 0, maximum: nil, values: [.repository]),
         discussion: """
             Opens the list on the terminal's alternate screen: the sections and lines of 'doogit todo \
-            list', a status line and a line of key hints. Keys (vi keys and arrows alike): j/k or \
+            list', a status line and as many key hints as the width holds. Keys (vi keys and arrows alike): j/k or \
             down/up move, g/G first/last, PgDn/PgUp a page, Tab/Shift-Tab the next/previous section; \
             space or x marks the todo done or not done; a adds to the section under the cursor (one \
             line, read as 'doogit todo add' reads TEXT: +tag, due:fri, pri:H); e edits the text; t \
@@ -34,7 +34,9 @@ enum InteractiveCommand {
             first when it has todos); Esc clears the search, and on an empty one goes back. Changes that another \
             process makes (a cron sync, another terminal) show within a second. Every change is the \
             command's: a todo finished here is 'doogit todo done'. REPO shows only those \
-            repositories, named as 'doogit todo list' takes them. It needs a terminal on standard \
+            repositories, named as 'doogit todo list' takes them; as there, repositories without \
+            todos are left out, except one emptied or tracked in the view, and every one while none \
+            has a todo. It reads only what the screen shows, at any number of todos. It needs a terminal on standard \
             input and output and a TERM other than dumb.
             """,
         examples: ["doogit ui", "doogit ui octocat/Hello-World", "doogit ui ."],
