@@ -107,11 +107,12 @@ def keystrokes(pid, master, keys, count):
 
 def other_process(pid, master, db, count):
     """CPU ms and bytes per change that another process (the sqlite3 shell) makes to the first
-    todo's text, each once the view has drawn the one before."""
+    repository's description (its header is on the screen), each once the view has drawn the
+    one before."""
     before = cpu_seconds(pid)
     written = 0
     for n in range(count):
-        subprocess.run(["sqlite3", db, f"UPDATE todos SET text = 'changed elsewhere {n}' WHERE id = 1"], check=True)
+        subprocess.run(["sqlite3", db, f"UPDATE repositories SET description = 'changed elsewhere {n}' WHERE id = 1"], check=True)
         written += len(read_until(master, FRAME_END, timeout=30.0))
     # The sqlite3 shell's own time is not the view's: only the view's process is counted.
     return (cpu_seconds(pid) - before) * 1000 / count, written / count
@@ -119,10 +120,12 @@ def other_process(pid, master, db, count):
 
 KINDS = [
     ("move (j, k)", [b"j", b"k"]),
+    # On the first todo again (an even number of moves): toggled done and back.
+    ("toggle done (space)", [b" "]),
     ("page (PgDn, PgUp)", [b"\x1b[6~", b"\x1b[5~"]),
     ("end, start (G, g)", [b"G", b"g"]),
-    ("next section (Tab)", [b"\t"]),
-    ("toggle done (space)", [b" "]),
+    # Tab, then g back to the start: each key draws (Tab at the last section would not).
+    ("next section, start (Tab, g)", [b"\t", b"g"]),
     # Each pair: the filter's letter, then Esc clearing it; the mean of the two.
     ("filter x / Esc (none match)", [b"/x", b"\x1b"]),
     ("filter o / Esc (all match)", [b"/o", b"\x1b"]),

@@ -16,6 +16,7 @@ public struct ListKey: Comparable, Hashable, Sendable {
     /// What `list_due` holds when there is no date to order by.
     static let noDue = "~"
 
+    /// The key of a record: the index's, for every due date a record can hold.
     public init(_ todo: TodoRecord) {
         done = todo.done
         due = todo.done ? Self.noDue : todo.due?.text ?? Self.noDue
@@ -31,7 +32,18 @@ public struct ListKey: Comparable, Hashable, Sendable {
         return lhs.position != rhs.position ? lhs.position < rhs.position : lhs.id < rhs.id
     }
 
+    /// The key as the index holds it (a read of `Store.listWindowSQL`). A due date that is not
+    /// a real date (one written by hand, say) is in the index as written, where the record has
+    /// none: the index's value keeps a page's next read where this one ended.
+    init(_ row: Row) throws(StoreError) {
+        done = try row.bool("done")
+        due = try row.string("list_due")
+        rank = Int(try row.int64("list_rank"))
+        position = try row.int64("position")
+        id = try row.int64("todo_id")
+    }
+
     /// The key's columns in the index's order, and its values bound in that order.
-    static let columns = "(t.done, t.list_due, t.list_rank, t.position, t.id)"
+    static let columns = ["t.done", "t.list_due", "t.list_rank", "t.position", "t.id"]
     var values: [SQLValue] { [.bool(done), .text(due), .integer(Int64(rank)), .integer(position), .integer(id)] }
 }

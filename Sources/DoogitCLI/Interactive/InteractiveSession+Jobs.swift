@@ -102,7 +102,6 @@ extension InteractiveSession {
         }
     }
 
-    /// The entries with the store's word on which are tracked.
     /// The listing with the tracked repositories marked, less the remote's own repository (it
     /// holds doogit's files, not work to track), unless it is tracked already.
     private func markTracked(_ entries: [RepositoryView.Entry]) -> [RepositoryView.Entry] {

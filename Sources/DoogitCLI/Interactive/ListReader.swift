@@ -1,9 +1,9 @@
 import DoogitStore
 
 /// Reads the list's entries from a place on, or back from it, until they fill a number of
-/// lines: each section's todos from the store's index where they start (`Store.listTodos`),
-/// never more than the lines asked for. Sections are in memory (a few thousand at most); todos
-/// are not.
+/// lines: each section's todos from the store's index where they start (`Store.listTodos`), a
+/// page of at most as many todos as lines are still wanted. Sections are in memory (a few
+/// thousand at most); todos are not.
 struct ListReader {
     let store: Store
     let sections: [ListSection]
@@ -40,8 +40,9 @@ struct ListReader {
         lastShown = shown.lastIndex(of: true)
     }
 
-    /// Entries from `anchor` on (the entry at it first, when there is one), until they fill
-    /// `wanted` lines or the list ends.
+    /// Entries from `anchor` on (the entry at it first, when there is one), until those after
+    /// the first fill `wanted` lines or the list ends: the first may be taller than the screen,
+    /// and what follows it is read all the same.
     func forward(from anchor: Anchor, lines wanted: Int) throws -> (entries: [ListWindow.Entry], reachedEnd: Bool) {
         var index: Int, withHeader = true, after: ListKey?, inclusive = false
         switch anchor {
@@ -56,25 +57,25 @@ struct ListReader {
             }
         }
         var entries: [ListWindow.Entry] = [], filled = 0
+        func add(_ entry: ListWindow.Entry) {
+            if !entries.isEmpty { filled += entry.height }
+            entries.append(entry)
+        }
         while index < sections.count {
             defer { index += 1; withHeader = true; after = nil; inclusive = false }
             guard shown[index] else { continue }
             if withHeader {
-                entries.append(header(index))
-                filled += entries[entries.count - 1].height
+                add(header(index))
                 if filled >= wanted { return (entries, index == lastShown && (folded.contains(sections[index].repository.id) || count(index) == 0)) }
             }
-            guard !folded.contains(sections[index].repository.id) else { continue }
+            guard !folded.contains(sections[index].repository.id), count(index) > 0 else { continue }
             while true {
                 let limit = max(1, wanted - filled)
                 let todos = try store.listTodos(inRepository: sections[index].repository.id, from: after, .forward,
                                                 inclusive: inclusive, limit: limit, matching: needle)
-                for todo in todos {
-                    entries.append(entry(todo, section: index))
-                    filled += entries[entries.count - 1].height
-                }
+                for listed in todos { add(entry(listed, section: index)) }
                 if todos.count < limit { break }
-                after = todos.last.map(ListKey.init)
+                after = todos.last?.key
                 inclusive = false
                 if filled >= wanted { return (entries, false) }
             }
@@ -103,17 +104,17 @@ struct ListReader {
         while index >= 0 {
             defer { index -= 1; before = nil; withTodos = true }
             guard shown[index] else { continue }
-            if withTodos, !folded.contains(sections[index].repository.id) {
+            if withTodos, !folded.contains(sections[index].repository.id), count(index) > 0 {
                 while true {
                     let limit = max(1, wanted - filled)
                     let todos = try store.listTodos(inRepository: sections[index].repository.id, from: before, .backward,
                                                     limit: limit, matching: needle)
-                    for todo in todos {
-                        reversed.append(entry(todo, section: index))
+                    for listed in todos {
+                        reversed.append(entry(listed, section: index))
                         filled += reversed[reversed.count - 1].height
                     }
                     if todos.count < limit { break }
-                    before = todos.last.map(ListKey.init)
+                    before = todos.last?.key
                     if filled >= wanted { return (reversed.reversed(), false) }
                 }
             }
@@ -147,8 +148,8 @@ struct ListReader {
                                 lines: [drawing.header(section.repository, foldedCount)], blankBefore: index != firstShown)
     }
 
-    private func entry(_ todo: TodoRecord, section index: Int) -> ListWindow.Entry {
-        ListWindow.Entry(item: .todo(id: todo.id), place: ListPlace(section: sections[index].key, todo: ListKey(todo)),
-                         todo: todo, lines: drawing.todo(todo))
+    private func entry(_ listed: ListedTodo, section index: Int) -> ListWindow.Entry {
+        ListWindow.Entry(item: .todo(id: listed.todo.id), place: ListPlace(section: sections[index].key, todo: listed.key),
+                         todo: listed.todo, lines: drawing.todo(listed.todo))
     }
 }

@@ -114,7 +114,7 @@ extension ListView {
             return [.promote(todoID: todo.id)]
         case .character("o"):
             if let url = cursorTodo?.issue?.url { return [.open(url: url)] }
-            if let id = cursorRepositoryID, let section = sections.first(where: { $0.repository.id == id }) {
+            if let id = cursorRepositoryID, let section = section(id) {
                 return [.open(url: section.repository.url)]
             }
         case .character("/"):
@@ -133,7 +133,7 @@ extension ListView {
     }
 
     private mutating func startAdd(to repositoryID: Int64) {
-        let name = sections.first { $0.repository.id == repositoryID }?.repository.fullName ?? ""
+        let name = section(repositoryID)?.repository.fullName ?? ""
         prompt = Prompt(purpose: .add(repositoryID: repositoryID), label: "Add to \(TerminalText.sanitize(name)): ",
                         editor: LineEditor())
     }

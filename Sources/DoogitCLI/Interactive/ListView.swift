@@ -11,7 +11,11 @@ struct ListView {
     /// The repositories the view was asked for (nil: all).
     let repositoryIDs: [Int64]?
     /// Every section, in list order, with its counts; whether each is shown, beside them.
-    private(set) var sections: [ListSection] = []
+    private(set) var sections: [ListSection] = [] {
+        didSet { sectionIndex = Dictionary(sections.enumerated().map { ($1.repository.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    /// Where each repository's section is in `sections`.
+    private var sectionIndex: [Int64: Int] = [:]
     private var shown: [Bool] = []
     private(set) var window = ListWindow()
     private let linesCache = TodoLinesCache()
@@ -66,7 +70,9 @@ struct ListView {
     /// Reads the sections, their counts and the window again, the cursor kept on its todo (or
     /// on the one now in its place): another process changed the database, or a day began.
     mutating func reload() throws {
-        sections = try store.repositorySummaries(repositoryIDs: repositoryIDs).map(ListSection.init)
+        // Ordered by the key the window is read by (SQLite's order and Swift's could differ on a
+        // name that is not ASCII).
+        sections = try store.repositorySummaries(repositoryIDs: repositoryIDs).map(ListSection.init).sorted { $0.key < $1.key }
         maximumID = try store.largestTodoID()
         if let needle { matchCounts = try store.matchCounts(needle, repositoryIDs: repositoryIDs) }
         if case .todo(let id)? = cursor, let todo = try store.todoIfAny(id: id), let place = place(of: todo) {
@@ -75,13 +81,24 @@ struct ListView {
         try refresh()
     }
 
+    /// The section named as it is now: a sync may have renamed the repository since the place
+    /// was taken, which moves its section.
+    private func current(_ place: ListPlace) -> ListPlace {
+        guard let index = sectionIndex[place.section.id] else { return place }
+        return ListPlace(section: sections[index].key, todo: place.todo)
+    }
+
+    func section(_ repositoryID: Int64) -> ListSection? {
+        sectionIndex[repositoryID].map { sections[$0] }
+    }
+
     /// Todos that a change made here left as `changed` (added, edited, toggled, restored) or
     /// took away (`removed`): their sections' counts are read again, and the window; the
     /// cursor on `item` when given, else kept on its todo.
     mutating func apply(changed: [TodoRecord], removed: [TodoRecord] = [], cursorOn item: ListWindow.Item? = nil) throws {
         let touched = Array(Set((changed + removed).map(\.repositoryID))).sorted()
         for summary in try store.repositorySummaries(repositoryIDs: touched) {
-            guard let index = sections.firstIndex(where: { $0.repository.id == summary.repository.id }) else { continue }
+            guard let index = sectionIndex[summary.repository.id] else { continue }
             // A section emptied here stays, to add to.
             if sections[index].count > 0 && summary.open + summary.done == 0 { pinned.insert(summary.repository.id) }
             sections[index] = ListSection(summary)
@@ -151,7 +168,7 @@ struct ListView {
     private var cursorIndex: Int? { cursor.flatMap(window.index(of:)) }
 
     private func place(of todo: TodoRecord) -> ListPlace? {
-        guard let section = sections.first(where: { $0.repository.id == todo.repositoryID }) else { return nil }
+        guard let section = section(todo.repositoryID) else { return nil }
         return ListPlace(section: section.key, todo: ListKey(todo))
     }
 
@@ -203,8 +220,9 @@ struct ListView {
     /// The entry at the top of the screen and how far down the screen it starts (above it when
     /// negative): where the window is read again from.
     private func topAnchor() -> (anchor: ListReader.Anchor, row: Int) {
-        guard let (index, blockStart) = window.entry(atLine: top) else { return (.start, 0) }
-        return (.place(window.entries[index].place), blockStart - top)
+        // Nothing shown (no todo matched the filter): from where the cursor was.
+        guard let (index, blockStart) = window.entry(atLine: top) else { return (cursorPlace.map { .place(current($0)) } ?? .start, 0) }
+        return (.place(current(window.entries[index].place)), blockStart - top)
     }
 
     /// Reads the window again where the screen is: the sections, the filter or the todos changed.
@@ -219,7 +237,7 @@ struct ListView {
     /// The cursor on its place (or on what now follows it), read around it, at `row`, when the
     /// window does not hold it; on the first todo when it has no place yet.
     private mutating func settleCursor(row: Int?) throws {
-        guard var target = cursorPlace else {
+        guard var target = cursorPlace.map(current) else {
             if let first = window.firstTodo { setCursor(first) }
             return try scrollToCursor()
         }
@@ -231,8 +249,8 @@ struct ListView {
         if let index = window.locate(target) {
             setCursor(index)
         } else {
+            // Nothing to stand on (nothing matches the filter): the place is kept to come back to.
             cursor = nil
-            cursorPlace = nil
         }
         try scrollToCursor()
     }
@@ -245,8 +263,12 @@ struct ListView {
     /// Reads more of the list when the screen comes within a margin of the window's edge.
     private mutating func keepMargin() throws {
         clampTop()
-        let short = (!window.reachesStart && top < margin)
-            || (!window.reachesEnd && top + listHeight + margin > window.lines.count)
+        // Short of lines beyond the screen, or of an entry beyond those on it (a todo taller
+        // than the margin at the window's edge).
+        let first = window.entry(atLine: top)?.index
+        let last = window.entry(atLine: min(top + listHeight, window.lines.count) - 1)?.index
+        let short = (!window.reachesStart && (top < margin || first == 0))
+            || (!window.reachesEnd && (top + listHeight + margin > window.lines.count || last == window.entries.count - 1))
         guard short else { return }
         let (anchor, row) = topAnchor()
         try rebuild(from: anchor, row: row)
@@ -254,7 +276,7 @@ struct ListView {
 
     /// The cursor read back into the window when the wheel took the screen far from it.
     private mutating func bringCursorIntoWindow() throws {
-        guard cursorIndex == nil, let target = cursorPlace else { return }
+        guard cursorIndex == nil, let target = cursorPlace.map(current) else { return }
         let above = window.entries.first.map { target < $0.place } ?? true
         try rebuild(from: .place(target), row: above ? 0 : listHeight - 1)
         if let index = window.locate(target) { setCursor(index) }
@@ -264,8 +286,15 @@ struct ListView {
 
     mutating func move(by offset: Int) throws {
         try bringCursorIntoWindow()
-        guard let current = cursorIndex else { return try moveToStart() }
-        setCursor(min(max(0, current + offset), window.entries.count - 1))
+        guard var index = cursorIndex else { return try moveToStart() }
+        let beyond = index + offset >= window.entries.count ? !window.reachesEnd : index + offset < 0 && !window.reachesStart
+        if beyond {
+            // Read around the cursor: the entry it goes to is past the window's edge.
+            try rebuild(from: .place(window.entries[index].place), row: window.blockStart(of: index) - top)
+            guard let again = cursorIndex else { return }
+            index = again
+        }
+        setCursor(min(max(0, index + offset), window.entries.count - 1))
         try scrollToCursor()
     }
 
@@ -279,7 +308,11 @@ struct ListView {
         clampTop()
         var index = target
         while index >= 0, index < lines.count, lines[index].item == nil { index += pages > 0 ? 1 : -1 }
-        if lines.indices.contains(index), let item = lines[index].item, let entry = window.index(of: item) { setCursor(entry) }
+        if lines.indices.contains(index), let item = lines[index].item, var entry = window.index(of: item) {
+            // Still within the cursor's todo (one taller than a page): on to the next one.
+            if item == cursor { entry = min(max(0, entry + (pages > 0 ? 1 : -1)), window.entries.count - 1) }
+            setCursor(entry)
+        }
         try scrollToCursor()
     }
 
@@ -300,7 +333,7 @@ struct ListView {
     /// Tab: the next section's header; Shift-Tab: the header of the cursor's section, or from
     /// a header, the one before.
     mutating func moveToSection(forward: Bool) throws {
-        guard let place = cursorPlace else { return try moveToStart() }
+        guard let place = cursorPlace.map(current) else { return try moveToStart() }
         let reader = reader()
         let current = reader.firstSection(atOrAfter: place.section)
         let target: Int?

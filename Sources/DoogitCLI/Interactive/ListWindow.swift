@@ -65,6 +65,11 @@ struct ListWindow {
         entries.firstIndex { $0.item == item }
     }
 
+    /// The first line of the entry at `index`, its blank line included.
+    func blockStart(of index: Int) -> Int {
+        blockStarts[index]
+    }
+
     /// The lines of the entry at `index`, without its blank line.
     func lines(at index: Int) -> Range<Int> {
         let start = blockStarts[index] + (entries[index].blankBefore ? 1 : 0)
@@ -126,7 +131,7 @@ struct ListDrawing {
 
 /// Each todo's lines as last drawn, with the record they were drawn from: a todo whose record
 /// is the same is not drawn again. Emptied when what every line depends on changes (the width,
-/// the day, the width of the IDs), and when it holds more than a few screens' worth.
+/// the day, the width of the IDs), and when it holds 4,096 todos (a wheel's worth of screens).
 final class TodoLinesCache {
     private var drawn: [Int64: (todo: TodoRecord, lines: [String])] = [:]
     private var key: (width: Int, idWidth: Int, today: CalendarDate?)?
