@@ -106,11 +106,19 @@ struct ListViewWindowTests: ListViewSuite {
         for _ in 0..<25 { _ = try view.handle(char("j")) }
         let cursor = try #require(view.cursor)
         #expect(cursor == .todo(id: todos[25].id))
+        let screen = ListScreen.frame(view).rows
         try view.setFilter("nothing like it")
         #expect(view.cursor == nil && view.window.isEmpty)
         try view.setFilter("")
         #expect(view.cursor == cursor)
+        #expect(ListScreen.frame(view).rows == screen, "the screen as it was")
         #expect(view.window.lines(of: cursor).map { $0.lowerBound >= view.top && $0.upperBound <= view.top + view.listHeight } == true)
+        // From the list's start too: the first header stays on the screen.
+        _ = try view.handle(char("g"))
+        let start = ListScreen.frame(view).rows
+        try view.setFilter("nothing like it")
+        try view.setFilter("")
+        #expect(ListScreen.frame(view).rows == start)
     }
 
     /// A sync renames the repository whose header the cursor is on: its section moves, and

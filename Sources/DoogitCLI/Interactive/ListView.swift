@@ -33,6 +33,9 @@ struct ListView {
     private var cursorPlace: ListPlace?
     /// The first line shown, in the window's lines.
     private(set) var top = 0
+    /// Where the screen started when it last showed something: where it comes back to when a
+    /// filter that matched nothing is cleared.
+    private var lastTop: (anchor: ListReader.Anchor, row: Int) = (.start, 0)
     private(set) var folded: Set<Int64> = []
     private(set) var filter = ""
     var prompt: Prompt?
@@ -137,7 +140,7 @@ struct ListView {
         let before = cursor
         try refresh()
         // The cursor's todo filtered out: onto the first match after it, not the header before that.
-        if cursor != before, case .header? = cursor, let index = cursorIndex, index + 1 < window.entries.count,
+        if case .todo? = before, case .header? = cursor, let index = cursorIndex, index + 1 < window.entries.count,
            window.entries[index + 1].todo != nil {
             setCursor(index + 1)
             try scrollToCursor()
@@ -220,8 +223,11 @@ struct ListView {
     /// The entry at the top of the screen and how far down the screen it starts (above it when
     /// negative): where the window is read again from.
     private func topAnchor() -> (anchor: ListReader.Anchor, row: Int) {
-        // Nothing shown (no todo matched the filter): from where the cursor was.
-        guard let (index, blockStart) = window.entry(atLine: top) else { return (cursorPlace.map { .place(current($0)) } ?? .start, 0) }
+        guard let (index, blockStart) = window.entry(atLine: top) else {
+            // Nothing shown (no todo matched the filter): where the screen last showed something.
+            if case .place(let place) = lastTop.anchor { return (.place(current(place)), lastTop.row) }
+            return lastTop
+        }
         return (.place(current(window.entries[index].place)), blockStart - top)
     }
 
@@ -229,6 +235,7 @@ struct ListView {
     private mutating func refresh() throws {
         let cursorRow = cursorIndex.map { window.lines(at: $0).lowerBound - top }
         let (anchor, row) = topAnchor()
+        if !window.entries.isEmpty { lastTop = (anchor, row) }
         recount()
         try rebuild(from: anchor, row: row)
         try settleCursor(row: cursorRow)
