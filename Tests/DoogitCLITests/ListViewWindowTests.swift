@@ -121,6 +121,29 @@ struct ListViewWindowTests: ListViewSuite {
         #expect(ListScreen.frame(view).rows == start)
     }
 
+    /// Typed a letter at a time, a filter narrows what the letters before it found (only the
+    /// repositories that matched are read again): the same screen as the whole filter at once,
+    /// letters taken back included.
+    @Test func aFilterTypedLetterByLetterIsTheFilterAtOnce() throws {
+        let repositories = (1...6).map { Fixture.repository(id: Int64($0), owner: "o", name: "r\($0)", description: nil) }
+        let list = try ListViewStore(repositories: repositories, sample: false)
+        var generator = SplitMix64(seed: 7)
+        let words = ["set", "setup", "sea", "Straße", "strasse", "café", "cafe\u{301}", "docs", "x"]
+        for _ in 0..<60 {
+            let text = (0..<3).map { _ in words.randomElement(using: &generator) ?? "x" }.joined(separator: " ")
+            try list.add(text, to: repositories.randomElement(using: &generator) ?? repositories[0])
+        }
+        var typed = try list.view(width: 60, height: 20)
+        for filter in ["s", "se", "set", "setu", "setup", "setupx", "set", "st", "str", "stra", "straß", "c", "ca", "caf", "café", "cafe", "cafe\u{301}", ""] {
+            try typed.setFilter(filter)
+            var atOnce = try list.view(width: 60, height: 20)
+            try atOnce.setFilter(filter)
+            #expect(typed.shownSections == atOnce.shownSections, "\(filter)")
+            // Cleared, the list is read around the cursor, wherever the filter left it.
+            if !filter.isEmpty { #expect(typed.window.items == atOnce.window.items, "\(filter)") }
+        }
+    }
+
     /// A sync renames the repository whose header the cursor is on: its section moves, and
     /// the cursor with it.
     @Test func theCursorFollowsAHeaderWhoseRepositoryWasRenamed() throws {

@@ -135,8 +135,15 @@ struct ListView {
     /// query, and only the window's todos are read.
     mutating func setFilter(_ text: String) throws {
         guard text != filter else { return }
+        let previous = needle
         filter = text
-        matchCounts = try needle.map { try store.matchCounts($0, repositoryIDs: repositoryIDs) } ?? [:]
+        if let needle, let previous, needle.contains(previous) {
+            // A letter more: only the repositories that matched before can match now.
+            let candidates = matchCounts.filter { $0.value > 0 }.map(\.key).sorted()
+            matchCounts = candidates.isEmpty ? [:] : try store.matchCounts(needle, repositoryIDs: candidates)
+        } else {
+            matchCounts = try needle.map { try store.matchCounts($0, repositoryIDs: repositoryIDs) } ?? [:]
+        }
         let before = cursor
         try refresh()
         // The cursor's todo filtered out: onto the first match after it, not the header before that.
