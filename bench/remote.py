@@ -22,6 +22,7 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -83,9 +84,11 @@ def main():
     parser.add_argument("--https", action="store_true",
                         help="doogit speaks to the loopback GitHub through an HTTP/2 TLS proxy (nghttpx), as to GitHub")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # each result as soon as it is printed
 
     fake = subprocess.Popen([args.fake, "--own", str(args.repositories), "--others", "0", "--data", "doogit-data"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proxy = None
     try:
         base = fake.stdout.readline().strip()
         proxy = https.Proxy(base) if args.https else None
@@ -120,11 +123,20 @@ def main():
 
         rows = []
 
+        print(f"\ndoogit sync with a remote: {args.todos} todos over {args.repositories} repositories, "
+              f"{'HTTP/2 over TLS' if proxy else 'HTTP/1.1'}, +{args.delay} ms per answer (median of {args.runs} runs; the first push once)\n")
+        print(f"{'scenario':<34}{'wall ms':>8}{'requests':>9}{'remote':>7}{'KB sent':>9}{'KB rec':>9}{'units':>6}"
+              f"{'peer ms':>8}{'ratio':>7}", flush=True)
+
         def row(label, samples, peer_samples):
+            """A scenario's row, printed as soon as it is measured."""
             wall = statistics.median(s[0] for s in samples)
             peer_wall = statistics.median(s[0] for s in peer_samples)
             stats = samples[len(samples) // 2][1]
             rows.append((label, wall, stats, peer_wall, samples[len(samples) // 2][2]))
+            print(f"{label:<34}{wall:>8.0f}{stats['requests']:>9}{stats['remoteRequests']:>7}"
+                  f"{stats['remoteBytesSent'] / 1024:>9.1f}{stats['remoteBytesAnswered'] / 1024:>9.1f}{stats['rateLimitUsed']:>6}"
+                  f"{peer_wall:>8.0f}{wall / peer_wall:>7.2f}", flush=True)
 
         peer.run("sync", "--quiet")  # the peer's ETags are learnt, as a's are
         row("first push (a)", [measured_sync(a, base)], [measured_sync(peer, base)])
@@ -152,14 +164,6 @@ def main():
         calm = [measured_sync(a, base) for _ in range(args.runs)]
         row("settled sync (a)", calm, [measured_sync(peer, base) for _ in range(args.runs)])
 
-        print(f"\ndoogit sync with a remote: {args.todos} todos over {args.repositories} repositories, "
-              f"{'HTTP/2 over TLS' if proxy else 'HTTP/1.1'}, +{args.delay} ms per answer (median of {args.runs} runs; the first push once)\n")
-        print(f"{'scenario':<34}{'wall ms':>8}{'requests':>9}{'remote':>7}{'KB sent':>9}{'KB rec':>9}{'units':>6}"
-              f"{'peer ms':>8}{'ratio':>7}")
-        for label, wall, stats, peer_wall, _ in rows:
-            print(f"{label:<34}{wall:>8.0f}{stats['requests']:>9}{stats['remoteRequests']:>7}"
-                  f"{stats['remoteBytesSent'] / 1024:>9.1f}{stats['remoteBytesAnswered'] / 1024:>9.1f}{stats['rateLimitUsed']:>6}"
-                  f"{peer_wall:>8.0f}{wall / peer_wall:>7.2f}")
         print("\nremote: requests to the remote repository; KB sent and received: their bodies and answers'")
         print("peer: the same sync on a machine tracking the same repositories without a remote (same run); for the first")
         print("  pull, the first sync of a machine with the same repositories and todos, without a remote")

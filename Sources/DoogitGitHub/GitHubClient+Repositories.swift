@@ -4,6 +4,9 @@ import DoogitSupport
 public struct RepositoryPage: Equatable, Sendable {
     public var repositories: [GitHubRepository]
     public var nextURL: String?
+    /// The pages after this one as GitHub's `last` link numbers them, from `nextURL` on (at most
+    /// `GitHubClient.maximumPages`); empty when it names no last page or does not number them.
+    public var followingURLs: [String] = []
 }
 
 extension GitHubClient {
@@ -98,7 +101,12 @@ extension GitHubClient {
         }
         let next = response.header("link").flatMap { LinkHeader.url(for: "next", in: $0) }
         if let next, !configuration.endpoint.isSameOrigin(next) { throw .unexpectedResponse("a next page outside the API") }
-        return .modified(RepositoryPage(repositories: repositories, nextURL: next), etag: response.header("etag"))
+        var following: [String] = []
+        if let next, let last = response.header("link").flatMap({ LinkHeader.url(for: "last", in: $0) }) {
+            following = LinkHeader.numberedPages(next: next, last: last, limit: Self.maximumPages) ?? []
+        }
+        return .modified(RepositoryPage(repositories: repositories, nextURL: next, followingURLs: following),
+                         etag: response.header("etag"))
     }
 
     /// Fetches many repositories by id at once (in parallel where the transport can), each

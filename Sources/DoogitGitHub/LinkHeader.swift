@@ -23,4 +23,31 @@ public enum LinkHeader {
         }
         return nil
     }
+
+    /// The URLs of the pages from `next` to `last`, when GitHub numbers them (`page=N`, the
+    /// rest of the two URLs the same): `next` first, at most `limit`. Nil when the links do not
+    /// number their pages so (then only `next` is known).
+    public static func numberedPages(next: String, last: String, limit: Int) -> [String]? {
+        guard let (prefix, first, suffix) = pageNumber(in: next), let (lastPrefix, final, lastSuffix) = pageNumber(in: last),
+              prefix == lastPrefix, suffix == lastSuffix, first <= final, limit > 0 else { return nil }
+        return (first...min(final, first + limit - 1)).map { prefix + String($0) + suffix }
+    }
+
+    /// A URL's `page` query parameter, split out: what stands before its digits, the number, and what after.
+    private static func pageNumber(in url: String) -> (String, Int, String)? {
+        guard let query = url.firstIndex(of: "?") else { return nil }
+        var start = url.index(after: query)
+        while start < url.endIndex {
+            let end = url[start...].firstIndex(of: "&") ?? url.endIndex
+            let parameter = url[start..<end]
+            if parameter.hasPrefix("page=") {
+                let digits = parameter.dropFirst(5)
+                guard !digits.isEmpty, digits.count <= 9, digits.utf8.allSatisfy({ (48...57).contains($0) }),
+                      let number = Int(digits), number > 0 else { return nil }
+                return (String(url[..<digits.startIndex]), number, String(url[end...]))
+            }
+            start = end < url.endIndex ? url.index(after: end) : end
+        }
+        return nil
+    }
 }

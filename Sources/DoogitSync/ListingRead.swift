@@ -1,6 +1,23 @@
 import DoogitGitHub
 import DoogitStore
 
+/// What reading listings needs: the store (the pages as last read), the client, and the rules of
+/// the command that reads them: a check before each round of requests, and which failed
+/// answers end the whole command (the error to throw; nil: the listing alone is not read).
+struct ListingContext {
+    let store: Store
+    let github: GitHubClient
+    let beforeRound: () throws -> Void
+    let ends: (GitHubError) -> Error?
+}
+
+extension SyncSession {
+    /// A sync's listings stop at the rate-limit reserve and at what stops a sync.
+    var listingContext: ListingContext {
+        ListingContext(store: store, github: github, beforeRound: { [self] in try checkBudget() }, ends: SyncSession.stop(for:))
+    }
+}
+
 /// A repository listing as a sync reads it: the signed-in user's (`GET /user/repos`) or another
 /// owner's (`GET /users/{owner}/repos`), up to `maximumPages` pages of 100, each conditional on
 /// its cached ETag (a 304 page comes from the cache).
@@ -10,7 +27,12 @@ import DoogitStore
 /// that also fetches repositories by id (`listedBefore` says which the listing held), so a
 /// settled listing costs no round trip of its own. Listings are read side by side (`readAll`):
 /// each round asks every listing's next page in one window. A page whose link is no longer the
-/// one cached (repositories came or went) is followed from there.
+/// one cached (repositories came or went) is followed from there. Once a page read anew names
+/// the last page and GitHub numbers them (`RepositoryPage.followingURLs`), the pages up to it
+/// (within `maximumPages`) are asked for at once too, not one round trip each.
+///
+/// `sync` reads listings, and so does `repo add` of many repositories of one owner
+/// (`RepositoryTracker`): each with its own rules (`ListingContext`).
 struct ListingRead {
     /// Which listing it is: `CachedPage.userListing`, or `CachedPage.ownerListing(owner)`.
     let key: String
@@ -26,7 +48,7 @@ struct ListingRead {
     /// The pages as last read, when their repositories can be read back.
     private var cached: [String: (page: CachedPage, repositories: [GitHubRepository])] = [:]
 
-    init(_ session: SyncSession, key: String, firstURL: String, maximumPages: Int) {
+    init(_ session: ListingContext, key: String, firstURL: String, maximumPages: Int) {
         self.key = key
         self.firstURL = firstURL
         self.maximumPages = maximumPages
@@ -41,7 +63,7 @@ struct ListingRead {
         }
     }
 
-    private static func cachedPage(_ url: String, _ session: SyncSession) -> (page: CachedPage, repositories: [GitHubRepository])? {
+    private static func cachedPage(_ url: String, _ session: ListingContext) -> (page: CachedPage, repositories: [GitHubRepository])? {
         guard let cached = (try? session.store.cachedPage(url: url)) ?? nil,
               let repositories = ListingCodec.decode(cached.content) else { return nil }
         return (cached, repositories)
@@ -56,6 +78,8 @@ struct ListingRead {
         var complete = false
         var failed = false
         fileprivate var next: String?
+        /// The pages after `next` that its listing numbered, asked for with it.
+        fileprivate var ahead: [String] = []
         fileprivate var visited: Set<String> = []
         fileprivate var done = false
     }
@@ -65,23 +89,25 @@ struct ListingRead {
     /// Reads the listings side by side, from the answers in hand (by URL: those to `known`,
     /// asked early) and then in rounds, each asking every listing's next page in one window.
     /// An answer that ends the sync (a rate limit, GitHub failing) is thrown.
-    static func readAll(_ listings: [ListingRead], _ session: SyncSession, answers early: [String: PageAnswer]) throws
+    static func readAll(_ listings: [ListingRead], _ session: ListingContext, answers early: [String: PageAnswer]) throws
         -> [Outcome]
     {
         var outcomes = listings.map { Outcome(next: $0.firstURL) }
         var answers = early
+        var asked = Set(early.keys)
         while true {
             var wanted: [(url: String, etag: String?)] = []
             for (index, listing) in listings.enumerated() {
                 while !outcomes[index].done, let url = outcomes[index].next, let answer = answers.removeValue(forKey: url) {
                     try listing.take(answer, for: url, session, into: &outcomes[index])
                 }
-                if !outcomes[index].done, let url = outcomes[index].next {
-                    wanted.append((url, listing.cached[url]?.page.etag ?? (try? session.store.cachedPage(url: url))?.etag))
+                guard !outcomes[index].done, let url = outcomes[index].next else { continue }
+                for page in [url] + outcomes[index].ahead where answers[page] == nil && asked.insert(page).inserted {
+                    wanted.append((page, listing.cached[page]?.page.etag ?? (try? session.store.cachedPage(url: page))?.etag))
                 }
             }
             guard !wanted.isEmpty else { return outcomes }
-            try session.checkBudget()
+            try session.beforeRound()
             session.github.repositories([], withPages: wanted, page: { index, answer in answers[wanted[index].url] = answer },
                                         each: { _, _ in true })
             // A page the window never asked for (it stopped first) ends its listing's read.
@@ -90,12 +116,12 @@ struct ListingRead {
     }
 
     /// Takes one page's answer into the listing's outcome.
-    private func take(_ answer: PageAnswer, for url: String, _ session: SyncSession, into outcome: inout Outcome) throws {
+    private func take(_ answer: PageAnswer, for url: String, _ session: ListingContext, into outcome: inout Outcome) throws {
         outcome.visited.insert(url)
         let next: String?
         switch answer {
         case .failure(let error):
-            if let stop = SyncSession.stop(for: error) { throw stop }
+            if let stop = session.ends(error) { throw stop }
             outcome.failed = true
             outcome.done = true
             return
@@ -107,6 +133,7 @@ struct ListingRead {
             for repository in repositories { outcome.byID[repository.id] = repository }
             outcome.pages.append(page)
             next = page.nextURL
+            outcome.ahead.removeAll { $0 == next || outcome.visited.contains($0) }
         case .success(.modified(let page, let etag)):
             for repository in page.repositories { outcome.byID[repository.id] = repository }
             if let etag {
@@ -114,6 +141,9 @@ struct ListingRead {
                                                 content: ListingCodec.encode(page.repositories)))
             }
             next = page.nextURL
+            // The pages up to the last, asked for with the next one (as many as may still be read).
+            let room = max(0, maximumPages - outcome.visited.count - 1)
+            outcome.ahead = page.followingURLs.first == next ? Array(page.followingURLs.dropFirst().prefix(room)) : []
         }
         outcome.next = next
         outcome.complete = next == nil

@@ -64,7 +64,7 @@ struct RepositoryPhase: SyncPhase {
         // 1. The listings: the user's, and other owners' (known from the user's as last read,
         //    when the cache holds it whole; else once it is read). By id, in one window with
         //    their pages as last read, the repositories that none of them holds.
-        let user = ListingRead(session, key: CachedPage.userListing, firstURL: session.github.userRepositoriesURL,
+        let user = ListingRead(session.listingContext, key: CachedPage.userListing, firstURL: session.github.userRepositoriesURL,
                                maximumPages: max(1, tracked.count / 10))
         var listings = [user] + (user.cachedWhole ? ownerListings(tracked, heldBy: user.listedBefore, session) : [])
         func awaitsItsOwnersListing(_ stored: RepositoryRecord) -> Bool {
@@ -74,11 +74,11 @@ struct RepositoryPhase: SyncPhase {
         let pageAnswers = try fetch(try unreadFirst(early), withPages: listings.flatMap(\.known), tracked.count, &session, tally)
 
         // 2. The listings, for the repositories they hold now.
-        var outcomes = try ListingRead.readAll(listings, session, answers: pageAnswers)
+        var outcomes = try ListingRead.readAll(listings, session.listingContext, answers: pageAnswers)
         let more = ownerListings(tracked, heldBy: outcomes[0].failed ? [] : Set(outcomes[0].byID.keys), session)
             .filter { owner in !listings.contains { $0.key == owner.key } }
         if !more.isEmpty {
-            outcomes += try ListingRead.readAll(more, session, answers: [:])
+            outcomes += try ListingRead.readAll(more, session.listingContext, answers: [:])
             listings += more
         }
         var listed: [Int64: GitHubRepository] = [:]
@@ -131,7 +131,7 @@ struct RepositoryPhase: SyncPhase {
         }
         return counts.sorted { $0.key < $1.key }.compactMap { key, entry in
             guard entry.count >= listingThreshold, let url = session.github.ownerRepositoriesURL(entry.owner) else { return nil }
-            return ListingRead(session, key: CachedPage.ownerListing(key), firstURL: url, maximumPages: max(1, entry.count / 10))
+            return ListingRead(session.listingContext, key: CachedPage.ownerListing(key), firstURL: url, maximumPages: max(1, entry.count / 10))
         }
     }
 

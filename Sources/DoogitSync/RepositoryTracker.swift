@@ -8,6 +8,9 @@ import DoogitSupport
 public struct RepositoryTracker {
     public let store: Store
     public let github: GitHubClient
+    /// An owner of this many repositories asked for by name is read through its listing, as
+    /// `sync` reads it (`Syncer.listingThreshold`).
+    public var listingThreshold = 10
 
     public init(store: Store, github: GitHubClient) {
         self.store = store
@@ -79,7 +82,8 @@ public struct RepositoryTracker {
     public func add(_ wanted: [Wanted], at now: Timestamp) throws -> [Added] {
         var fetched: [Fetched] = []
         var failures: [AddError] = []
-        for result in try fetchAll(wanted) {
+        let (results, listings) = try fetchAll(wanted)
+        for result in results {
             switch result {
             case .success(let repository): fetched.append(repository)
             case .failure(let error) where !error.concernsTheRepository: throw error
@@ -100,6 +104,10 @@ public struct RepositoryTracker {
         try store.transaction {
             try store.saveRepositories(added.map(\.record))
             try store.markTracked(ids: added.map(\.record.id), at: now)
+            // The listings' pages as read, so that the next sync asks for them conditionally.
+            for listing in listings {
+                try store.saveCachedPages(listing.pages, listing: listing.key, replacingAll: listing.complete, at: now)
+            }
             for repository in added {
                 if let name = repository.requestedName { try store.rememberName(name, forRepository: repository.record.id, at: now) }
             }
@@ -110,9 +118,15 @@ public struct RepositoryTracker {
     /// A repository as fetched, with its ETag and the OWNER/NAME that was asked for (none for an id).
     private typealias Fetched = (repository: GitHubRepository, etag: String?, requested: String?)
 
-    /// Every repository asked for, in parallel, in the order asked. A bare NAME needs the
-    /// signed-in user's login first; failing to learn it fails the whole command.
-    private func fetchAll(_ wanted: [Wanted]) throws(AddError) -> [Result<Fetched, AddError>] {
+    /// A listing read for `add`: its key in the listing cache, and the pages read.
+    private typealias ListingPages = (key: String, pages: [CachedPage], complete: Bool)
+
+    /// Every repository asked for, in the order asked, with the listings read. A bare NAME needs
+    /// the signed-in user's login first; failing to learn it fails the whole command. The
+    /// repositories of an owner named `listingThreshold` times or more are looked for in its
+    /// listing first (its pages at once, as `sync` reads it); the rest, and those the listing
+    /// does not hold (private, renamed, gone), are asked for one by one, all in parallel.
+    private func fetchAll(_ wanted: [Wanted]) throws(AddError) -> (results: [Result<Fetched, AddError>], listings: [ListingPages]) {
         var login: String?
         let bare = wanted.first { if case .reference(let reference) = $0 { reference.owner == nil } else { false } }
         if case .reference(let reference)? = bare {
@@ -132,10 +146,15 @@ public struct RepositoryTracker {
                 return (nil, .id(id))
             }
         }
-        let answers = github.repositoriesWithETags(asked.map(\.key))
-        return wanted.indices.map { index in
+        let (listed, listings) = try fromListings(asked.map(\.key), wanted)
+        let rest = wanted.indices.filter { listed[$0] == nil }
+        var answers: [Int: Result<(repository: GitHubRepository, etag: String?), GitHubError>] = [:]
+        for (index, answer) in zip(rest, github.repositoriesWithETags(rest.map { asked[$0].key })) { answers[index] = answer }
+        let results = wanted.indices.map { index in
             let requested = asked[index].requested
-            return answers[index]
+            let answer = listed[index].map { .success((repository: $0, etag: nil)) }
+                ?? answers[index] ?? .failure(.unexpectedResponse("no answer"))
+            return answer
                 .map { (repository: $0.repository, etag: $0.etag, requested: requested) }
                 .mapError { error in
                     switch wanted[index] {
@@ -146,6 +165,51 @@ public struct RepositoryTracker {
                     }
                 }
         }
+        return (results, listings)
+    }
+
+    /// The repositories asked for by name that their owners' listings hold, by index (a
+    /// listing's representation has no ETag of the repository's own), and the listings read.
+    /// A listing that cannot be read (an owner GitHub does not know, a refusal) holds nothing:
+    /// its repositories are asked for by name; an answer that would fail every request (the
+    /// network, the token, a rate limit) fails the command, named after the first of them.
+    private func fromListings(_ keys: [GitHubClient.RepositoryKey], _ wanted: [Wanted]) throws(AddError)
+        -> (listed: [Int: GitHubRepository], listings: [ListingPages])
+    {
+        var owners: [String: (owner: String, indices: [Int])] = [:]
+        for (index, key) in keys.enumerated() {
+            if case .name(let owner, _) = key { owners[owner.lowercased(), default: (owner, [])].indices.append(index) }
+        }
+        struct Ended: Error { let error: GitHubError }
+        let context = ListingContext(store: store, github: github, beforeRound: {}, ends: { error in
+            AddError(reference: "", resolved: nil, underlying: error).concernsTheRepository ? nil : Ended(error: error)
+        })
+        let read = owners.sorted { $0.key < $1.key }.compactMap { key, entry -> (ListingRead, [Int])? in
+            guard entry.indices.count >= listingThreshold, let url = github.ownerRepositoriesURL(entry.owner) else { return nil }
+            return (ListingRead(context, key: CachedPage.ownerListing(key), firstURL: url,
+                                maximumPages: max(1, entry.indices.count / 10)), entry.indices)
+        }
+        guard !read.isEmpty else { return ([:], []) }
+        let outcomes: [ListingRead.Outcome]
+        do {
+            outcomes = try ListingRead.readAll(read.map(\.0), context, answers: [:])
+        } catch {
+            let first = read.flatMap(\.1).min() ?? 0
+            let reference = if case .reference(let reference) = wanted[first] { reference.description } else { "" }
+            throw AddError(reference: reference, resolved: nil, underlying: (error as? Ended)?.error ?? .unexpectedResponse("\(error)"))
+        }
+        var listed: [Int: GitHubRepository] = [:]
+        var listings: [ListingPages] = []
+        for ((listing, indices), outcome) in zip(read, outcomes) where !outcome.failed {
+            listings.append((listing.key, outcome.pages, outcome.complete))
+            var byName: [String: GitHubRepository] = [:]
+            for repository in outcome.byID.values { byName[repository.fullName.lowercased()] = repository }
+            for index in indices {
+                guard case .name(let owner, let name) = keys[index] else { continue }
+                listed[index] = byName["\(owner)/\(name)".lowercased()]
+            }
+        }
+        return (listed, listings)
     }
 
     /// The stored form of `remote`, keeping what only the store knows (when it was first added).

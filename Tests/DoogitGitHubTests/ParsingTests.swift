@@ -177,6 +177,29 @@ struct RetryPolicyTests {
     }
 }
 
+struct NumberedPagesTests {
+    @Test func thePagesFromTheNextToTheLast() {
+        let base = "https://api.github.com/user/7/repos?per_page=100&sort=full_name&page="
+        #expect(LinkHeader.numberedPages(next: base + "2", last: base + "4", limit: 10) == [base + "2", base + "3", base + "4"])
+        #expect(LinkHeader.numberedPages(next: base + "2", last: base + "2000000", limit: 3) == [base + "2", base + "3", base + "4"])
+        let middle = "https://x/repos?page=3&per_page=100"
+        #expect(LinkHeader.numberedPages(next: middle, last: "https://x/repos?page=4&per_page=100", limit: 5)
+                == [middle, "https://x/repos?page=4&per_page=100"])
+    }
+
+    /// Links that do not number their pages alike (a cursor, another query, a last before the
+    /// next, a number that is not one) give none: the next link alone is followed.
+    @Test func linksNotNumberedAlikeGiveNone() {
+        #expect(LinkHeader.numberedPages(next: "https://x/r?after=abc", last: "https://x/r?after=xyz", limit: 5) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?page=2&a=1", last: "https://x/r?page=5&a=2", limit: 5) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?page=5", last: "https://x/r?page=2", limit: 5) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?page=2", last: "https://x/r?page=99999999999", limit: 5) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?page=-1", last: "https://x/r?page=3", limit: 5) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?page=2", last: "https://x/r?page=3", limit: 0) == nil)
+        #expect(LinkHeader.numberedPages(next: "https://x/r?mypage=2", last: "https://x/r?mypage=3", limit: 5) == nil)
+    }
+}
+
 struct LinkHeaderCommaTests {
     @Test func commasInsideURLsDoNotSplitLinks() {
         let header = #"<https://api.github.com/user/repos?affiliation=owner,collaborator&page=2>; rel="next", <https://api.github.com/user/repos?affiliation=owner,collaborator&page=3>; rel="last""#

@@ -45,6 +45,38 @@ struct SecondaryLimitsEndToEndTests {
         #expect(sandbox.github.rateLimitUsed < 10, "the page that changed, not the whole listing")
     }
 
+    /// `repo add` of 1,000 repositories of an organisation asked for each (more than a minute's
+    /// points: it waited for the limit to pass): now it reads the organisation's listing, its
+    /// pages at once, and asks by name only for what the listing does not hold; a missing one
+    /// is named and nothing is added.
+    @Test func aThousandRepositoriesOfAnOrganisationAreAddedFromItsListing() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.secondaryLimits.useManualClock()
+        for id in 1...1000 {
+            sandbox.github.addRepository(id: Int64(id), owner: "bigorg", name: String(format: "lib-%04d", id), description: "v1")
+        }
+        sandbox.github.addRepository(id: 1001, owner: "bigorg", name: "internal", isPrivate: true)
+        let names = (1...1000).map { String(format: "bigorg/lib-%04d", $0) } + ["bigorg/internal"]
+
+        let missing = sandbox.run(["repo", "add"] + names + ["bigorg/nothing"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("'bigorg/nothing' not found"), "\(missing.stderr)")
+        #expect(sandbox.run("repo", "list", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+
+        sandbox.github.resetCounters()
+        let added = sandbox.run(["repo", "add", "--json"] + names)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.components(separatedBy: "\"fullName\"").count - 1 == 1001)
+        #expect(sandbox.github.secondaryLimits.refusals == 0)
+        let paths = sandbox.github.requests.map(\.path)
+        #expect(paths.filter { $0.hasPrefix("/repos/") } == ["/repos/bigorg/internal"], "only what the listing does not hold")
+        #expect(paths.count == 10 + 1, "\(paths)")
+
+        let sync = sandbox.run("sync")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sandbox.github.secondaryLimits.refusals == 0)
+    }
+
     /// Met anyway (another program using the token, say): one line that names the secondary
     /// limit and when to try again, exit 75, what was read kept, nothing sent while it lasts.
     @Test func aSecondaryLimitStopsTheSyncWithOneLine() throws {

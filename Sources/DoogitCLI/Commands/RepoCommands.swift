@@ -20,7 +20,8 @@ enum RepoCommands {
             (GitHub's numeric id of the repository). \
             Adding a tracked repository again refreshes it. All are fetched at once, in parallel, \
             before any is saved: if any fails, none is added, and the error names each one that \
-            failed and why.
+            failed and why. Ten or more of one owner are read from that owner's listing of public \
+            repositories, 100 a page, as sync reads it; the others (private, renamed) one by one.
             """,
         examples: ["doogit repo add octocat/Hello-World", "doogit repo add https://github.com/octocat/Spoon-Knife"],
         run: runAdd)
