@@ -212,7 +212,8 @@ enum TodoCommands {
 
     /// The whole list (no empty section, no `--long`), written a section at a time as the store
     /// reads it: the JSON array, or the lines, whose ID column is as wide as the largest ID
-    /// shown, read first. `--grep` matches in memory, so its lines are not written this way.
+    /// shown, read first. `--grep` matches in memory, so its lines are not written this way, nor
+    /// are those of a list filtered by tag, priority or due date (a part of the list, read whole).
     private static func streamList(_ store: Store, filter: TodoFilter, grep: String?, details: DetailsFilter,
                                    today: CalendarDate?, _ runtime: Runtime) throws {
         let output = runtime.console.output
@@ -230,6 +231,17 @@ enum TodoCommands {
         }
         var renderer = ListRenderer.todos(runtime)
         renderer.today = today
+        if details != DetailsFilter(today: details.today) {
+            // Filtered by its details, a part of the list: read whole, since the largest ID shown
+            // would be a second read of the same rows.
+            var sections: [TodoSection] = []
+            try store.eachSection(filter: filter, details: details) { sections.append($0) }
+            renderer.writeTodoList(sections) { output.write(bytes: $0) }
+            if runtime.console.outputIsTerminal && sections.isEmpty {
+                runtime.note(try emptyListHint(store: store, repositories: [], filter: filter, grep: grep))
+            }
+            return
+        }
         let idWidth = ListRenderer.idWidth(largest: try store.largestListedTodoID(filter: filter, details: details))
         var out = OutputText()
         var first = true
