@@ -36,6 +36,8 @@ public enum Migrations {
         Migration(version: 15, name: "m0015_board", sql: String(decoding: PackageResources.m0015_board_sql, as: UTF8.self)),
         Migration(version: 16, name: "m0016_list_order",
                   sql: String(decoding: PackageResources.m0016_list_order_sql, as: UTF8.self)),
+        Migration(version: 17, name: "m0017_priority_index",
+                  sql: String(decoding: PackageResources.m0017_priority_index_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -99,6 +99,26 @@ extension Store {
         orderByPressing(&todos)
     }
 
+    /// Whether the todos are in the order `listOrder` gives them: each before the next.
+    static func isInPressingOrder(_ todos: [TodoRecord]) -> Bool {
+        guard todos.count > 1 else { return true }
+        for index in 1..<todos.count where !precedes(todos[index - 1], todos[index]) { return false }
+        return true
+    }
+
+    /// Whether `lhs` comes before `rhs` in list order: open first, then by due date (none
+    /// last), priority, position and ID; done ones by position and ID.
+    private static func precedes(_ lhs: TodoRecord, _ rhs: TodoRecord) -> Bool {
+        if lhs.done != rhs.done { return !lhs.done }
+        if !lhs.done {
+            if (lhs.due == nil) != (rhs.due == nil) { return lhs.due != nil }
+            if let a = lhs.due, let b = rhs.due, a != b { return a < b }
+            let left = lhs.priority?.rank ?? 3, right = rhs.priority?.rank ?? 3
+            if left != right { return left < right }
+        }
+        return lhs.position != rhs.position ? lhs.position < rhs.position : lhs.id < rhs.id
+    }
+
     /// Puts a section's todos (open ones first, each part in list order) in the order of
     /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
     /// Positions are sorted by small keys, then the records are swapped into place: a record is
@@ -240,19 +260,33 @@ extension Store {
             conditions.append("t.repository_id IN (\(repositoryIDs.map { _ in "?" }.joined(separator: ", ")))")
             values += repositoryIDs.map(SQLValue.integer)
         }
-        var reader = TodoReader()
-        var urgency: Int32?
-        return try database.query("""
-            SELECT \(Self.todoColumns), coalesce(\(Urgency.sql), 0) AS urgency
+        // The ranking reads two columns of each open todo; only the todos it keeps are read
+        // whole (with their tags), in one query, and put back in its order.
+        let ranked = try database.query("""
+            SELECT t.id, coalesce(\(Urgency.sql), 0) AS urgency
             FROM todos t JOIN repositories r ON r.id = t.repository_id
             WHERE t.done = 0\(conditions.map { " AND " + $0 }.joined())
             ORDER BY urgency DESC, \(Self.pressingOrder), t.created_at, t.id
             LIMIT ?
             """, [.text(today.text), .text(now.rfc3339)] + values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in
-            let column: Int32
-            if let urgency { column = urgency } else { column = try row.index("urgency") }
-            urgency = column
-            return RankedTodo(todo: try reader.read(row), urgency: Urgency(hundredths: try row.int64(column)))
+            (id: try row.int64(0), urgency: Urgency(hundredths: try row.int64(1)))
         }
+        guard !ranked.isEmpty else { return [] }
+        var todos: [Int64: TodoRecord] = [:]
+        var reader = TodoReader()
+        // In pieces of at most 500 IDs, within any SQLite's limit on bound values (999 before 3.32).
+        var start = 0
+        while start < ranked.count {
+            let piece = ranked[start..<min(ranked.count, start + 500)]
+            start = piece.endIndex
+            _ = try database.query("""
+                SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id
+                WHERE t.id IN (\(piece.map { _ in "?" }.joined(separator: ", ")))
+                """, piece.map { .integer($0.id) }) { row throws(StoreError) in
+                let todo = try reader.read(row)
+                todos[todo.id] = todo
+            }
+        }
+        return ranked.compactMap { item in todos[item.id].map { RankedTodo(todo: $0, urgency: item.urgency) } }
     }
 }

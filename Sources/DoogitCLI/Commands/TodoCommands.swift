@@ -189,9 +189,13 @@ enum TodoCommands {
             return
         }
         let today = try DetailsInput.today(runtime)
+        let details = try DetailsInput.filter(invocation, today: today)
+        let includeEmpty = invocation.flag("all-repos") || !repositories.isEmpty
+        if !includeEmpty && !invocation.flag("long") && (grep == nil || runtime.global.json) {
+            return try streamList(store, filter: filter, grep: grep, details: details, today: today, runtime)
+        }
         let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
-                                          filter: filter, matching: grep, details: try DetailsInput.filter(invocation, today: today),
-                                          includeEmpty: invocation.flag("all-repos") || !repositories.isEmpty)
+                                          filter: filter, matching: grep, details: details, includeEmpty: includeEmpty)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)
             return
@@ -203,6 +207,52 @@ enum TodoCommands {
         renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
         if runtime.console.outputIsTerminal && sections.allSatisfy({ $0.todos.isEmpty }) {
             runtime.note(try emptyListHint(store: store, repositories: repositories, filter: filter, grep: grep))
+        }
+    }
+
+    /// The whole list (no empty section, no `--long`), written a section at a time as the store
+    /// reads it: the JSON array, or the lines, whose ID column is as wide as the largest ID
+    /// shown, read first. `--grep` matches in memory, so its lines are not written this way, nor
+    /// are those of a list filtered by tag, priority or due date (a part of the list, read whole).
+    private static func streamList(_ store: Store, filter: TodoFilter, grep: String?, details: DetailsFilter,
+                                   today: CalendarDate?, _ runtime: Runtime) throws {
+        let output = runtime.console.output
+        if runtime.global.json {
+            var json = JSONStream(indented: runtime.console.outputIsTerminal)
+            json.beginArray()
+            try store.eachSection(filter: filter, matching: grep, details: details) { section in
+                JSONOutput.section(section, into: &json)
+                if json.byteCount >= 1 << 16 { output.write(bytes: json.drain()) }
+            }
+            json.endArray()
+            output.write(bytes: json.drain())
+            output.write("\n")
+            return
+        }
+        var renderer = ListRenderer.todos(runtime)
+        renderer.today = today
+        if details != DetailsFilter(today: details.today) {
+            // Filtered by its details, a part of the list: read whole, since the largest ID shown
+            // would be a second read of the same rows.
+            var sections: [TodoSection] = []
+            try store.eachSection(filter: filter, details: details) { sections.append($0) }
+            renderer.writeTodoList(sections) { output.write(bytes: $0) }
+            if runtime.console.outputIsTerminal && sections.isEmpty {
+                runtime.note(try emptyListHint(store: store, repositories: [], filter: filter, grep: grep))
+            }
+            return
+        }
+        let idWidth = ListRenderer.idWidth(largest: try store.largestListedTodoID(filter: filter, details: details))
+        var out = OutputText()
+        var first = true
+        try store.eachSection(filter: filter, details: details) { section in
+            renderer.appendSection(section, first: first, idWidth: idWidth, to: &out)
+            first = false
+            if out.count >= 1 << 16 { output.write(bytes: out.drain()) }
+        }
+        if out.count > 0 { output.write(bytes: out.drain()) }
+        if runtime.console.outputIsTerminal && first {
+            runtime.note(try emptyListHint(store: store, repositories: [], filter: filter, grep: grep))
         }
     }
 

@@ -231,26 +231,37 @@ struct ListRenderer {
     /// handed to `write` in pieces of about 64 KB as it is made.
     func writeTodoList(_ sections: [TodoSection], _ write: ([UInt8]) -> Void) {
         // IDs are positive, so the widest is the largest: no string per todo to find it.
-        let idWidth = String(sections.lazy.flatMap(\.todos).map(\.id).max() ?? 1).count
+        let idWidth = Self.idWidth(largest: sections.lazy.flatMap(\.todos).map(\.id).max())
         let cells = long.map { LongColumns.Layout($0, sections.flatMap(\.todos)) }
         var out = OutputText()
         for (index, section) in sections.enumerated() {
-            if index > 0 { out += "\n" as StaticString }
-            out += header(section.repository)
-            out += "\n" as StaticString
-            for todo in section.todos {
-                appendTodo(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "", to: &out)
-                if long != nil, let note = todo.note {
-                    for line in TerminalText.lines(note) {
-                        out.pad(6 + idWidth)
-                        out += style.dim(line)
-                        out += "\n" as StaticString
-                    }
-                }
-            }
+            appendSection(section, first: index == 0, idWidth: idWidth, cells: cells, to: &out)
             if out.count >= 1 << 16 { write(out.drain()) }
         }
         if out.count > 0 { write(out.drain()) }
+    }
+
+    /// The width of the ID column when `largest` is the largest ID shown.
+    static func idWidth(largest: Int64?) -> Int {
+        String(largest ?? 1).count
+    }
+
+    /// One section of the list: a blank line before it unless `first`, its header, its todos.
+    func appendSection(_ section: TodoSection, first: Bool, idWidth: Int, cells: LongColumns.Layout? = nil,
+                       to out: inout OutputText) {
+        if !first { out += "\n" as StaticString }
+        out += header(section.repository)
+        out += "\n" as StaticString
+        for todo in section.todos {
+            appendTodo(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "", to: &out)
+            if long != nil, let note = todo.note {
+                for line in TerminalText.lines(note) {
+                    out.pad(6 + idWidth)
+                    out += style.dim(line)
+                    out += "\n" as StaticString
+                }
+            }
+        }
     }
 
     func repositoryList(_ summaries: [RepositorySummary]) -> String {
