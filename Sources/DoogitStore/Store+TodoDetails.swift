@@ -46,6 +46,9 @@ public struct DetailsFilter: Equatable, Sendable {
         self.today = today
     }
 
+    /// Whether it picks every todo: no tag, priority or due date asked for.
+    public var picksAll: Bool { tags.isEmpty && priorities.isEmpty && dues.isEmpty }
+
     /// SQL conditions on the todos' table `t`, with their values.
     var conditions: (sql: [String], values: [SQLValue]) {
         var sql: [String] = [], values: [SQLValue] = []
@@ -99,24 +102,9 @@ extension Store {
         orderByPressing(&todos)
     }
 
-    /// Whether the todos are in the order `listOrder` gives them: each before the next.
+    /// Whether the todos are in the order `listOrder` gives them: each key before the next.
     static func isInPressingOrder(_ todos: [TodoRecord]) -> Bool {
-        guard todos.count > 1 else { return true }
-        for index in 1..<todos.count where !precedes(todos[index - 1], todos[index]) { return false }
-        return true
-    }
-
-    /// Whether `lhs` comes before `rhs` in list order: open first, then by due date (none
-    /// last), priority, position and ID; done ones by position and ID.
-    private static func precedes(_ lhs: TodoRecord, _ rhs: TodoRecord) -> Bool {
-        if lhs.done != rhs.done { return !lhs.done }
-        if !lhs.done {
-            if (lhs.due == nil) != (rhs.due == nil) { return lhs.due != nil }
-            if let a = lhs.due, let b = rhs.due, a != b { return a < b }
-            let left = lhs.priority?.rank ?? 3, right = rhs.priority?.rank ?? 3
-            if left != right { return left < right }
-        }
-        return lhs.position != rhs.position ? lhs.position < rhs.position : lhs.id < rhs.id
+        zip(todos, todos.dropFirst()).allSatisfy { ListKey($0) < ListKey($1) }
     }
 
     /// Puts a section's todos (open ones first, each part in list order) in the order of
@@ -255,17 +243,13 @@ extension Store {
     /// as the list orders (due date, none last, then priority), then to the todo made first.
     public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
                           today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
-        var (conditions, values) = filter.conditions
-        if let repositoryIDs {
-            conditions.append("t.repository_id IN (\(repositoryIDs.map { _ in "?" }.joined(separator: ", ")))")
-            values += repositoryIDs.map(SQLValue.integer)
-        }
+        let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: .open, details: filter)
         // The ranking reads two columns of each open todo; only the todos it keeps are read
-        // whole (with their tags), in one query, and put back in its order.
+        // whole (with their tags), 500 to a query, and put back in its order.
         let ranked = try database.query("""
             SELECT t.id, coalesce(\(Urgency.sql), 0) AS urgency
             FROM todos t JOIN repositories r ON r.id = t.repository_id
-            WHERE t.done = 0\(conditions.map { " AND " + $0 }.joined())
+            WHERE \(conditions.joined(separator: " AND "))
             ORDER BY urgency DESC, \(Self.pressingOrder), t.created_at, t.id
             LIMIT ?
             """, [.text(today.text), .text(now.rfc3339)] + values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in

@@ -34,6 +34,16 @@ extension SyncSession {
 /// `sync` reads listings, and so does `repo add` of many repositories of one owner
 /// (`RepositoryTracker`): each with its own rules (`ListingContext`).
 struct ListingRead {
+    /// From this many repositories of an owner on, its listing is worth reading: a page of 100
+    /// holds them where one request each would not.
+    static let threshold = 10
+
+    /// The pages worth reading for `count` repositories: one per ten (a listing is read no
+    /// further than the repositories it may hold make worth it).
+    static func maximumPages(for count: Int) -> Int {
+        max(1, count / 10)
+    }
+
     /// Which listing it is: `CachedPage.userListing`, or `CachedPage.ownerListing(owner)`.
     let key: String
     let firstURL: String

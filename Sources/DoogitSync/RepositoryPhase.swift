@@ -65,7 +65,7 @@ struct RepositoryPhase: SyncPhase {
         //    when the cache holds it whole; else once it is read). By id, in one window with
         //    their pages as last read, the repositories that none of them holds.
         let user = ListingRead(session.listingContext, key: CachedPage.userListing, firstURL: session.github.userRepositoriesURL,
-                               maximumPages: max(1, tracked.count / 10))
+                               maximumPages: ListingRead.maximumPages(for: tracked.count))
         var listings = [user] + (user.cachedWhole ? ownerListings(tracked, heldBy: user.listedBefore, session) : [])
         func awaitsItsOwnersListing(_ stored: RepositoryRecord) -> Bool {
             listings.contains { $0.key == CachedPage.ownerListing(stored.owner) && (!$0.cachedWhole || $0.listedBefore.contains(stored.id)) }
@@ -131,7 +131,7 @@ struct RepositoryPhase: SyncPhase {
         }
         return counts.sorted { $0.key < $1.key }.compactMap { key, entry in
             guard entry.count >= listingThreshold, let url = session.github.ownerRepositoriesURL(entry.owner) else { return nil }
-            return ListingRead(session.listingContext, key: CachedPage.ownerListing(key), firstURL: url, maximumPages: max(1, entry.count / 10))
+            return ListingRead(session.listingContext, key: CachedPage.ownerListing(key), firstURL: url, maximumPages: ListingRead.maximumPages(for: entry.count))
         }
     }
 

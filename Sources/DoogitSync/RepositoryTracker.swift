@@ -9,8 +9,8 @@ public struct RepositoryTracker {
     public let store: Store
     public let github: GitHubClient
     /// An owner of this many repositories asked for by name is read through its listing, as
-    /// `sync` reads it (`Syncer.listingThreshold`).
-    public var listingThreshold = 10
+    /// `sync` reads it.
+    public var listingThreshold = ListingRead.threshold
 
     public init(store: Store, github: GitHubClient) {
         self.store = store
@@ -187,7 +187,7 @@ public struct RepositoryTracker {
         let read = owners.sorted { $0.key < $1.key }.compactMap { key, entry -> (ListingRead, [Int])? in
             guard entry.indices.count >= listingThreshold, let url = github.ownerRepositoriesURL(entry.owner) else { return nil }
             return (ListingRead(context, key: CachedPage.ownerListing(key), firstURL: url,
-                                maximumPages: max(1, entry.indices.count / 10)), entry.indices)
+                                maximumPages: ListingRead.maximumPages(for: entry.indices.count)), entry.indices)
         }
         guard !read.isEmpty else { return ([:], []) }
         let outcomes: [ListingRead.Outcome]

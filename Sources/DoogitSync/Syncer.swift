@@ -17,7 +17,7 @@ public final class Syncer {
     /// Stop early when GitHub's remaining budget falls to this, keeping some for the user.
     public var rateLimitReserve = 50
     /// From this many tracked repositories on, the user's listing is read first.
-    public var listingThreshold = 10
+    public var listingThreshold = ListingRead.threshold
 
     public init(store: Store, github: GitHubClient, lock: FileLock, clock: @escaping () -> Timestamp = Timestamp.now) {
         self.store = store

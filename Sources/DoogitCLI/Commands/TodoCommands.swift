@@ -191,7 +191,9 @@ enum TodoCommands {
         let today = try DetailsInput.today(runtime)
         let details = try DetailsInput.filter(invocation, today: today)
         let includeEmpty = invocation.flag("all-repos") || !repositories.isEmpty
-        if !includeEmpty && !invocation.flag("long") && (grep == nil || runtime.global.json) {
+        // The whole list is written as it is read; a part of it (--grep, --tag, --priority,
+        // --due) is read whole first, as its largest ID would be a second read of the same rows.
+        if !includeEmpty && !invocation.flag("long") && (runtime.global.json || (grep == nil && details.picksAll)) {
             return try streamList(store, filter: filter, grep: grep, details: details, today: today, runtime)
         }
         let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
@@ -210,10 +212,9 @@ enum TodoCommands {
         }
     }
 
-    /// The whole list (no empty section, no `--long`), written a section at a time as the store
-    /// reads it: the JSON array, or the lines, whose ID column is as wide as the largest ID
-    /// shown, read first. `--grep` matches in memory, so its lines are not written this way, nor
-    /// are those of a list filtered by tag, priority or due date (a part of the list, read whole).
+    /// The list (no empty section, no `--long`), written a section at a time as the store reads
+    /// it: the JSON array, or the lines of the whole list, whose ID column is as wide as the
+    /// largest ID, read first.
     private static func streamList(_ store: Store, filter: TodoFilter, grep: String?, details: DetailsFilter,
                                    today: CalendarDate?, _ runtime: Runtime) throws {
         let output = runtime.console.output
@@ -231,17 +232,6 @@ enum TodoCommands {
         }
         var renderer = ListRenderer.todos(runtime)
         renderer.today = today
-        if details != DetailsFilter(today: details.today) {
-            // Filtered by its details, a part of the list: read whole, since the largest ID shown
-            // would be a second read of the same rows.
-            var sections: [TodoSection] = []
-            try store.eachSection(filter: filter, details: details) { sections.append($0) }
-            renderer.writeTodoList(sections) { output.write(bytes: $0) }
-            if runtime.console.outputIsTerminal && sections.isEmpty {
-                runtime.note(try emptyListHint(store: store, repositories: [], filter: filter, grep: grep))
-            }
-            return
-        }
         let idWidth = ListRenderer.idWidth(largest: try store.largestListedTodoID(filter: filter, details: details))
         var out = OutputText()
         var first = true

@@ -137,13 +137,11 @@ final class TodoLinesCache {
     private var key: (width: Int, idWidth: Int, today: CalendarDate?)?
     private static let capacity = 4096
 
-    /// Keeps what was drawn for the same width, IDs and day; true when it had to let go of it.
-    @discardableResult
-    func prepare(width: Int, idWidth: Int, today: CalendarDate?) -> Bool {
-        if let key, key.width == width, key.idWidth == idWidth, key.today == today { return false }
+    /// Keeps what was drawn for the same width, IDs and day; lets go of it otherwise.
+    func prepare(width: Int, idWidth: Int, today: CalendarDate?) {
+        if let key, key.width == width, key.idWidth == idWidth, key.today == today { return }
         key = (width, idWidth, today)
         drawn = [:]
-        return true
     }
 
     func lines(of todo: TodoRecord, draw: () -> [String]) -> [String] {

@@ -1,0 +1,103 @@
+import DoogitMerge
+import DoogitSupport
+
+/// The list as `todo list` reads it: its sections in the order of the index
+/// `todos_list_order`, handed on a section at a time.
+extension Store {
+    /// The sections to show: repositories with todos matching `filter` (all tracked ones when
+    /// `includeEmpty`), by full name; open todos before done ones, each in list order.
+    public func sections(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
+                         details: DetailsFilter = DetailsFilter(), includeEmpty: Bool = false) throws -> [TodoSection]
+    {
+        var sections: [TodoSection] = []
+        try eachSection(repositoryIDs: repositoryIDs, filter: filter, matching: text, details: details) { sections.append($0) }
+        guard includeEmpty else { return sections }
+        var repositories: [Int64: RepositoryRecord] = [:]
+        for repository in try self.repositories() { repositories[repository.id] = repository }
+        let shown = Set(sections.map(\.repository.id))
+        for repository in repositories.values
+        where !shown.contains(repository.id) && (repositoryIDs?.contains(repository.id) ?? true) {
+            sections.append(TodoSection(repository: repository, todos: []))
+        }
+        return sections.sorted { lhs, rhs in
+            let left = lhs.repository.fullName.lowercased(), right = rhs.repository.fullName.lowercased()
+            return left != right ? left < right : lhs.repository.id < rhs.repository.id
+        }
+    }
+
+    /// The sections of `sections` (never an empty one), handed to `body` one at a time as they
+    /// are read, so a list is written while it is read and never sits whole in memory. Rows come
+    /// in the list's order from the index `todos_list_order` (repositories by full name, then
+    /// open todos by due date, priority and position, then done ones by position): nothing is
+    /// sorted, except a section whose rows the index ordered otherwise than `listOrder` would
+    /// (a due date SQLite holds but that is no date).
+    public func eachSection(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
+                            details: DetailsFilter = DetailsFilter(), _ body: (TodoSection) -> Void) throws
+    {
+        let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let needle = text.map { $0.lowercased() }
+        // Repositories are read once each, not once for every todo row.
+        var repositories: [Int64: RepositoryRecord] = [:]
+        for repository in try self.repositories() { repositories[repository.id] = repository }
+        // A list filtered by its details (tag, priority, due date: a part of the todos) reads
+        // each shown todo's tags with it, by index; any other reads them all in one query, and
+        // the rows without.
+        let byTag = !details.picksAll
+        let tags = byTag ? [:] : try tagsByTodoID(where: conditions, values)
+        var reader = TodoReader()
+        var section: TodoSection?
+        func hand(_ section: inout TodoSection) {
+            if !Self.isInPressingOrder(section.todos) { Self.listOrder(&section.todos) }
+            body(section)
+        }
+        _ = try database.query("""
+            SELECT \(byTag ? Self.todoColumns : Self.listColumns)
+            FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
+            ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.list_due, t.list_rank, t.position, t.id
+            """, values) { row throws(StoreError) in
+            var todo = try reader.read(row, tags: byTag ? nil : [])
+            if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
+            if let needle, !todo.matches(needle) { return }
+            if section?.repository.id == todo.repositoryID {
+                section?.todos.append(todo)
+                return
+            }
+            guard let repository = repositories[todo.repositoryID] else { return }
+            if var last = section.take() { hand(&last) }
+            section = TodoSection(repository: repository, todos: [todo])
+        }
+        if var last = section.take() { hand(&last) }
+    }
+
+    /// The largest ID among the todos `eachSection` shows with these filters (nil: none), read
+    /// before them, since every line's ID is aligned to the widest: the rows by ID from the
+    /// largest, to the first that matches.
+    public func largestListedTodoID(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all,
+                              details: DetailsFilter = DetailsFilter()) throws -> Int64? {
+        let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try database.query("""
+            SELECT t.id FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause) ORDER BY t.id DESC LIMIT 1
+            """, values) { row throws(StoreError) in try row.int64(0) }.first
+    }
+
+    /// The conditions on `t` (the todo) of a listing, with their values.
+    static func listConditions(repositoryIDs: [Int64]?, filter: TodoFilter,
+                               details: DetailsFilter) -> (sql: [String], values: [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let repositoryIDs {
+            conditions.append("t.repository_id IN (\(repositoryIDs.map { _ in "?" }.joined(separator: ", ")))")
+            values += repositoryIDs.map(SQLValue.integer)
+        }
+        switch filter {
+        case .all: break
+        case .open: conditions.append("t.done = 0")
+        case .done: conditions.append("t.done = 1")
+        }
+        conditions += details.conditions.sql
+        values += details.conditions.values
+        return (conditions, values)
+    }
+}
