@@ -211,22 +211,27 @@ def main():
     fake = subprocess.Popen([args.fake, "--own", str(REPOSITORIES), "--others", "0", "--issues", str(ISSUES)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     scratch = tempfile.mkdtemp(prefix="doogit-bench-issues-")
+    print(f"\n{REPOSITORIES * ISSUES} issues from {REPOSITORIES} repositories into an empty store, then a no-op sync; "
+          f"+{args.delay} ms per answer; median of {args.runs} runs\n")
+    print(f"{'tool':<16}{'phase':<8}{'wall ms':>10}{'requests':>10}{'rate units':>12}")
+    results = {}
+
+    def show(tool, rows):
+        # Each tool's rows as it ends: a run stopped later keeps what was measured.
+        results[tool] = rows
+        for phase, (ms, requests, units) in rows.items():
+            print(f"{tool:<16}{phase:<8}{ms:>10.0f}{requests:>10}{units:>12}")
+
     try:
         base = fake.stdout.readline().strip()
-        results = {"doogit": doogit_rows(args, base, scratch)}
+        show("doogit", doogit_rows(args, base, scratch))
         if args.bugwarrior:
-            results["bugwarrior 2.1"] = bugwarrior_rows(args, base, scratch)
+            show("bugwarrior 2.1", bugwarrior_rows(args, base, scratch))
     finally:
         fake.stdin.close()
         fake.wait(timeout=30)
         shutil.rmtree(scratch, ignore_errors=True)
 
-    print(f"\n{REPOSITORIES * ISSUES} issues from {REPOSITORIES} repositories into an empty store, then a no-op sync; "
-          f"+{args.delay} ms per answer; median of {args.runs} runs\n")
-    print(f"{'tool':<16}{'phase':<8}{'wall ms':>10}{'requests':>10}{'rate units':>12}")
-    for tool, rows in results.items():
-        for phase, (ms, requests, units) in rows.items():
-            print(f"{tool:<16}{phase:<8}{ms:>10.0f}{requests:>10}{units:>12}")
     if "bugwarrior 2.1" in results:
         print()
         for phase in ("pull", "no-op"):

@@ -273,19 +273,30 @@ def main():
         finally:
             shutil.rmtree(root, ignore_errors=True)
         columns.append((size, results))
-        if note:
+        if note and note not in notes:
             notes.append(note)
+        if size != sizes[-1]:
+            # What is measured shows as each size ends: a long run stopped later keeps it.
+            print(f"\n{size:,} todos measured:")
+            report(columns[-1:], others, [])
+    if len(sizes) > 1:
+        print(f"\nall {len(sizes)} sizes:")
+    report(columns, others, notes)
 
-    def ms(value):
-        if value is None:
-            return "-"
-        if value == math.inf:
-            return "> 20 s"
-        return f"{value:.1f}" if value < 1000 else f"{value:,.0f}"
 
+def ms(value):
+    if value is None:
+        return "-"
+    if value == math.inf:
+        return "> 20 s"
+    return f"{value:.1f}" if value < 1000 else f"{value:,.0f}"
+
+
+def report(columns, others, notes):
+    """The table of `columns` ([(size, results)]), doogit beside the peers, then one of each other build."""
     names = list(columns[0][1])
-    print(f"\nmedian ms (wall), {len(sizes)} sizes, 100 todos per repository, a fifth done; "
-          "x: doogit's time over the sqlite3 shell's reading the same rows with their tags\n")
+    print(f"\nmedian ms (wall), {len(columns)} size{'s' if len(columns) > 1 else ''}, 100 todos per repository, "
+          "a fifth done; x: doogit's time over the sqlite3 shell's reading the same rows with their tags\n")
     header = "| operation |" + "".join(f" doogit {size:,} | sqlite3 | x | task | todo.txt |" for size, _ in columns)
     print(header)
     print("|---|" + "---:|" * (5 * len(columns)))
