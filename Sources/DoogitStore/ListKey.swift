@@ -25,6 +25,24 @@ public struct ListKey: Comparable, Hashable, Sendable {
         id = todo.id
     }
 
+    /// Whether `lhs` comes before `rhs`: `ListKey(lhs) < ListKey(rhs)` without making either
+    /// key (no date written out as text), for orders checked or sorted over many records.
+    public static func precedes(_ lhs: TodoRecord, _ rhs: TodoRecord) -> Bool {
+        if lhs.done != rhs.done { return !lhs.done }
+        if !lhs.done {
+            // A date's text orders as the date does; none ("~") after every date.
+            switch (lhs.due, rhs.due) {
+            case let (left?, right?) where left != right: return left < right
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            let left = lhs.priority?.rank ?? 3, right = rhs.priority?.rank ?? 3
+            if left != right { return left < right }
+        }
+        return lhs.position != rhs.position ? lhs.position < rhs.position : lhs.id < rhs.id
+    }
+
     public static func < (lhs: ListKey, rhs: ListKey) -> Bool {
         if lhs.done != rhs.done { return !lhs.done }
         if lhs.due != rhs.due { return lhs.due < rhs.due }

@@ -104,7 +104,7 @@ extension Store {
 
     /// Whether the todos are in the order `listOrder` gives them: each key before the next.
     static func isInPressingOrder(_ todos: [TodoRecord]) -> Bool {
-        zip(todos, todos.dropFirst()).allSatisfy { ListKey($0) < ListKey($1) }
+        todos.indices.dropFirst().allSatisfy { ListKey.precedes(todos[$0 - 1], todos[$0]) }
     }
 
     /// Puts a section's todos (open ones first, each part in list order) in the order of

@@ -25,12 +25,12 @@ extension Store {
         }
     }
 
-    /// The sections of `sections` (never an empty one), handed to `body` one at a time as they
-    /// are read, so a list is written while it is read and never sits whole in memory. Rows come
-    /// in the list's order from the index `todos_list_order` (repositories by full name, then
-    /// open todos by due date, priority and position, then done ones by position): nothing is
-    /// sorted, except a section whose rows the index ordered otherwise than `listOrder` would
-    /// (a due date SQLite holds but that is no date).
+    /// The sections of `sections` (never an empty one), handed to `body` one at a time. The
+    /// whole list (no tag, priority or due date asked for) is written while it is read and never
+    /// sits whole in memory: rows come in the list's order from the index `todos_list_order`
+    /// (repositories by full name, then open todos by due date, priority and position, then done
+    /// ones by position), and nothing is sorted, except a section whose rows the index ordered
+    /// otherwise than `listOrder` would (a due date SQLite holds but that is no date).
     public func eachSection(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
                             details: DetailsFilter = DetailsFilter(), _ body: (TodoSection) -> Void) throws
     {
@@ -38,13 +38,14 @@ extension Store {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let needle = text.map { $0.lowercased() }
         // Repositories are read once each, not once for every todo row.
-        var repositories: [Int64: RepositoryRecord] = [:]
-        for repository in try self.repositories() { repositories[repository.id] = repository }
-        // A list filtered by its details (tag, priority, due date: a part of the todos) reads
-        // each shown todo's tags with it, by index; any other reads them all in one query, and
-        // the rows without.
-        let byTag = !details.picksAll
-        let tags = byTag ? [:] : try tagsByTodoID(where: conditions, values)
+        let repositories = try self.repositories()
+        guard details.picksAll else {
+            return try eachPickedSection(whereClause, values, needle: needle, repositories: repositories, body)
+        }
+        var byID: [Int64: RepositoryRecord] = [:]
+        for repository in repositories { byID[repository.id] = repository }
+        // Tags are read for all rows in one query, and the rows without.
+        let tags = try tagsByTodoID(where: conditions, values)
         var reader = TodoReader()
         var section: TodoSection?
         func hand(_ section: inout TodoSection) {
@@ -52,22 +53,55 @@ extension Store {
             body(section)
         }
         _ = try database.query("""
-            SELECT \(byTag ? Self.todoColumns : Self.listColumns)
+            SELECT \(Self.listColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.list_due, t.list_rank, t.position, t.id
             """, values) { row throws(StoreError) in
-            var todo = try reader.read(row, tags: byTag ? nil : [])
-            if !tags.isEmpty { todo.tags = tags[todo.id] ?? [] }
+            var todo = try reader.read(row, tags: [])
+            todo.tags = tags[todo.id] ?? []
             if let needle, !todo.matches(needle) { return }
             if section?.repository.id == todo.repositoryID {
                 section?.todos.append(todo)
                 return
             }
-            guard let repository = repositories[todo.repositoryID] else { return }
+            guard let repository = byID[todo.repositoryID] else { return }
             if var last = section.take() { hand(&last) }
             section = TodoSection(repository: repository, todos: [todo])
         }
         if var last = section.take() { hand(&last) }
+    }
+
+    /// The sections of a list filtered by its details (tag, priority, due date: a part of the
+    /// todos), read through the filter's own index with each todo's tags, and put in the list's
+    /// order here, on the records' keys: an ORDER BY would have SQLite sort whole rows, names
+    /// compared without case, which cost more than the rest of the read.
+    private func eachPickedSection(_ whereClause: String, _ values: [SQLValue], needle: String?,
+                                   repositories: [RepositoryRecord], _ body: (TodoSection) -> Void) throws {
+        var places: [Int64: Int] = [:]
+        for (place, repository) in repositories.enumerated() { places[repository.id] = place }
+        var reader = TodoReader()
+        var todos: [TodoRecord] = []
+        var sectionPlaces: [Int] = []
+        _ = try database.query("""
+            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
+            """, values) { row throws(StoreError) in
+            let todo = try reader.read(row)
+            guard let place = places[todo.repositoryID], needle.map(todo.matches) ?? true else { return }
+            todos.append(todo)
+            sectionPlaces.append(place)
+        }
+        var order = Array(todos.indices)
+        order.sort { lhs, rhs in
+            sectionPlaces[lhs] != sectionPlaces[rhs] ? sectionPlaces[lhs] < sectionPlaces[rhs]
+                : ListKey.precedes(todos[lhs], todos[rhs])
+        }
+        var start = order.startIndex
+        while start < order.endIndex {
+            let place = sectionPlaces[order[start]]
+            let end = order[start...].firstIndex { sectionPlaces[$0] != place } ?? order.endIndex
+            body(TodoSection(repository: repositories[place], todos: order[start..<end].map { todos[$0] }))
+            start = end
+        }
     }
 
     /// The largest ID among the todos `eachSection` shows with these filters (nil: none), read

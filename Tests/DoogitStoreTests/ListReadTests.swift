@@ -82,13 +82,27 @@ struct ListReadTests {
         try store.saveRepositories([repository(1, "one/a")])
         for (index, due) in ["2026-03-01", nil, "2026-02-30", "2026-01-01"].enumerated() {
             _ = try store.addTodo(repositoryID: 1, text: "t\(index)",
-                                  details: DetailsEdit(due: due.flatMap(CalendarDate.init(text:)).map { .some($0) }), at: moment(1))
+                                  details: DetailsEdit(due: due.flatMap(CalendarDate.init(text:)).map { .some($0) }, addTags: ["x"]),
+                                  at: moment(1))
         }
         // The schema's check takes any digits; a date no calendar has is read as no due date.
         try store.database.run("UPDATE todos SET due = '2026-02-30' WHERE text = 't2'")
         let sections = try streamed(store)
         #expect(sections.map { $0.map(\.text) } == [["t3", "t0", "t1", "t2"]])
         #expect(sections == (try expected(store) { _ in true }))
+        // A filtered list, ordered on the records' keys rather than the index's, the same.
+        #expect(try streamed(store, details: DetailsFilter(tags: ["x"])) == sections)
+    }
+
+    @Test("ListKey.precedes orders records as their ListKeys do", arguments: 0..<8)
+    func precedesIsTheKeysOrder(seed: UInt64) throws {
+        let store = try randomStore(seed: seed)
+        let todos = try store.sections().flatMap(\.todos)
+        for left in todos {
+            for right in todos {
+                #expect(ListKey.precedes(left, right) == (ListKey(left) < ListKey(right)), "\(left.id) \(right.id)")
+            }
+        }
     }
 
     @Test("the whole list reads each repository's todos from the list's index, never by sorting")
