@@ -87,10 +87,10 @@ public struct DetailsFilter: Equatable, Sendable {
 
 extension Store {
     /// The order of open todos by what is pressing: due first (earliest first, none last), then
-    /// priority (H, M, L, none); done todos after them, in list order.
+    /// priority (H, M, L, none). SQLite works out every term of an ORDER BY for every row, so
+    /// there are no more of them than open todos need.
     static let pressingOrder = """
-        t.done, CASE WHEN t.done = 0 THEN t.due IS NULL END, CASE WHEN t.done = 0 THEN t.due END,
-        CASE WHEN t.done = 0 THEN CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END END
+        t.due IS NULL, t.due, CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END
         """
 
     /// One repository's todos in the order of the list (as `sections` gives them): open first,
@@ -244,11 +244,11 @@ extension Store {
     public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
                           today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
         let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: .open, details: filter)
-        // The ranking reads two columns of each open todo; only the todos it keeps are read
-        // whole (with their tags), 500 to a query, and put back in its order.
+        // The ranking reads a few columns of each open todo (no repository: the conditions are on
+        // the todo alone); only the todos it keeps are read whole (with their tags), 500 to a
+        // query, and put back in its order.
         let ranked = try database.query("""
-            SELECT t.id, coalesce(\(Urgency.sql), 0) AS urgency
-            FROM todos t JOIN repositories r ON r.id = t.repository_id
+            SELECT t.id, coalesce(\(Urgency.sql), 0) AS urgency FROM todos t
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY urgency DESC, \(Self.pressingOrder), t.created_at, t.id
             LIMIT ?
