@@ -79,28 +79,22 @@ extension Store {
                                    repositories: [RepositoryRecord], _ body: (TodoSection) -> Void) throws {
         var places: [Int64: Int] = [:]
         for (place, repository) in repositories.enumerated() { places[repository.id] = place }
+        // Rows go to their repository's section as they come: many small arrays, where one
+        // array of every row would be copied whole each time it grew.
+        var sections: [Int: [TodoRecord]] = [:]
         var reader = TodoReader()
-        var todos: [TodoRecord] = []
-        var sectionPlaces: [Int] = []
         _ = try database.query("""
             SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
             """, values) { row throws(StoreError) in
             let todo = try reader.read(row)
             guard let place = places[todo.repositoryID], needle.map(todo.matches) ?? true else { return }
-            todos.append(todo)
-            sectionPlaces.append(place)
+            sections[place, default: []].append(todo)
         }
-        var order = Array(todos.indices)
-        order.sort { lhs, rhs in
-            sectionPlaces[lhs] != sectionPlaces[rhs] ? sectionPlaces[lhs] < sectionPlaces[rhs]
-                : ListKey.precedes(todos[lhs], todos[rhs])
-        }
-        var start = order.startIndex
-        while start < order.endIndex {
-            let place = sectionPlaces[order[start]]
-            let end = order[start...].firstIndex { sectionPlaces[$0] != place } ?? order.endIndex
-            body(TodoSection(repository: repositories[place], todos: order[start..<end].map { todos[$0] }))
-            start = end
+        for place in sections.keys.sorted() {
+            guard let todos = sections.removeValue(forKey: place) else { continue }
+            // Positions are sorted, then the records taken in that order: a record is large.
+            let order = todos.indices.sorted { ListKey.precedes(todos[$0], todos[$1]) }
+            body(TodoSection(repository: repositories[place], todos: order.map { todos[$0] }))
         }
     }
 
