@@ -75,6 +75,31 @@ struct RemoteSyncTests: RemoteSyncSuite {
         #expect(try a.list() == b.list())
     }
 
+    /// A machine that joins checks that the branch's `remote.jsonl` names that branch in the
+    /// round trip that reads the branch's ref and the repository, and asks none of them twice.
+    @Test func aMachineThatJoinsChecksTheBranchInTheRoundTripThatReadsIt() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        _ = try a.add("one")
+        try a.sync()
+        github.resetCounters()
+        let firstRound = ConcurrencyGauge()
+        let isFirstRound = { @Sendable (path: String) in
+            path.hasSuffix("/contents/\(RemoteLayout.metaPath)") || path.contains("/git/ref/heads/") || path == "/repositories/4242"
+        }
+        github.script { request in
+            guard isFirstRound(request.path) else { return nil }
+            firstRound.enter()
+            defer { firstRound.leave() }
+            _ = firstRound.wait(untilAtOnce: 3, seconds: 10)  // the three meet here when they go together
+            return nil
+        }
+        try b.sync()
+        #expect(firstRound.peak == 3, "remote.jsonl, the ref and the repository in one round trip: \(firstRound.peak) at once")
+        #expect(github.requests.map(\.path).filter(isFirstRound).count == 3, "\(github.requests.map(\.path))")
+        #expect(try b.list() == a.list())
+    }
+
     /// A machine's first read lists the todos folder whole, in one request; where GitHub cuts
     /// that listing short (over 100,000 entries), a level at a time, to the same list.
     @Test(arguments: [100_000, 2])
