@@ -140,8 +140,22 @@ extension GitHubClient {
     /// The root tree of `commit`, named as git names it: the commit (GET git/commits, for its
     /// tree's name) and the tree listed by the commit (GET git/trees), asked for together.
     public func rootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing {
+        guard let listing = try rootTree(repository: repository, commit: commit, recursive: false) else {
+            throw .unexpectedResponse("no listing of the commit \(commit)")
+        }
+        return listing
+    }
+
+    /// The same with every entry under the root, each named by its path from the root (GitHub's
+    /// recursive listing, `?recursive=1`): nil when GitHub cut the listing short (beyond 100,000
+    /// entries or 7 MB).
+    public func wholeRootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing? {
+        try rootTree(repository: repository, commit: commit, recursive: true)
+    }
+
+    private func rootTree(repository: String, commit: String, recursive: Bool) throws(GitHubError) -> GitTreeListing? {
         let base = URLPath.repository(repository) + "/git"
-        let urls = [base + "/commits/" + URLPath.encoded(commit), base + "/trees/" + URLPath.encoded(commit)]
+        let urls = [base + "/commits/" + URLPath.encoded(commit), base + "/trees/" + URLPath.encoded(commit) + (recursive ? "?recursive=1" : "")]
         let answers = getAll(urls.map { (url: configuration.endpoint.url($0), etag: nil) })
         guard answers.count == 2 else { throw .unexpectedResponse("no answer for the commit \(commit)") }
         let resource = GitHubResource.gitObject(repository: repository, sha: commit)
@@ -150,7 +164,9 @@ extension GitHubClient {
             if let error = error(for: response, about: resource) { throw error }
         }
         let tree = try decode(commitAnswer) { json throws(JSONError) in try json.field("tree").string("sha") }
-        var listing = try treeListing(treeAnswer)
+        let json = try parse(treeAnswer)
+        if recursive, (try? json.optionalBool("truncated")) == true { return nil }
+        var listing = try treeListing(json, nested: recursive)
         listing.sha = try Self.checkedSHA(tree, "tree.sha")
         return listing
     }
