@@ -109,16 +109,16 @@ extension RemotePhase {
     /// Most often the branch found at `remote init` is the one the machines write, and its
     /// `remote.jsonl` says so: that file is asked in the round trip that reads the branch's ref
     /// and the repository, whose answers the read step then takes (`joined`) rather than ask
-    /// again. Otherwise they are dropped, and the branch is looked for.
+    /// again. Otherwise the branch is looked for; where another is found, the answers about
+    /// this one are dropped.
     func joinBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> (settings: RemoteSettings, joined: BranchRound?) {
         guard !settings.exchanged && settings.headCommit == nil else { return (settings, nil) }
         // As the read step would ask them: a machine that never read the branch has no ETag for its ref.
         let round = try session.github.branchRefRepositoryAndFile(
             repository: settings.fullName, branch: settings.branch, refETag: nil, id: settings.repositoryID,
             repositoryETag: settings.repositoryETag, path: RemoteLayout.metaPath)
-        if RemoteBranch.namesItself(try round.file.get(), branch: settings.branch) {
-            return (settings, BranchRound(ref: round.ref, visibility: round.repository))
-        }
+        let joined = BranchRound(ref: round.ref, visibility: round.repository)
+        if RemoteBranch.namesItself(try round.file.get(), branch: settings.branch) { return (settings, joined) }
         let repository: GitHubRepository
         do throws(GitHubError) {
             repository = try session.github.repository(id: settings.repositoryID)
@@ -129,7 +129,7 @@ extension RemotePhase {
         }
         let found = try RemoteBranch.find(repository: settings.fullName, defaultBranch: repository.defaultBranch ?? settings.branch,
                                           madeByDoogit: true, github: session.github)
-        guard found.holdsDoogitFiles, found.branch != settings.branch else { return (settings, nil) }
+        guard found.holdsDoogitFiles, found.branch != settings.branch else { return (settings, joined) }
         try session.store.setRemoteBranch(found.branch)
         return (try session.store.remoteSettings() ?? settings, nil)
     }
