@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "DoogitGitHubTests", dependencies: ["DoogitGitHub", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitSyncTests", dependencies: ["DoogitSync", "DoogitStore", "DoogitGitHub", "DoogitMerge", "DoogitSupport", "TestSupport"]),
         .testTarget(name: "DoogitCLITests", dependencies: ["DoogitCLI", "DoogitTerminal", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore", "DoogitMerge"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["doogit", "TestSupport", "DoogitSupport", "DoogitStore", "DoogitMerge", "DoogitGitHub"]),
     ],
     swiftLanguageModes: [.v6]
 )

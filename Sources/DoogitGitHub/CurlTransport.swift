@@ -10,6 +10,22 @@ internal import CCurl
 /// connection of its own, so at most `maximumParallelTransfers` run at once, on connections
 /// that are reused.
 public final class CurlTransport: HTTPTransport {
+    /// Transfers at once over HTTP/1.1 unless told otherwise, each on a connection of its own.
+    ///
+    /// The width sets the round trips of a window: a first pull reads the remote's files one
+    /// request each (about 100 for 10,000 todos), and a sync reads repositories by id. The window
+    /// opens at 4 and grows by 24 for each healthy answer (`MultiTransfer`), so 100 requests take
+    /// about 3 round trips at 48, against 7 at 16; at 100 they would take 2, one less, for twice
+    /// the connections. Each connection costs whatever sits between doogit and GitHub over
+    /// HTTP/1.1 (a proxy, a small GitHub Enterprise server) a socket and often a worker, for as
+    /// long as the command runs: 48 keeps one command's share of them moderate. It also stays
+    /// well under GitHub's documented ceiling of 100 concurrent requests (`defaultStreams`),
+    /// which every client of the token shares: half of it is left to the others.
+    public static let defaultParallelTransfers = 48
+    /// Transfers at once over HTTP/2 unless told otherwise: GitHub's documented ceiling for
+    /// concurrent requests.
+    public static let defaultStreams = 100
+
     /// Bodies beyond this are abandoned: no GitHub answer doogit reads comes near it.
     public let bodyLimit: Int
     /// Transfers at once over HTTP/1.1, each on its own connection.
@@ -23,14 +39,14 @@ public final class CurlTransport: HTTPTransport {
     /// For a request made while a parallel run is in progress (from one of its callbacks).
     private var spare: EasyHandle?
 
-    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, maximumStreams: Int = 100,
-                            trust: TrustedCertificates = .system) {
+    public convenience init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = defaultParallelTransfers,
+                            maximumStreams: Int = defaultStreams, trust: TrustedCertificates = .system) {
         self.init(bodyLimit: bodyLimit, maximumParallelTransfers: maximumParallelTransfers, maximumStreams: maximumStreams,
                   refusing: [], trust: trust)
     }
 
-    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = 16, maximumStreams: Int = 100,
-         refusing refusedOptions: Set<String>, trust: TrustedCertificates = .system) {
+    init(bodyLimit: Int = 32 << 20, maximumParallelTransfers: Int = defaultParallelTransfers,
+         maximumStreams: Int = defaultStreams, refusing refusedOptions: Set<String>, trust: TrustedCertificates = .system) {
         self.trust = trust
         self.bodyLimit = bodyLimit
         self.maximumParallelTransfers = max(1, maximumParallelTransfers)

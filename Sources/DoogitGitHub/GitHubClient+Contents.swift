@@ -85,15 +85,25 @@ extension GitHubClient {
     /// The same file on several branches at once (in parallel where the transport can), raw, in
     /// the order asked: nil where a branch has no such file.
     public func file(repository: String, path: String, onBranches branches: [String]) -> [Result<[UInt8]?, GitHubError>] {
-        let target = URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path) + "?ref="
-        let urls = branches.map { configuration.endpoint.url(target + URLPath.encoded($0)) }
+        let urls = branches.map { fileURL(repository: repository, path: path, branch: $0) }
         return getAll(urls.map { (url: $0, etag: nil) }, accept: Self.rawMediaType).map { answer in
-            answer.flatMap { response in
-                switch error(for: response, about: .file(repository: repository, path: path)) {
-                case nil: return .success(response.body)
-                case .notFound?: return .success(nil)
-                case let error?: return .failure(error)
-                }
+            fileRead(answer, repository: repository, path: path)
+        }
+    }
+
+    /// The Contents API's URL of a file on a branch.
+    func fileURL(repository: String, path: String, branch: String) -> String {
+        configuration.endpoint.url(URLPath.repository(repository) + "/contents/" + URLPath.encodedSegments(path) + "?ref="
+                                   + URLPath.encoded(branch))
+    }
+
+    /// A file as a raw answer of the Contents API gives it: its bytes, nil for a 404.
+    func fileRead(_ answer: Result<HTTPResponse, GitHubError>, repository: String, path: String) -> Result<[UInt8]?, GitHubError> {
+        answer.flatMap { response in
+            switch error(for: response, about: .file(repository: repository, path: path)) {
+            case nil: return .success(response.body)
+            case .notFound?: return .success(nil)
+            case let error?: return .failure(error)
             }
         }
     }

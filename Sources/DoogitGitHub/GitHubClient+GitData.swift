@@ -35,9 +35,34 @@ extension GitHubClient {
                                        repositoryETag: String?) throws(GitHubError)
         -> (ref: RefRead, repository: Result<Conditional<GitHubRepository>, GitHubError>)
     {
-        let answers = getAll([(configuration.endpoint.url(refPath(repository, branch)), refETag),
-                              (configuration.endpoint.url("/repositories/\(id)"), repositoryETag)])
-        guard answers.count == 2 else { throw .unexpectedResponse("no answer about the branch \(branch) of \(repository)") }
+        let read = try readBranch(repository: repository, branch: branch, refETag: refETag, id: id,
+                                  repositoryETag: repositoryETag, file: nil)
+        return (read.ref, read.repository)
+    }
+
+    /// The same, with the file at `path` on the branch (raw; nil: there is none) asked in the
+    /// same round trip: a machine that joins a remote checks that the branch's `remote.jsonl`
+    /// names it while it reads the branch.
+    public func branchRefRepositoryAndFile(repository: String, branch: String, refETag: String?, id: Int64,
+                                           repositoryETag: String?, path: String) throws(GitHubError)
+        -> (ref: RefRead, repository: Result<Conditional<GitHubRepository>, GitHubError>, file: Result<[UInt8]?, GitHubError>)
+    {
+        let read = try readBranch(repository: repository, branch: branch, refETag: refETag, id: id,
+                                  repositoryETag: repositoryETag, file: path)
+        return (read.ref, read.repository, read.file ?? .failure(.unexpectedResponse("no answer for \(path)")))
+    }
+
+    private func readBranch(repository: String, branch: String, refETag: String?, id: Int64, repositoryETag: String?,
+                            file path: String?) throws(GitHubError)
+        -> (ref: RefRead, repository: Result<Conditional<GitHubRepository>, GitHubError>, file: Result<[UInt8]?, GitHubError>?)
+    {
+        var wanted: [(url: String, etag: String?, accept: String?)] = [
+            (configuration.endpoint.url(refPath(repository, branch)), refETag, nil),
+            (configuration.endpoint.url("/repositories/\(id)"), repositoryETag, nil),
+        ]
+        if let path { wanted.append((fileURL(repository: repository, path: path, branch: branch), nil, Self.rawMediaType)) }
+        let answers = Self.collect(wanted.count) { each in getAll(wanted, each: each) }
+        guard answers.count == wanted.count else { throw .unexpectedResponse("no answer about the branch \(branch) of \(repository)") }
         let refResponse = try answers[0].get()
         let ref = try refRead(refResponse, error(for: refResponse, about: .other("the branch \(branch) of \(repository)")),
                               branch: branch)
@@ -51,7 +76,7 @@ extension GitHubClient {
         if refResponse.redirected, case .success(.notModified) = visibility {
             visibility = Result { () throws(GitHubError) in try self.repository(id: id, ifNoneMatch: nil) }
         }
-        return (ref, visibility)
+        return (ref, visibility, path.map { fileRead(answers[2], repository: repository, path: $0) })
     }
 
     /// GET /repos/{repo}/git/matching-refs/heads (the ref `heads`, as GitHub documents it: every
@@ -115,8 +140,22 @@ extension GitHubClient {
     /// The root tree of `commit`, named as git names it: the commit (GET git/commits, for its
     /// tree's name) and the tree listed by the commit (GET git/trees), asked for together.
     public func rootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing {
+        guard let listing = try rootTree(repository: repository, commit: commit, recursive: false) else {
+            throw .unexpectedResponse("no listing of the commit \(commit)")
+        }
+        return listing
+    }
+
+    /// The same with every entry under the root, each named by its path from the root (GitHub's
+    /// recursive listing, `?recursive=1`): nil when GitHub cut the listing short (beyond 100,000
+    /// entries or 7 MB).
+    public func wholeRootTree(repository: String, commit: String) throws(GitHubError) -> GitTreeListing? {
+        try rootTree(repository: repository, commit: commit, recursive: true)
+    }
+
+    private func rootTree(repository: String, commit: String, recursive: Bool) throws(GitHubError) -> GitTreeListing? {
         let base = URLPath.repository(repository) + "/git"
-        let urls = [base + "/commits/" + URLPath.encoded(commit), base + "/trees/" + URLPath.encoded(commit)]
+        let urls = [base + "/commits/" + URLPath.encoded(commit), base + "/trees/" + URLPath.encoded(commit) + (recursive ? "?recursive=1" : "")]
         let answers = getAll(urls.map { (url: configuration.endpoint.url($0), etag: nil) })
         guard answers.count == 2 else { throw .unexpectedResponse("no answer for the commit \(commit)") }
         let resource = GitHubResource.gitObject(repository: repository, sha: commit)
@@ -125,7 +164,9 @@ extension GitHubClient {
             if let error = error(for: response, about: resource) { throw error }
         }
         let tree = try decode(commitAnswer) { json throws(JSONError) in try json.field("tree").string("sha") }
-        var listing = try treeListing(treeAnswer)
+        let json = try parse(treeAnswer)
+        if recursive, (try? json.optionalBool("truncated")) == true { return nil }
+        var listing = try treeListing(json, nested: recursive)
         listing.sha = try Self.checkedSHA(tree, "tree.sha")
         return listing
     }

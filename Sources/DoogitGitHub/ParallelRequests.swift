@@ -43,7 +43,13 @@ extension GitHubClient {
     /// starts once the deadline has passed.
     func getAll(_ wanted: [(url: String, etag: String?)], accept: String? = nil,
                 each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
-        var asked = wanted.map { WindowedGet(url: $0.url, etag: $0.etag) }
+        getAll(wanted.map { (url: $0.url, etag: $0.etag, accept: accept) }, each: each)
+    }
+
+    /// The same, each request with the media type it accepts (nil: GitHub's JSON): requests of
+    /// different kinds (a blob raw, a tree as JSON) in one window.
+    func getAll(_ wanted: [(url: String, etag: String?, accept: String?)], each: (Int, Result<HTTPResponse, GitHubError>) -> Bool) {
+        var asked = wanted.map { WindowedGet(url: $0.url, etag: $0.etag, accept: $0.accept) }
         var pending = Array(wanted.indices)
         var lastFailure: GitHubError?
         var wantsMore = true
@@ -64,7 +70,7 @@ extension GitHubClient {
                 giveUp(pending, .network(.timeout))
                 break
             }
-            var round = sendRound(Array(pending.prefix(room)), &asked, accept: accept, timeouts: timeouts,
+            var round = sendRound(Array(pending.prefix(room)), &asked, timeouts: timeouts,
                                   lastFailure: &lastFailure, wantsMore: { wantsMore }, deliver: deliver)
             guard wantsMore else { break }
             let unsent = round.unsent + pending.dropFirst(room)
@@ -73,7 +79,7 @@ extension GitHubClient {
                 // GitHub looks down: one request, with every attempt a request alone gets, settles
                 // it before any other is sent again.
                 if let confirming = round.retry.first, pause(round.wait) {
-                    switch confirmAnswering(asked[confirming], accept: accept) {
+                    switch confirmAnswering(asked[confirming]) {
                     case .success(let response):
                         // It is answering: carry on with the rest, each with the attempts it has left.
                         settle(confirming, response, &asked[confirming], followed: &round.followed, deliver: deliver)
@@ -99,11 +105,11 @@ extension GitHubClient {
     /// by the rules of a request alone; the requests not sent (`unsent`) once an answer says
     /// that GitHub is failing or a rate limit is met, the caller wants no more, or the deadline
     /// has passed.
-    private func sendRound(_ round: [Int], _ asked: inout [WindowedGet], accept: String?, timeouts: HTTPTimeouts,
+    private func sendRound(_ round: [Int], _ asked: inout [WindowedGet], timeouts: HTTPTimeouts,
                            lastFailure: inout GitHubError?, wantsMore: () -> Bool,
                            deliver: (Int, Result<HTTPResponse, GitHubError>) -> Void) -> WindowRound {
         let requests = round.map { index in
-            HTTPRequest(url: asked[index].url, headers: headers(for: asked[index].url, etag: asked[index].etag, accept: accept),
+            HTTPRequest(url: asked[index].url, headers: headers(for: asked[index].url, etag: asked[index].etag, accept: asked[index].accept),
                         timeouts: timeouts)
         }
         var result = WindowRound()
@@ -169,9 +175,9 @@ extension GitHubClient {
 
     /// The request that settles whether GitHub is down, with the attempts it has left: its answer
     /// (GitHub is answering), or the failure of its last attempt (GitHub is down).
-    private func confirmAnswering(_ get: WindowedGet, accept: String?) -> Result<HTTPResponse, GitHubError> {
+    private func confirmAnswering(_ get: WindowedGet) -> Result<HTTPResponse, GitHubError> {
         do throws(GitHubError) {
-            let response = try sendWithRetries(.get, url: get.url, body: nil, etag: get.etag, accept: accept,
+            let response = try sendWithRetries(.get, url: get.url, body: nil, etag: get.etag, accept: get.accept,
                                                attemptsMade: get.attempts)
             // Its last attempt failed too: GitHub is down.
             if Self.isTransientFailure(.success(response)) { return .failure(Self.failure(of: .success(response))) }
@@ -200,10 +206,12 @@ struct WindowRound {
 }
 
 /// One request of a `getAll` window as it goes: the URL it asks now (a redirect's target once
-/// one was followed), with its ETag, the attempts it had there and the redirects it followed.
+/// one was followed), with its ETag and media type, the attempts it had there and the redirects
+/// it followed.
 struct WindowedGet {
     var url: String
     let etag: String?
+    let accept: String?
     var attempts = 0
     var redirects = 0
 }

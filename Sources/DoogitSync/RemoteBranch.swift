@@ -44,10 +44,11 @@ public struct RemoteBranch: Equatable, Sendable {
         return RemoteBranch(branch: defaultBranch, holdsDoogitFiles: false, otherFiles: others.sorted())
     }
 
-    /// Whether the `remote.jsonl` of `branch` names that branch: doogit's files are there, and
-    /// the machines that wrote them say it is theirs (one request).
-    static func namesItself(repository: String, branch: String, github: GitHubClient) throws(GitHubError) -> Bool {
-        try meta(repository: repository, branch: branch, github: github)?.branch == branch
+    /// Whether `remoteFile`, the `remote.jsonl` of `branch` (nil: there is none), names that
+    /// branch: doogit's files are there, and the machines that wrote them say it is theirs.
+    static func namesItself(_ remoteFile: [UInt8]?, branch: String) -> Bool {
+        guard let remoteFile else { return false }
+        return (try? RemoteMeta.decode(remoteFile, handEdit: .zero))?.branch == branch
     }
 
     /// The names at the root of the branch (a folder's with "/" after it); none when the

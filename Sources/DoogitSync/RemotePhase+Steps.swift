@@ -28,6 +28,13 @@ struct RemoteSnapshot {
     }
 }
 
+/// The branch's ref and the repository's visibility, as the round trip of a machine that joins
+/// read them (`joinBranch`), for the read step.
+struct BranchRound {
+    let ref: RefRead
+    let visibility: Result<Conditional<GitHubRepository>, GitHubError>
+}
+
 /// What the merge step planned: the attempt's input, the plan, what it changes here and the
 /// files it writes there (nil: removed).
 struct MergedExchange {
@@ -42,7 +49,7 @@ extension RemotePhase {
     /// branch moved, what changed there. Nil when the repository had no commit yet and its
     /// first (the stub, through the Contents API) was just made: the exchange starts again.
     func readRemote(_ settings: RemoteSettings, readRef: Bool, attempt: Int, madeFirstCommit: inout Bool,
-                    _ session: SyncSession) throws -> RemoteSnapshot? {
+                    joined: BranchRound? = nil, _ session: SyncSession) throws -> RemoteSnapshot? {
         var settings = settings
         var snapshot = RemoteSnapshot(known: RemoteTree(entries: try session.store.remoteEntries()), head: settings.headCommit,
                                       refETag: settings.refETag)
@@ -51,7 +58,8 @@ extension RemotePhase {
         let relist = snapshot.head != nil && snapshot.known.rootSHA == nil
         guard readRef || snapshot.head == nil || relist else { return snapshot }
         let conditional = attempt == 0 && snapshot.head != nil && !relist
-        let (ref, visibility) = try session.github.branchRefAndRepository(
+        // A machine that joins has them already, from the round trip that checked the branch.
+        let (ref, visibility) = try joined.map { ($0.ref, $0.visibility) } ?? session.github.branchRefAndRepository(
             repository: settings.fullName, branch: settings.branch, refETag: conditional ? settings.refETag : nil,
             id: settings.repositoryID, repositoryETag: settings.repositoryETag)
         switch visibility {
@@ -98,12 +106,19 @@ extension RemotePhase {
 
     /// Before this machine's first exchange: the branch that other machines write, should one
     /// have written since `remote init` (the repository's default branch may have moved meanwhile).
-    func joinBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteSettings {
-        guard !settings.exchanged && settings.headCommit == nil else { return settings }
-        // Most often the branch found at `remote init` is the one the machines write, and its file says so.
-        if try RemoteBranch.namesItself(repository: settings.fullName, branch: settings.branch, github: session.github) {
-            return settings
-        }
+    /// Most often the branch found at `remote init` is the one the machines write, and its
+    /// `remote.jsonl` says so: that file is asked in the round trip that reads the branch's ref
+    /// and the repository, whose answers the read step then takes (`joined`) rather than ask
+    /// again. Otherwise the branch is looked for; where another is found, the answers about
+    /// this one are dropped.
+    func joinBranch(_ settings: RemoteSettings, _ session: SyncSession) throws -> (settings: RemoteSettings, joined: BranchRound?) {
+        guard !settings.exchanged && settings.headCommit == nil else { return (settings, nil) }
+        // As the read step would ask them: a machine that never read the branch has no ETag for its ref.
+        let round = try session.github.branchRefRepositoryAndFile(
+            repository: settings.fullName, branch: settings.branch, refETag: nil, id: settings.repositoryID,
+            repositoryETag: settings.repositoryETag, path: RemoteLayout.metaPath)
+        let joined = BranchRound(ref: round.ref, visibility: round.repository)
+        if RemoteBranch.namesItself(try round.file.get(), branch: settings.branch) { return (settings, joined) }
         let repository: GitHubRepository
         do throws(GitHubError) {
             repository = try session.github.repository(id: settings.repositoryID)
@@ -114,9 +129,9 @@ extension RemotePhase {
         }
         let found = try RemoteBranch.find(repository: settings.fullName, defaultBranch: repository.defaultBranch ?? settings.branch,
                                           madeByDoogit: true, github: session.github)
-        guard found.holdsDoogitFiles, found.branch != settings.branch else { return settings }
+        guard found.holdsDoogitFiles, found.branch != settings.branch else { return (settings, joined) }
         try session.store.setRemoteBranch(found.branch)
-        return try session.store.remoteSettings() ?? settings
+        return (try session.store.remoteSettings() ?? settings, nil)
     }
 
     /// The tree of a commit a ref has just named. Right after a write GitHub's replicas can lag,

@@ -8,9 +8,10 @@ import DoogitSupport
 /// read when another machine wrote first:
 ///
 /// 1. Read (`readRemote`): the branch's ref and the remote repository's visibility, each
-///    conditional on its last ETag (a settled sync is two free 304s, in one round trip); when
-///    the branch moved, the folders and files whose git names changed since this machine last
-///    read them, and no others.
+///    conditional on its last ETag (a settled sync is two free 304s, in one round trip; a
+///    machine that joins asks the branch's `remote.jsonl` with them, `joinBranch`); when the
+///    branch moved, the folders and files whose git names changed since this machine last read
+///    them, and no others.
 /// 2. Merge (`RemoteAttempt`, `RemoteExchange`) what was read with this machine's todos of the
 ///    repositories concerned.
 /// 3. Commit the merge here (`commitHere`), in one transaction, before anything is written there:
@@ -68,13 +69,14 @@ struct RemotePhase: SyncPhase {
         while true {
             try session.checkBudget()
             guard let stored = try session.store.remoteSettings() else { return }
-            var settings = try joinBranch(stored, session)
+            let join = try joinBranch(stored, session)
+            var settings = join.settings
             // This exchange's steps, the first's and the closing one's apart (for `sync -v`).
             summary.milliseconds.removeAll { $0.step.hasPrefix("closing ") == !readFirst }
             var clock = StepClock(closing: !readFirst)
 
             guard let snapshot = try readRemote(settings, readRef: readFirst || attempt > 0, attempt: attempt,
-                                                madeFirstCommit: &madeFirstCommit, session) else { continue }
+                                                madeFirstCommit: &madeFirstCommit, joined: join.joined, session) else { continue }
             summary.milliseconds.append(clock.lap("read"))
             if let name = snapshot.fullName { settings.fullName = name }
             if let lostOn, snapshot.head == lostOn {

@@ -14,14 +14,29 @@ extension RemoteTree {
     /// folders whose names changed (a level at a time, the folders of a level together; the todos
     /// folder, when nothing of it is known, whole in one listing), then the files doogit reads
     /// whose names changed, together (`blobs`: within the budget, and going on across syncs).
-    /// Every entry keeps the mode GitHub lists. `arrived` gets each file read as soon as it is here.
+    /// A first read, which knows nothing, lists the root whole in one listing, the todos folder
+    /// with it: one round trip fewer before the files, at the cost, for a repository that holds
+    /// other files too, of listing those once (GitHub cuts a listing beyond 100,000 entries or
+    /// 7 MB short: then a level at a time, as above). Every entry keeps the mode GitHub lists.
+    /// `arrived` gets each file read as soon as it is here.
     func read(commit: String, repository: String, github: GitHubClient, blobs: RemoteBlobReader,
               arrived: (_ path: String, _ sha: String, _ content: [UInt8]) -> Void = { _, _, _ in }) throws -> Read {
         var listed: [String: RemoteEntry] = [:]
         var wanted: [(path: String, sha: String)] = []
         var prefetched: [String: GitTreeListing] = [:]
+        var root: Result<GitTreeListing, GitHubError>?
+        if entries.isEmpty {
+            do throws(GitHubError) {
+                if let whole = try github.wholeRootTree(repository: repository, commit: commit) {
+                    prefetched = Self.listings(of: ("", whole.sha), nested: whole.entries.map { ($0.name, $0) })
+                    root = prefetched[""].map { .success($0) }
+                }
+            } catch {
+                root = .failure(error)
+            }
+        }
         var level: [(folder: String, listing: Result<GitTreeListing, GitHubError>)] = [
-            ("", Result { () throws(GitHubError) in try github.rootTree(repository: repository, commit: commit) }),
+            ("", root ?? Result { () throws(GitHubError) in try github.rootTree(repository: repository, commit: commit) }),
         ]
         while !level.isEmpty {
             var next: [(folder: String, sha: String)] = []
@@ -50,7 +65,8 @@ extension RemoteTree {
                     }
                 }
             }
-            if entries[RemoteLayout.todosFolder] == nil, let todos = next.first(where: { $0.folder == RemoteLayout.todosFolder }) {
+            if entries[RemoteLayout.todosFolder] == nil,
+               let todos = next.first(where: { $0.folder == RemoteLayout.todosFolder && prefetched[$0.folder] == nil }) {
                 prefetched.merge(Self.listedWhole(todos, repository: repository, github: github)) { first, _ in first }
             }
             let asked = next.filter { prefetched[$0.folder] == nil }
@@ -83,8 +99,19 @@ extension RemoteTree {
     private static func listedWhole(_ folder: (folder: String, sha: String), repository: String, github: GitHubClient)
         -> [String: GitTreeListing] {
         guard let nested = try? github.treeEntriesRecursively(repository: repository, sha: folder.sha) else { return [:] }
+        return listings(of: folder, nested: nested.map { ($0.key, $0.value) })
+    }
+
+    /// The listings of `folder` and of the folders under it that doogit lists, by path, from a
+    /// recursive listing of it (its entries named by their paths from it); what lies in other
+    /// folders (of a repository that holds other files too) is left out.
+    private static func listings(of folder: (folder: String, sha: String), nested: [(path: String, entry: GitTreeEntry)])
+        -> [String: GitTreeListing] {
         var listings = [folder.folder: GitTreeListing(sha: folder.sha, entries: [])]
-        for (path, entry) in nested where entry.isTree { listings[join(folder.folder, path)] = GitTreeListing(sha: entry.sha, entries: []) }
+        for (path, entry) in nested where entry.isTree {
+            let full = join(folder.folder, path)
+            if isListed(full) { listings[full] = GitTreeListing(sha: entry.sha, entries: []) }
+        }
         for (path, entry) in nested {
             let full = join(folder.folder, path)
             let parent = full.lastIndex(of: "/").map { String(full[..<$0]) } ?? ""

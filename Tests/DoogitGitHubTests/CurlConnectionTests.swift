@@ -42,6 +42,29 @@ struct CurlConnectionTests {
         #expect(server.acceptedConnections <= 6, "\(server.acceptedConnections) connections")
     }
 
+    /// By default, over HTTP/1.1, a window runs `defaultParallelTransfers` at once, each on a
+    /// connection of its own, and no more: the width that a first pull's hundred files need to
+    /// come in a few round trips.
+    @Test func overHTTP1TheDefaultWidthIsReachedAndNotPassed() throws {
+        let width = CurlTransport.defaultParallelTransfers
+        let concurrency = ConcurrencyGauge()
+        let server = try HTTPServer { request in
+            concurrency.enter()
+            defer { concurrency.leave() }
+            // Past the window's start, answers wait until the full width is in the server at once.
+            if (Int(request.path.dropFirst(2)) ?? 0) >= MultiTransfer.initialWidth {
+                _ = concurrency.wait(untilAtOnce: width, seconds: Patience.seconds)
+            }
+            return .json(200, "{}")
+        }
+        let transport = CurlTransport()
+        let requests = (0..<(2 * width + MultiTransfer.initialWidth)).map { HTTPRequest(url: server.baseURL + "/r\($0)", timeouts: patient) }
+        #expect(transport.sendAll(requests).allSatisfy { (try? $0.get().status) == 200 })
+        #expect(transport.multiplexes == false)
+        #expect(concurrency.peak == width, "\(concurrency.peak) at once")
+        #expect(server.acceptedConnections <= width, "\(server.acceptedConnections) connections")
+    }
+
     /// Over HTTP/2 (nghttpx in front of the server, as GitHub's front end) the transfers are
     /// streams: far more at once than HTTP/1.1 connections would carry, on at most 4 connections.
     @Test(.enabled(if: TLSProxy.isAvailable, "nghttpx is not installed (scripts/install-dependencies --for-tests installs it)"))

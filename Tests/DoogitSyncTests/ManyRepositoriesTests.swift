@@ -151,8 +151,8 @@ struct ManyRepositoriesTests {
                 #expect(round < 3)
             }
             // Those read before come last: the first asked are ones never read (but for the few
-            // that the 16 transfers at once may let overtake them).
-            let unread = world.askedByID.prefix(max(0, 120 - readBefore.count - 16))
+            // that the transfers at once, the transport's width, may let overtake them).
+            let unread = world.askedByID.prefix(max(0, 120 - readBefore.count - SyncerTests.transfersAtOnce))
             #expect(Set(unread).isDisjoint(with: readBefore), "round \(round): \(unread)")
             let updated = try world.store.repositorySummaries().filter { $0.repository.description == "v2" }.map(\.repository.id)
             readBefore = Set(updated)
@@ -179,7 +179,9 @@ struct ManyRepositoriesTests {
             #expect(summary.unchanged >= 1)
         }
         #expect(world.github.secondaryLimits.refusals == 1)
-        #expect(world.github.secondaryLimits.requestsWhileLimited < 16, "only what was on the wire at the refusal")
+        // Only what was on the wire at the refusal: the transport's width less the refused one.
+        #expect(world.github.secondaryLimits.requestsWhileLimited < SyncerTests.transfersAtOnce,
+                "only what was on the wire at the refusal: \(world.github.secondaryLimits.requestsWhileLimited)")
         let read = try world.store.readProgress(ReadProgress.repositories).itemsRead()
         #expect(read.count >= 28, "what was read is noted for the next sync")
 

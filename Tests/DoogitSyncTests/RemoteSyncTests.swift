@@ -75,10 +75,37 @@ struct RemoteSyncTests: RemoteSyncSuite {
         #expect(try a.list() == b.list())
     }
 
-    /// A machine's first read lists the todos folder whole, in one request; where GitHub cuts
-    /// that listing short (over 100,000 entries), a level at a time, to the same list.
+    /// A machine that joins checks that the branch's `remote.jsonl` names that branch in the
+    /// round trip that reads the branch's ref and the repository, and asks none of them twice.
+    @Test func aMachineThatJoinsChecksTheBranchInTheRoundTripThatReadsIt() throws {
+        let (github, machines) = try world()
+        let (a, b) = (machines[0], machines[1])
+        _ = try a.add("one")
+        try a.sync()
+        github.resetCounters()
+        let firstRound = ConcurrencyGauge()
+        let isFirstRound = { @Sendable (path: String) in
+            path.hasSuffix("/contents/\(RemoteLayout.metaPath)") || path.contains("/git/ref/heads/") || path == "/repositories/4242"
+        }
+        github.script { request in
+            guard isFirstRound(request.path) else { return nil }
+            firstRound.enter()
+            defer { firstRound.leave() }
+            _ = firstRound.wait(untilAtOnce: 3, seconds: 10)  // the three meet here when they go together
+            return nil
+        }
+        try b.sync()
+        #expect(firstRound.peak == 3, "remote.jsonl, the ref and the repository in one round trip: \(firstRound.peak) at once")
+        #expect(github.requests.map(\.path).filter(isFirstRound).count == 3, "\(github.requests.map(\.path))")
+        #expect(try b.list() == a.list())
+    }
+
+    /// A machine's first read lists the root whole, the todos folder with it, in one request
+    /// beside the commit's; where GitHub cuts that listing short (over 100,000 entries), the root
+    /// alone, then the todos folder whole, and where that is cut short too, a level at a time,
+    /// to the same list.
     @Test(arguments: [100_000, 2])
-    func aFirstReadListsTheTodosFolderWhole(limit: Int) throws {
+    func aFirstReadListsTheRootWhole(limit: Int) throws {
         let (github, machines) = try world()
         let (a, b) = (machines[0], machines[1])
         for id: Int64 in 2...3 {
@@ -92,9 +119,10 @@ struct RemoteSyncTests: RemoteSyncSuite {
         try b.sync()
         #expect(try b.list() == a.list() && a.list().count == 3)
         let trees = remoteRequests(github).filter { $0.method == "GET" && $0.path.contains("/git/trees/") }
-        #expect(trees.filter { $0.target.contains("recursive=1") }.count == 1)
-        // The root (asked by the commit) and the todos folder whole; cut short: then the folder and its three buckets.
-        #expect(trees.count == (limit == 2 ? 6 : 2), "\(trees.map(\.target))")
+        #expect(trees.filter { $0.target.contains("recursive=1") }.count == (limit == 2 ? 2 : 1), "\(trees.map(\.target))")
+        // The root whole (asked by the commit); cut short: then the root, the todos folder whole,
+        // the folder and its three buckets.
+        #expect(trees.count == (limit == 2 ? 7 : 1), "\(trees.map(\.target))")
     }
 
     /// At 20 repositories, an edit in one is read by the other machine as that one file: the

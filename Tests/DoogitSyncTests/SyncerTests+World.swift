@@ -42,6 +42,10 @@ extension SyncerTests {
     /// one request, with its attempts, that confirms the failure.
     static let mostRequestsAFailingGitHubSees = 2 + 4 + 2
 
+    /// Requests the client's transport has in flight at once against the fake GitHub, which
+    /// speaks HTTP/1.1: its width, one connection each.
+    static let transfersAtOnce = CurlTransport.defaultParallelTransfers
+
     /// A client of the fake GitHub with short retries, and timeouts and a deadline that a loaded
     /// machine never reaches (`Patience`): a request that timed out would be sent again, and a
     /// count of requests or a sync's outcome would then depend on the machine's load.
