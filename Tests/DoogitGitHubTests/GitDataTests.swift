@@ -171,4 +171,39 @@ struct GitDataTests: GitDataSuite {
         #expect(try client.treeEntries(repository: repository, sha: commit).entries.map(\.name) == ["todos.jsonl"],
                 "then it has caught up")
     }
+
+    @Test func aNewBranchIsMadeAtACommitOnceAndNotAtAnUnknownOne() throws {
+        let github = try world()
+        let client = try client(github)
+        github.contents.setFile(repository, "one\n")
+        let head = try #require(github.contents.head(repository))
+        let path = "/repos/\(repository)/git/refs"
+        func body(_ ref: String, _ sha: String) -> JSONValue {
+            .object([JSONMember("ref", .string(ref)), JSONMember("sha", .string(sha))])
+        }
+        let made = try CurlTransport().send(HTTPRequest(method: "POST", url: github.apiURL + path,
+                                                        headers: [(name: "Authorization", value: "Bearer \(github.token)")],
+                                                        body: Array(JSONWriter.write(body("refs/heads/doogit-todos", head)).utf8)))
+        #expect(made.status == 201)
+        #expect(made.header("location") == "\(github.apiURL)\(path)/heads/doogit-todos")
+        let json = try JSONParser.parse(made.body)
+        func keys(_ value: JSONValue) -> [String] { if case .object(let members) = value { members.map(\.key) } else { [] } }
+        #expect(keys(json) == keys(Fixtures.json("git-ref.json")), "git-ref.json's shape")
+        #expect(json["ref"] == .string("refs/heads/doogit-todos") && json["object"]?["sha"] == .string(head))
+        #expect(github.contents.head(repository, branch: "doogit-todos") == head)
+        #expect(try client.branchNames(repository: repository) == ["doogit-todos", "master"])
+
+        #expect(throws: GitHubError.validationFailed(message: "Reference already exists")) {
+            try client.post(path, body("refs/heads/doogit-todos", head), about: .repository(repository))
+        }
+        #expect(throws: GitHubError.validationFailed(message: "Object does not exist")) {
+            try client.post(path, body("refs/heads/other", String(repeating: "1", count: 40)), about: .repository(repository))
+        }
+        #expect(github.contents.head(repository, branch: "other") == nil)
+        // A branch deleted on GitHub can be made again.
+        github.activity.deleteBranch(repository: 900, branch: "doogit-todos")
+        #expect(try client.branchNames(repository: repository) == ["master"])
+        _ = try client.post(path, body("refs/heads/doogit-todos", head), about: .repository(repository))
+        #expect(try client.branchNames(repository: repository) == ["doogit-todos", "master"])
+    }
 }

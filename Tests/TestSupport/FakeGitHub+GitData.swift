@@ -6,7 +6,8 @@ import Foundation
 /// or a branch: asked by a commit, the listing answers the commit's sha, as GitHub's does), with
 /// each entry's mode (files, executables, symlinks, submodules, folders), blobs (raw or
 /// base64), commits, new trees (on a `base_tree` that must be a tree, with the modes given),
-/// blobs and commits, and ref updates that must be fast forwards (422 otherwise). A repository
+/// blobs and commits, new branches (`POST git/refs`), and ref updates that must be fast forwards
+/// (422 otherwise). A repository
 /// with no commit yet answers every call with 409, as GitHub does. Reads and writes may meet a
 /// replica that lags, as GitHub's do (`FakeGitHub+Replicas.swift`).
 extension FakeContents {
@@ -33,9 +34,9 @@ extension FakeContents {
 
     /// Answers `/repos/{o}/{r}/git/...` for the repository; `branchExists` says whether a branch
     /// the objects have a ref for is still there (a deleted branch has no ref whatever the
-    /// objects hold). Under FakeGitHub's lock.
-    func gitAnswer(_ request: ReceivedRequest, parts: [String], apiURL: String, branchExists: (String) -> Bool)
-        -> ServerResponse
+    /// objects hold), `created` hears of a branch made. Under FakeGitHub's lock.
+    func gitAnswer(_ request: ReceivedRequest, parts: [String], apiURL: String, branchExists: (String) -> Bool,
+                   created: (String) -> Void = { _ in }) -> ServerResponse
     {
         locked {
             let repository = "\(parts[1])/\(parts[2])"
@@ -59,6 +60,8 @@ extension FakeContents {
                                        branchExists: branchExists)
                 case ("PATCH", "refs", 3...) where route[1] == "heads":
                     response = updateRef(request, repository, branch: Self.branch(route), base: base, branchExists: branchExists)
+                case ("POST", "refs", 1):
+                    response = createRef(request, repository, base: base, branchExists: branchExists, created: created)
                 case ("GET", "trees", 2...):
                     // A tree-ish: a branch's name may hold slashes.
                     let name = route.dropFirst().joined(separator: "/").removingPercentEncoding ?? ""
@@ -152,6 +155,31 @@ extension FakeContents {
             commitMessages.append(made.message)
         }
         return .json(200, JSONWriter.write(Self.refJSON(branch, sha, base: base)))
+    }
+
+    /// POST git/refs: a new branch (`refs/heads/NAME`) at a commit the repository has: 201 with
+    /// the ref, as `git-ref.json`; 422 "Reference already exists" for a branch there is (as
+    /// recorded in renovatebot/renovate#20281), "Object does not exist" for a commit there is not
+    /// (octokit/octokit.js#562). Tags are not kept here: a ref outside `refs/heads/` is refused
+    /// with a 422 (GitHub would make it).
+    private func createRef(_ request: ReceivedRequest, _ repository: String, base: String, branchExists: (String) -> Bool,
+                           created: (String) -> Void) -> ServerResponse {
+        let page = "refs#create-a-reference"
+        guard let body = try? JSONParser.parse(request.body), let ref = try? body.string("ref") else {
+            return Self.invalid("Invalid request.\n\n\"ref\" wasn't supplied.", page)
+        }
+        guard let sha = try? body.string("sha") else { return Self.invalid("Invalid request.\n\n\"sha\" wasn't supplied.", page) }
+        let prefix = "refs/heads/"
+        guard ref.hasPrefix(prefix), ref.count > prefix.count else { return .json(422, Fixtures.text("error-422.json")) }
+        let branch = String(ref.dropFirst(prefix.count))
+        if branchExists(branch) && withObjects(repository, { $0.refs[branch] }) != nil {
+            return Self.invalid("Reference already exists", page)
+        }
+        guard withObjects(repository, { $0.commits[sha] }) != nil else { return Self.invalid("Object does not exist", page) }
+        notePrevious(repository, branch: branch, withObjects(repository) { $0.moveRef(branch, to: sha) })
+        noteBranchMoved(repository)
+        created(branch)
+        return .json(201, JSONWriter.write(Self.refJSON(branch, sha, base: base)), headers: [("Location", "\(base)/refs/heads/\(branch)")])
     }
 
     private static func entryJSON(_ path: String, _ entry: FakeGitObjects.Entry, _ objects: FakeGitObjects,

@@ -231,6 +231,11 @@ public final class FakeActivity: @unchecked Sendable {
         }
     }
 
+    /// A branch a test deleted, made again (`POST git/refs`).
+    func restoreBranch(repository: Int64, branch: String) {
+        locked { _ = deletedBranches[repository]?.remove(branch) }
+    }
+
     /// Whether a test deleted the branch (whatever the repository's files hold).
     func branchDeleted(repository: Int64, branch: String) -> Bool {
         locked { deletedBranches[repository]?.contains(branch) == true }

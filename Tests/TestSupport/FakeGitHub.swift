@@ -360,9 +360,9 @@ public final class FakeGitHub: @unchecked Sendable {
             return .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
         }
         // The objects' refs say which branches there are, unless a test deleted one.
-        let response = contents.gitAnswer(request, parts: parts, apiURL: apiURL) { branch in
+        let response = contents.gitAnswer(request, parts: parts, apiURL: apiURL, branchExists: { branch in
             !activity.branchDeleted(repository: repository.id, branch: branch)
-        }
+        }, created: { branch in activity.restoreBranch(repository: repository.id, branch: branch) })
         return fault?.applied(to: response) ?? response
     }
 
