@@ -214,7 +214,8 @@ public final class FakeContents: @unchecked Sendable {
 
     // MARK: Answers (called by FakeGitHub's dispatch, under its lock)
 
-    func answer(_ request: ReceivedRequest, parts: [String], github: FakeGitHub) -> ServerResponse {
+    /// `asker`: the user the request comes from (a repository they create is theirs).
+    func answer(_ request: ReceivedRequest, parts: [String], github: FakeGitHub, asker: FakeGitHub.User) -> ServerResponse {
         locked {
             if parts.count >= 5, parts[0] == "repos", parts[3] == "contents" {
                 let repository = "\(parts[1])/\(parts[2])"
@@ -222,7 +223,7 @@ public final class FakeContents: @unchecked Sendable {
                 return request.method == "PUT" ? write(request, repository: repository, path: path)
                     : read(request, repository: repository, path: path)
             }
-            return createRepository(request, owner: parts[0] == "orgs" ? parts[1] : github.login, github: github)
+            return createRepository(request, owner: parts[0] == "orgs" ? parts[1] : asker.login, github: github, asker: asker)
         }
     }
 
@@ -307,7 +308,9 @@ public final class FakeContents: @unchecked Sendable {
         }
     }
 
-    private func createRepository(_ request: ReceivedRequest, owner: String, github: FakeGitHub) -> ServerResponse {
+    private func createRepository(_ request: ReceivedRequest, owner: String, github: FakeGitHub, asker: FakeGitHub.User)
+        -> ServerResponse
+    {
         guard let body = try? JSONParser.parse(request.body), let name = try? body.string("name") else {
             return .json(422, Fixtures.text("error-422.json"))
         }
@@ -325,6 +328,7 @@ public final class FakeContents: @unchecked Sendable {
             ? FakeGitObjects.firstCommit(branch: Self.defaultBranch, files: ["README.md": Array("# \(name)\n".utf8)],
                                          message: "Initial commit", time: now)
             : FakeGitObjects()
-        return .json(201, JSONWriter.write(FakeGitHub.json(for: repository, apiURL: github.apiURL)))
+        return .json(201, JSONWriter.write(FakeGitHub.json(for: repository, apiURL: github.apiURL,
+                                                           viewer: .some(github.role(of: asker.login, on: repository)))))
     }
 }

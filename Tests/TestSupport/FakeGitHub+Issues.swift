@@ -644,8 +644,9 @@ extension FakeGitHub {
         update(repository) { $0.pushedAt = FakeActivity.time(time) }
     }
 
-    /// `/repos/OWNER/NAME/...` beyond the repository itself: issues, branches, compare, commits.
-    func activityAnswer(_ request: ReceivedRequest, parts: [String], repository: Repository?) -> ServerResponse {
+    /// `/repos/OWNER/NAME/...` beyond the repository itself: issues, branches, compare, commits;
+    /// `login` is who asks (the author of an issue they open).
+    func activityAnswer(_ request: ReceivedRequest, parts: [String], repository: Repository?, login: String) -> ServerResponse {
         guard let repository else { return .json(404, Fixtures.text("error-404.json")) }
         return activity.answer(request, parts: parts, repository: repository.id, fullName: repository.fullName,
                                login: login, apiURL: apiURL) ?? .json(404, Self.unknownRouteBody)

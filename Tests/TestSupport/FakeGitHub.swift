@@ -9,7 +9,8 @@ import Foundation
 /// 401 for a wrong token, a primary rate limit that counts every request except a 304 and
 /// `/rate_limit`, the secondary rate limits (`FakeSecondaryLimits`: requests at once, points a
 /// minute per endpoint, content creation), and GitHub's generic 404 for any route it does not
-/// serve.
+/// serve. It knows several people, each signing in with a token, and what each may do to each
+/// repository (FakeGitHub+Access.swift); the primary rate limit is counted per user.
 public final class FakeGitHub: @unchecked Sendable {
     public struct Repository: Equatable, Sendable {
         public var id: Int64
@@ -18,7 +19,8 @@ public final class FakeGitHub: @unchecked Sendable {
         public var description: String?
         public var isPrivate = false
         public var archived = false
-        /// Whether `GET /user/repos` lists it (the signed-in user's own, or one they collaborate on).
+        /// Whether `GET /user/repos` lists it for the main user (their own, or one they collaborate
+        /// on); other users' listings are their own repositories and those they collaborate on.
         public var listed: Bool
         /// When commits were last pushed (nil: the fixture's time); see FakeGitHub+Issues.swift.
         public var pushedAt: String? = nil
@@ -48,7 +50,10 @@ public final class FakeGitHub: @unchecked Sendable {
     private var received: [ReceivedRequest] = []
     /// The requests answered, each with the size of its answer's body (nothing when dropped).
     private var answered: [(request: ReceivedRequest, bytes: Int)] = []
-    private var used = 0
+    /// Requests counted against each user's primary rate limit, by login in lower case.
+    private var usedBy: [String: Int] = [:]
+    /// Who may do what (FakeGitHub+Access.swift).
+    var access: FakeAccess
     private var scripted: (@Sendable (ReceivedRequest) -> ServerResponse?)?
     private var delay = 0
     private var server: HTTPServer?
@@ -86,6 +91,7 @@ public final class FakeGitHub: @unchecked Sendable {
     public init(token: String = "ghp_testtoken0123456789", login: String = "octocat") throws {
         self.token = token
         self.login = login
+        access = FakeAccess(users: [User(login: login, token: token, id: Self.mainUserID)])
         server = try HTTPServer { [weak self] request in
             self?.handle(request) ?? ServerResponse(status: 500)
         }
@@ -97,7 +103,7 @@ public final class FakeGitHub: @unchecked Sendable {
 
     public func stop() { server?.stop() }
 
-    private func locked<T>(_ body: () -> T) -> T {
+    func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()
@@ -151,7 +157,9 @@ public final class FakeGitHub: @unchecked Sendable {
     public func setDelay(milliseconds: Int) { locked { delay = milliseconds } }
 
     public var requests: [ReceivedRequest] { locked { received } }
-    public var rateLimitUsed: Int { locked { used } }
+    /// Requests counted against the main user's primary rate limit.
+    public var rateLimitUsed: Int { rateLimitUsed(by: login) }
+    public func rateLimitUsed(by login: String) -> Int { locked { usedBy[login.lowercased()] ?? 0 } }
     /// Bytes of the answer bodies sent so far (an answer not sent, its connection closed, counts nothing).
     public var bytesSent: Int { locked { answered.reduce(0) { $0 + $1.bytes } } }
     /// The same, of the answers to the requests `include` picks (by method and path, say).
@@ -159,7 +167,7 @@ public final class FakeGitHub: @unchecked Sendable {
         locked { answered.reduce(0) { include($1.request) ? $0 + $1.bytes : $0 } }
     }
     public func resetCounters() {
-        locked { received = []; answered = []; used = 0 }
+        locked { received = []; answered = []; usedBy = [:] }
         secondaryLimits.reset()
     }
 
@@ -180,8 +188,13 @@ public final class FakeGitHub: @unchecked Sendable {
         case full, listing, ownerListing
     }
 
-    /// A repository as GitHub shows it, in the given form.
-    public static func json(for repository: Repository, apiURL: String, form: Form = .full) -> JSONValue {
+    /// GitHub's id of the main user: `user.json`'s.
+    static let mainUserID: Int64 = (try? Fixtures.json("user.json").int64("id")) ?? 1
+
+    /// A repository as GitHub shows it, in the given form; `permissions` is that of the user who
+    /// asks (`viewer`'s role; without one, the fixture's).
+    public static func json(for repository: Repository, apiURL: String, form: Form = .full,
+                            viewer: Permission?? = nil) -> JSONValue {
         let template = switch form {
         case .full: fullTemplate
         case .listing: listTemplate
@@ -200,6 +213,7 @@ public final class FakeGitHub: @unchecked Sendable {
             "url": .string("\(apiURL)/repos/\(repository.fullName)"),
             "pushed_at": repository.pushedAt.map(JSONValue.string) ?? template["pushed_at"] ?? .null,
             "default_branch": repository.defaultBranch.map(JSONValue.string) ?? template["default_branch"] ?? .null,
+            "permissions": viewer.map(permissionsJSON) ?? template["permissions"] ?? .null,
         ])
     }
 
@@ -209,8 +223,9 @@ public final class FakeGitHub: @unchecked Sendable {
         return "\"\(String(hash, radix: 16))\""
     }
 
-    private func rateHeaders(remaining: Int) -> [(String, String)] {
-        [("x-ratelimit-limit", String(limit)), ("x-ratelimit-remaining", String(max(0, remaining))),
+    /// The primary rate limit's headers for a user who has used `used` of it.
+    private func rateHeaders(used: Int) -> [(String, String)] {
+        [("x-ratelimit-limit", String(limit)), ("x-ratelimit-remaining", String(max(0, limit - used))),
          ("x-ratelimit-used", String(used)), ("x-ratelimit-reset", String(rateLimitReset)),
          ("x-ratelimit-resource", "core")]
     }
@@ -247,12 +262,15 @@ public final class FakeGitHub: @unchecked Sendable {
 
         lock.lock()
         defer { lock.unlock() }
-        guard request.headers["authorization"] == "Bearer \(token)" else {
+        // The token says who asks.
+        guard let authorization = request.headers["authorization"], authorization.hasPrefix("Bearer "),
+              let asker = access.user(token: String(authorization.dropFirst("Bearer ".count))) else {
             return .json(401, Fixtures.text("error-401.json"))
         }
+        let who = asker.login.lowercased()
         if let refusal = secondaryLimits.refusal(for: request, inFlight: server?.requestsInFlight ?? 1) { return refusal }
-        guard used < limit else {
-            return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(remaining: 0))
+        guard usedBy[who, default: 0] < limit else {
+            return .json(403, Fixtures.text("error-403-rate-limit.json"), headers: rateHeaders(used: usedBy[who, default: 0]))
         }
         var parts = namedByOwner(request.path.split(separator: "/").map(String.init))
         // An owner and a name arrive percent-encoded, and GitHub reads them decoded.
@@ -260,41 +278,46 @@ public final class FakeGitHub: @unchecked Sendable {
             for index in parts.indices.dropFirst().prefix(2) { parts[index] = parts[index].removingPercentEncoding ?? parts[index] }
         }
         var response: ServerResponse
-        if let answered = renamedOrMissing(request, parts) {
-            used += 1
+        var request = request
+        if let answered = accessRefusal(&request, parts: parts, by: asker) ?? renamedOrMissing(request, parts) {
+            usedBy[who, default: 0] += 1
             response = answered
-            response.headers += rateHeaders(remaining: limit - used)
+            response.headers += rateHeaders(used: usedBy[who, default: 0])
             return response
         }
         switch (request.method, parts.count) {
         case ("GET", 1) where parts[0] == "rate_limit":
             // Free of rate limit on GitHub, as here.
+            let used = usedBy[who, default: 0]
             var free = ServerResponse.json(200, #"{"rate":{"limit":\#(limit),"remaining":\#(max(0, limit - used)),"used":\#(used)}}"#)
-            free.headers += rateHeaders(remaining: limit - used)
+            free.headers += rateHeaders(used: used)
             return free
         case ("GET", 1) where parts[0] == "user":
-            let user = Fixtures.json("user.json").replacing(["login": .string(login)])
-            response = .json(200, JSONWriter.write(user), headers: [("X-OAuth-Scopes", "repo, read:org")])
+            var user = Fixtures.json("user.json").replacing(["login": .string(asker.login)])
+            if asker.id != Self.mainUserID { user = user.replacing(["id": .int(asker.id)]) }
+            // GitHub reports a classic token's scopes; a fine-grained token has none.
+            response = .json(200, JSONWriter.write(user),
+                             headers: asker.tokenKind == .classic ? [("X-OAuth-Scopes", "repo, read:org")] : [])
         case ("GET", 2) where parts[0] == "user" && parts[1] == "repos":
-            response = userRepositories(request)
+            response = userRepositories(request, for: asker)
         case ("GET", 3) where parts[0] == "users" && parts[2] == "repos":
-            response = ownerRepositories(request, owner: parts[1])
+            response = ownerRepositories(request, owner: parts[1], for: asker)
         case ("GET", 3) where parts[0] == "user" && parts[2] == "repos":
             // GitHub's next pages of `/users/{username}/repos` name the user by id.
             let owner = Int64(parts[1]).flatMap { id in ownerIDs.first { $0.value == id }?.key }
-            response = owner.map { ownerRepositories(request, owner: $0) } ?? .json(404, Fixtures.text("error-404.json"))
+            response = owner.map { ownerRepositories(request, owner: $0, for: asker) } ?? .json(404, Fixtures.text("error-404.json"))
         case ("GET", 2) where parts[0] == "repositories":
             guard let id = Int64(parts[1]), let repository = repositories[id], !deleted.contains(id) else {
                 response = .json(404, Fixtures.text("error-404.json"))
                 break
             }
-            response = repositoryAnswer(repository, request)
+            response = repositoryAnswer(repository, request, for: asker)
         case ("GET", 3) where parts[0] == "repos":
             let fullName = "\(parts[1])/\(parts[2])".lowercased()
             if let repository = repositories.values.first(where: {
                 $0.fullName.lowercased() == fullName && !deleted.contains($0.id)
             }) {
-                response = repositoryAnswer(repository, request)
+                response = repositoryAnswer(repository, request, for: asker)
             } else {
                 response = .json(404, Fixtures.text("error-404.json"))
             }
@@ -325,10 +348,10 @@ public final class FakeGitHub: @unchecked Sendable {
                 response = .json(status, #"{"message":"Server Error","documentation_url":"https://docs.github.com/rest"}"#)
                 break
             }
-            response = contents.answer(request, parts: parts, github: self)
+            response = contents.answer(request, parts: parts, github: self, asker: asker)
             response = fault?.applied(to: response) ?? response
         case ("POST", 2) where parts == ["user", "repos"], ("POST", 3) where parts[0] == "orgs" && parts[2] == "repos":
-            response = contents.answer(request, parts: parts, github: self)
+            response = contents.answer(request, parts: parts, github: self, asker: asker)
         case (_, 4...) where parts[0] == "repos":
             let repository = repositories.values.first {
                 $0.fullName.lowercased() == "\(parts[1])/\(parts[2])".lowercased() && !deleted.contains($0.id)
@@ -337,12 +360,12 @@ public final class FakeGitHub: @unchecked Sendable {
                 response = Self.archivedAnswer
                 break
             }
-            response = activityAnswer(request, parts: parts, repository: repository)
+            response = activityAnswer(request, parts: parts, repository: repository, login: asker.login)
         default:
             response = .json(404, Self.unknownRouteBody)
         }
-        if response.status != 304 { used += 1 }
-        response.headers += rateHeaders(remaining: limit - used)
+        if response.status != 304 { usedBy[who, default: 0] += 1 }
+        response.headers += rateHeaders(used: usedBy[who, default: 0])
         return response
     }
 
@@ -382,8 +405,8 @@ public final class FakeGitHub: @unchecked Sendable {
     public static let unknownRouteBody =
         #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
 
-    private func repositoryAnswer(_ repository: Repository, _ request: ReceivedRequest) -> ServerResponse {
-        let body = JSONWriter.write(Self.json(for: repository, apiURL: apiURL))
+    private func repositoryAnswer(_ repository: Repository, _ request: ReceivedRequest, for user: User) -> ServerResponse {
+        let body = JSONWriter.write(Self.json(for: repository, apiURL: apiURL, viewer: .some(role(of: user.login, on: repository))))
         let tag = Self.etag(body)
         if request.headers["if-none-match"] == tag {
             return ServerResponse(status: 304, headers: [("ETag", tag)])
@@ -391,9 +414,17 @@ public final class FakeGitHub: @unchecked Sendable {
         return .json(200, body, headers: [("ETag", tag)])
     }
 
-    private func userRepositories(_ request: ReceivedRequest) -> ServerResponse {
-        let all = repositories.values.filter { !deleted.contains($0.id) && $0.listed }
-        return listingPage(request, of: all, form: .listing) { perPage in
+    /// `GET /user/repos`: the asking user's repositories and those they collaborate on (for the
+    /// main user: those `listed`, and those they were made a collaborator on), that they see.
+    private func userRepositories(_ request: ReceivedRequest, for user: User) -> ServerResponse {
+        let key = user.login.lowercased()
+        let isMain = user == access.users[0]
+        let all = repositories.values.filter { repository in
+            let collaborates = access.grants[repository.id]?[key].map { $0 != nil } ?? false
+            let mine = isMain ? repository.listed : repository.owner.lowercased() == key
+            return !deleted.contains(repository.id) && (mine || collaborates) && canSee(repository, user)
+        }
+        return listingPage(request, of: all, form: .listing, for: user) { perPage in
             "\(apiURL)/user/repos?per_page=\(perPage)&affiliation=owner,collaborator,organization_member&sort=full_name"
         }
     }
@@ -401,27 +432,29 @@ public final class FakeGitHub: @unchecked Sendable {
     /// `GET /users/{username}/repos`: the public repositories of that owner (a user or an
     /// organization), by full name, as `minimal-repository`; its next pages are
     /// `/user/{id}/repos?...`, as GitHub links them. An owner of no repository here is not found.
-    private func ownerRepositories(_ request: ReceivedRequest, owner: String) -> ServerResponse {
+    private func ownerRepositories(_ request: ReceivedRequest, owner: String, for user: User) -> ServerResponse {
         let key = owner.lowercased()
         let owned = repositories.values.filter { $0.owner.lowercased() == key && !deleted.contains($0.id) }
-        guard !owned.isEmpty || key == login.lowercased() else { return .json(404, Fixtures.text("error-404.json")) }
+        guard !owned.isEmpty || access.user(login: key) != nil else { return .json(404, Fixtures.text("error-404.json")) }
         let id = ownerIDs[key] ?? 7_000_000 + Int64(ownerIDs.count)
         ownerIDs[key] = id
-        return listingPage(request, of: owned.filter { !$0.isPrivate }, form: .ownerListing) { perPage in
+        return listingPage(request, of: owned.filter { !$0.isPrivate }, form: .ownerListing, for: user) { perPage in
             "\(apiURL)/user/\(id)/repos?per_page=\(perPage)&sort=full_name"
         }
     }
 
     /// One page of a listing of repositories by full name, with GitHub's `Link` header (next,
     /// last, first) and an ETag that a conditional request meets with a 304.
-    private func listingPage(_ request: ReceivedRequest, of listed: [Repository], form: Form,
+    private func listingPage(_ request: ReceivedRequest, of listed: [Repository], form: Form, for user: User,
                              base: (Int) -> String) -> ServerResponse {
         let perPage = min(100, max(1, Int(request.query["per_page"] ?? "30") ?? 30))
         let page = max(1, Int(request.query["page"] ?? "1") ?? 1)
         let all = listed.sorted { $0.fullName.lowercased() < $1.fullName.lowercased() }
         let pages = max(1, (all.count + perPage - 1) / perPage)
         let slice = all.dropFirst((page - 1) * perPage).prefix(perPage)
-        let body = JSONWriter.write(.array(slice.map { Self.json(for: $0, apiURL: apiURL, form: form) }))
+        let body = JSONWriter.write(.array(slice.map {
+            Self.json(for: $0, apiURL: apiURL, form: form, viewer: .some(role(of: user.login, on: $0)))
+        }))
         var links: [String] = []
         let base = base(perPage)
         if page < pages { links.append("<\(base)&page=\(page + 1)>; rel=\"next\"") }
