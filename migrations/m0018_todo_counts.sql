@@ -12,12 +12,12 @@ CREATE TABLE todo_counts (
 INSERT INTO todo_counts (repository_id, open, done)
     SELECT repository_id, sum(done = 0), sum(done = 1) FROM todos GROUP BY repository_id;
 
--- (The row is made apart from the addition, not by an upsert: a trigger's conflict rule gives
--- way to that of the statement that fired it.)
+-- One upsert per todo added: its conflict clause holds whatever the statement that fired the
+-- trigger says (an INSERT OR IGNORE into todos is counted right). A row that INSERT OR REPLACE
+-- replaces fires no delete trigger (recursive_triggers is off); doogit replaces no todo.
 CREATE TRIGGER todo_counted AFTER INSERT ON todos BEGIN
-    INSERT INTO todo_counts (repository_id) SELECT NEW.repository_id
-        WHERE NOT EXISTS (SELECT 1 FROM todo_counts WHERE repository_id = NEW.repository_id);
-    UPDATE todo_counts SET open = open + (NEW.done = 0), done = done + (NEW.done = 1) WHERE repository_id = NEW.repository_id;
+    INSERT INTO todo_counts (repository_id, open, done) VALUES (NEW.repository_id, NEW.done = 0, NEW.done = 1)
+        ON CONFLICT (repository_id) DO UPDATE SET open = open + excluded.open, done = done + excluded.done;
 END;
 CREATE TRIGGER todo_uncounted AFTER DELETE ON todos BEGIN
     UPDATE todo_counts SET open = open - (OLD.done = 0), done = done - (OLD.done = 1) WHERE repository_id = OLD.repository_id;
@@ -25,7 +25,6 @@ END;
 CREATE TRIGGER todo_recounted AFTER UPDATE OF repository_id, done ON todos
     WHEN OLD.repository_id IS NOT NEW.repository_id OR OLD.done IS NOT NEW.done BEGIN
     UPDATE todo_counts SET open = open - (OLD.done = 0), done = done - (OLD.done = 1) WHERE repository_id = OLD.repository_id;
-    INSERT INTO todo_counts (repository_id) SELECT NEW.repository_id
-        WHERE NOT EXISTS (SELECT 1 FROM todo_counts WHERE repository_id = NEW.repository_id);
-    UPDATE todo_counts SET open = open + (NEW.done = 0), done = done + (NEW.done = 1) WHERE repository_id = NEW.repository_id;
+    INSERT INTO todo_counts (repository_id, open, done) VALUES (NEW.repository_id, NEW.done = 0, NEW.done = 1)
+        ON CONFLICT (repository_id) DO UPDATE SET open = open + excluded.open, done = done + excluded.done;
 END;

@@ -122,7 +122,7 @@ struct TodoCountsTests {
                 }
                 try store.replica.apply(changes, at: now, asLocalChange: action == 11)
             case 12:
-                // Another program writing the file: a done flipped, a todo moved, a repository deleted with its todos.
+                // Another program writing the file: a done flipped, a todo moved or added; a repository deleted with its todos.
                 if let some {
                     try store.database.run("""
                         UPDATE todos SET done = 1 - done, done_at = CASE done WHEN 0 THEN ? END WHERE id = ?
@@ -130,6 +130,17 @@ struct TodoCountsTests {
                 }
                 if let other = anyRepository, let moved = live.randomElement(using: &generator) {
                     try store.database.run("UPDATE todos SET repository_id = ? WHERE id = ?", .integer(other), .integer(moved))
+                }
+                // A todo added as INSERT OR IGNORE adds it: now and then one with a UUID that is here, ignored.
+                if let repository = anyRepository {
+                    var uuid = UUIDv4.make(using: &generator)
+                    if Bool.random(using: &generator), let some, let here = try store.todoIfAny(id: some) { uuid = here.uuid }
+                    let done = Bool.random(using: &generator)
+                    try store.database.run("""
+                        INSERT OR IGNORE INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, done_at)
+                        VALUES (?, ?, 'written elsewhere', ?, 1000, ?, ?, ?)
+                        """, .text(uuid), .integer(repository), .bool(done), .text(now.rfc3339), .text(now.rfc3339),
+                        done ? .text(now.rfc3339) : .null)
                 }
             default:
                 if let repository = anyRepository, tracked.count > 1, Int.random(in: 0..<3, using: &generator) == 0 {
