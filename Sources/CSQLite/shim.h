@@ -5,6 +5,11 @@ static inline int doogit_sqlite3_bind_text(sqlite3_stmt *stmt, int index, const 
     return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
 }
 
+// The same for a function's result: SQLite copies the bytes.
+static inline void doogit_sqlite3_result_blob(sqlite3_context *context, const void *bytes, int length) {
+    sqlite3_result_blob(context, bytes, length, SQLITE_TRANSIENT);
+}
+
 // sqlite3_db_config takes variable arguments, which Swift cannot call. Turns the connection's
 // triggers on or off (statements prepared before are prepared again); 0 when it did.
 static inline int doogit_sqlite3_enable_triggers(sqlite3 *db, int enable) {

@@ -38,6 +38,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0016_list_order_sql, as: UTF8.self)),
         Migration(version: 17, name: "m0017_priority_index",
                   sql: String(decoding: PackageResources.m0017_priority_index_sql, as: UTF8.self)),
+        Migration(version: 18, name: "m0018_todo_counts",
+                  sql: String(decoding: PackageResources.m0018_todo_counts_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

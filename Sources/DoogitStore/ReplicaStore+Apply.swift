@@ -14,8 +14,30 @@ extension ReplicaStore {
     @discardableResult
     public func apply(_ changes: ReplicaChanges, at now: Timestamp, asLocalChange: Bool = false) throws -> AppliedChanges {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
-            asLocalChange ? try write(changes, at: now)
-                : try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now) }
+            if asLocalChange { return try write(changes, at: now) }
+            // With the triggers off, those that keep each repository's counts are off too: the
+            // repositories the merge's todos were in, and those they are in after it, are counted again.
+            var touched = Set(changes.repositories.map(\.entry.id))
+            for uuid in changes.todos.map(\.entry.uuid) + changes.purgedTodos.sorted() {
+                if let id = try database.scalarInt("SELECT repository_id FROM todos WHERE uuid = ?", .text(uuid)) { touched.insert(id) }
+            }
+            let applied = try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now) }
+            for change in changes.todos { touched.insert(change.entry.repository.value) }
+            try recountTodos(inRepositories: touched)
+            return applied
+        }
+    }
+
+    /// Counts the todos of each repository again, open and done, into `todo_counts` (which its
+    /// triggers keep otherwise).
+    func recountTodos(inRepositories ids: Set<Int64>) throws(StoreError) {
+        for id in ids.sorted() {
+            try database.run("""
+                INSERT INTO todo_counts (repository_id, open, done)
+                SELECT ?1, (SELECT count(*) FROM todos WHERE repository_id = ?1 AND done = 0),
+                       (SELECT count(*) FROM todos WHERE repository_id = ?1 AND done = 1) WHERE true
+                ON CONFLICT (repository_id) DO UPDATE SET open = excluded.open, done = excluded.done
+                """, .integer(id))
         }
     }
 

@@ -26,6 +26,13 @@ public struct Row {
         statement.column(named: name)
     }
 
+    /// The bytes of a blob, for the closure's length (none for NULL).
+    func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let count = Int(sqlite3_column_bytes(statement.handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement.handle, column) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     public func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(statement.handle, column) == SQLITE_NULL
     }

@@ -96,14 +96,14 @@ extension Store {
     }
 
     /// Every tracked repository (those of `repositoryIDs`, when given) with its open and done
-    /// counts, by full name.
+    /// counts, by full name. The counts are those `todo_counts` keeps (m0018): one row per
+    /// repository, whatever the number of todos.
     public func repositorySummaries(repositoryIDs: [Int64]? = nil) throws -> [RepositorySummary] {
         let restriction = repositoryIDs.map { "WHERE r.id IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
         return try database.query("""
-            SELECT \(Self.repositoryColumns),
-                   (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 0) AS open_count,
-                   (SELECT count(*) FROM todos t WHERE t.repository_id = r.id AND t.done = 1) AS done_count
-            FROM repositories r \(restriction) ORDER BY r.full_name COLLATE NOCASE, r.id
+            SELECT \(Self.repositoryColumns), coalesce(c.open, 0) AS open_count, coalesce(c.done, 0) AS done_count
+            FROM repositories r LEFT JOIN todo_counts c ON c.repository_id = r.id
+            \(restriction) ORDER BY r.full_name COLLATE NOCASE, r.id
             """, (repositoryIDs ?? []).map(SQLValue.integer)) { row throws(StoreError) in
             RepositorySummary(repository: try Self.readRepository(row), open: Int(try row.int64("open_count")),
                               done: Int(try row.int64("done_count")))

@@ -117,6 +117,9 @@ struct ListWindowReadTests {
         ("Write The Release Notes", "release"), ("write", "writes"), ("fix CI now", "ci n"), ("aaab", "aab"),
         ("Ünïcode Straße", "straße"), ("ÉTÉ", "été"), ("café", "cafe"), ("cafe\u{301}", "café"), ("café", "cafe\u{301}"),
         ("K-Kelvin \u{212A}", "k-k"), ("\u{212A}elvin", "kelvin"), ("日本語のテキスト", "テキ"), ("100%_done", "%_"),
+        // Longer than a word of eight bytes: found across words, in the last bytes, or not at all.
+        ("Notes of the release, and at last: RELEASE", "release"), ("0123456789abcdeFXYz", "fxyz"), ("@@@@@@@@@@@@", "`"),
+        ("[[[[[[[[[[", "{"), ("a text longer than a word, then ÉTÉ", "été"), ("a text longer than a word, then cafe\u{301}", "cafe"),
     ])
     func theFilterQueryMatchesAsSwiftDoes(text: String, needle: String) throws {
         let store = try memoryStore()

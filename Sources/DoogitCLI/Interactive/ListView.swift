@@ -138,9 +138,19 @@ struct ListView {
         let previous = needle
         filter = text
         if let needle, let previous, needle.contains(previous) {
-            // A letter more: only the repositories that matched before can match now.
+            // A letter more: only the repositories that matched before can match now. Their
+            // todos are read by repository, unless they are most of the list: then one pass over
+            // every todo costs less than reading theirs row by row.
             let candidates = matchCounts.filter { $0.value > 0 }.map(\.key).sorted()
-            matchCounts = candidates.isEmpty ? [:] : try store.matchCounts(needle, repositoryIDs: candidates)
+            let candidateTodos = candidates.reduce(0) { $0 + (section($1)?.count ?? 0) }
+            if candidates.isEmpty {
+                matchCounts = [:]
+            } else if candidateTodos * 2 > openCount + doneCount {
+                let before = matchCounts
+                matchCounts = try store.matchCounts(needle, repositoryIDs: repositoryIDs).filter { before[$0.key, default: 0] > 0 }
+            } else {
+                matchCounts = try store.matchCounts(needle, repositoryIDs: candidates)
+            }
         } else {
             matchCounts = try needle.map { try store.matchCounts($0, repositoryIDs: repositoryIDs) } ?? [:]
         }
