@@ -33,4 +33,15 @@ extension RemotePhase {
             throw error
         }
     }
+
+    /// Why a write found nothing where this exchange had just read: the repository is gone, or
+    /// (as GitHub answers a write without push access) the token may only read it.
+    func refusedWrite(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteFailure {
+        do {
+            _ = try session.github.repository(id: settings.repositoryID, ifNoneMatch: settings.repositoryETag)
+            return .readOnly(repository: settings.fullName)
+        } catch GitHubError.notFound, GitHubError.unavailable {
+            return .repositoryMissing(repository: settings.fullName)
+        }
+    }
 }

@@ -29,11 +29,18 @@ extension RemotePhase {
                 ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) })
             })
         })
-        let made = try github.createTree(
-            repository: repository, base: snapshot.head == nil ? nil : remote.rootSHA,
-            files: merge.files.sorted { $0.key < $1.key }.map {
-                GitTreeWrite(path: $0.key, content: $0.value, mode: remote.mode(forWriting: $0.key))
-            })
+        let made: GitTreeListing
+        do throws(GitHubError) {
+            made = try github.createTree(
+                repository: repository, base: snapshot.head == nil ? nil : remote.rootSHA,
+                files: merge.files.sorted { $0.key < $1.key }.map {
+                    GitTreeWrite(path: $0.key, content: $0.value, mode: remote.mode(forWriting: $0.key))
+                })
+        } catch .notFound {
+            throw try refusedWrite(settings, session)
+        } catch {
+            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+        }
         let after: RemoteTree, commit: String
         do {
             after = try Self.afterLag(of: repository, session) {

@@ -126,6 +126,9 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     case wouldDropFiles(repository: String, paths: [String])
     /// GitHub refused to read or write it (403: no access, an archived repository).
     case refused(repository: String, message: String)
+    /// The token reads the repository but may not write to it: GitHub answers a write without
+    /// push access as not found (to a classic token) while the repository stays readable.
+    case readOnly(repository: String)
     /// Every write lost a race with another writer; the merge is kept here and sent next time.
     case keptChanging(repository: String, attempts: Int)
     /// GitHub could not be reached or kept failing.
