@@ -15,10 +15,13 @@ public struct GitHubRepository: Equatable, Sendable {
     public var pushedAt: String?
     public var updatedAt: String?
     public var defaultBranch: String?
+    /// Whether the token's user may push to it (`permissions.push`); nil where the answer does
+    /// not say (listings may leave `permissions` out).
+    public var canPush: Bool?
 
     public init(id: Int64, owner: String, name: String, fullName: String, description: String?, htmlURL: String,
                 isPrivate: Bool, archived: Bool?, pushedAt: String? = nil, updatedAt: String? = nil,
-                defaultBranch: String? = nil) {
+                defaultBranch: String? = nil, canPush: Bool? = nil) {
         self.id = id
         self.owner = owner
         self.name = name
@@ -30,18 +33,24 @@ public struct GitHubRepository: Equatable, Sendable {
         self.pushedAt = pushedAt
         self.updatedAt = updatedAt
         self.defaultBranch = defaultBranch
+        self.canPush = canPush
     }
 
     /// The members `init(json:)` reads, at any depth (`login` is the owner's): a repository
     /// answer has about 90, so a parse keeping these alone is much cheaper.
     public static let fields: Set<String> = [
         "id", "owner", "login", "name", "full_name", "description", "html_url", "private", "archived", "pushed_at",
-        "updated_at", "default_branch",
+        "updated_at", "default_branch", "permissions", "push",
     ]
 
     /// The fields doogit reads that a listing may leave out (`minimal-repository` makes them
     /// optional, and older answers lack some), where a missing one is read as unknown.
     public static let listedFields = ["archived", "pushed_at", "updated_at", "default_branch"]
+
+    private static func canPush(_ permissions: JSONValue?) throws(JSONError) -> Bool? {
+        guard let permissions, permissions != .null else { return nil }
+        return try permissions.optionalBool("push")
+    }
 
     public init(json: JSONValue) throws(JSONError) {
         let fullName = try json.string("full_name")
@@ -60,7 +69,8 @@ public struct GitHubRepository: Equatable, Sendable {
             htmlURL: try json.string("html_url"), isPrivate: try json.bool("private"),
             archived: try json.optionalBool("archived"),
             pushedAt: try json.optionalString("pushed_at"), updatedAt: try json.optionalString("updated_at"),
-            defaultBranch: try json.optionalString("default_branch"))
+            defaultBranch: try json.optionalString("default_branch"),
+            canPush: try Self.canPush(json["permissions"]))
         guard id > 0, !self.owner.isEmpty, !name.isEmpty else {
             throw .wrongType(field: "id", expected: "a repository with an id, owner and name")
         }

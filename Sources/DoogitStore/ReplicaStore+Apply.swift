@@ -16,16 +16,38 @@ extension ReplicaStore {
         try database.transaction { () throws(StoreError) -> AppliedChanges in
             if asLocalChange { return try write(changes, at: now) }
             // With the triggers off, those that keep each repository's counts are off too: the
-            // repositories the merge's todos were in, and those they are in after it, are counted again.
+            // repositories the merge's todos were in, and those they are in after it (as written,
+            // which the merge decides), are counted again; all of them after many todos.
+            let uuids = changes.todos.map(\.entry.uuid) + changes.purgedTodos.sorted()
+            let many = uuids.count > 64
             var touched = Set(changes.repositories.map(\.entry.id))
-            for uuid in changes.todos.map(\.entry.uuid) + changes.purgedTodos.sorted() {
-                if let id = try database.scalarInt("SELECT repository_id FROM todos WHERE uuid = ?", .text(uuid)) { touched.insert(id) }
-            }
+            if !many { touched.formUnion(try repositories(ofTodos: uuids)) }
             let applied = try withoutNotes { () throws(StoreError) -> AppliedChanges in try write(changes, at: now) }
-            for change in changes.todos { touched.insert(change.entry.repository.value) }
-            try recountTodos(inRepositories: touched)
+            if many {
+                try recountAllTodos()
+            } else {
+                touched.formUnion(try repositories(ofTodos: uuids))
+                try recountTodos(inRepositories: touched)
+            }
             return applied
         }
+    }
+
+    private func repositories(ofTodos uuids: [String]) throws(StoreError) -> Set<Int64> {
+        var ids = Set<Int64>()
+        for uuid in uuids {
+            if let id = try database.scalarInt("SELECT repository_id FROM todos WHERE uuid = ?", .text(uuid)) { ids.insert(id) }
+        }
+        return ids
+    }
+
+    /// Counts every repository's todos again, in one pass over the todos.
+    func recountAllTodos() throws(StoreError) {
+        try database.run("DELETE FROM todo_counts")
+        try database.run("""
+            INSERT INTO todo_counts (repository_id, open, done)
+            SELECT repository_id, sum(done = 0), sum(done = 1) FROM todos GROUP BY repository_id
+            """)
     }
 
     /// Counts the todos of each repository again, open and done, into `todo_counts` (which its

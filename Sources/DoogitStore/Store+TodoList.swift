@@ -83,9 +83,7 @@ extension Store {
         // array of every row would be copied whole each time it grew.
         var sections: [Int: [TodoRecord]] = [:]
         var reader = TodoReader()
-        _ = try database.query("""
-            SELECT \(Self.todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
-            """, values) { row throws(StoreError) in
+        _ = try database.query(Self.pickedSQL(whereClause), values) { row throws(StoreError) in
             let todo = try reader.read(row)
             guard let place = places[todo.repositoryID], needle.map(todo.matches) ?? true else { return }
             sections[place, default: []].append(todo)
@@ -96,6 +94,11 @@ extension Store {
             let order = todos.indices.sorted { ListKey.precedes(todos[$0], todos[$1]) }
             body(TodoSection(repository: repositories[place], todos: order.map { todos[$0] }))
         }
+    }
+
+    /// The read of a list filtered by its details: the todos picked, with their tags, in no order.
+    static func pickedSQL(_ whereClause: String) -> String {
+        "SELECT \(todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)"
     }
 
     /// The largest ID among the todos `eachSection` shows with these filters (nil: none), read

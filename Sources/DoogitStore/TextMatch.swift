@@ -34,7 +34,7 @@ enum TextMatch {
         let lastStart = count - length
         var start = 0
         while start + 8 <= count && start <= lastStart {
-            let word = (raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) | fold) ^ target
+            let word = (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) | fold) ^ target
             // A zero byte is where the letter is; the lowest one found is exact, those above it
             // may be false (a borrow), which `matches` tells.
             var found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080

@@ -34,14 +34,18 @@ extension RemotePhase {
         }
     }
 
-    /// Why a write found nothing where this exchange had just read: the repository is gone, or
-    /// (as GitHub answers a write without push access) the token may only read it.
+    /// Why a write found nothing where this exchange had just read: the repository is gone, the
+    /// token may only read it (GitHub answers a write without push access as not found, to a
+    /// classic token), or else what the write built on is not there yet (a replica lagging
+    /// behind, or a tree known here that is not GitHub's any more: it is read anew next time).
     func refusedWrite(_ settings: RemoteSettings, _ session: SyncSession) throws -> RemoteFailure {
         do {
-            _ = try session.github.repository(id: settings.repositoryID, ifNoneMatch: settings.repositoryETag)
-            return .readOnly(repository: settings.fullName)
+            guard case .modified(let found, _) = try session.github.repository(id: settings.repositoryID, ifNoneMatch: nil),
+                  found.canPush != false else { return .readOnly(repository: settings.fullName) }
         } catch GitHubError.notFound, GitHubError.unavailable {
             return .repositoryMissing(repository: settings.fullName)
         }
+        try? session.store.forgetRemoteTree()
+        return .lagging(repository: settings.fullName)
     }
 }

@@ -33,7 +33,7 @@ struct GitHubClientTests {
                                                description: "My first repository on GitHub!",
                                                htmlURL: "https://github.com/octocat/Hello-World", isPrivate: false,
                                                archived: false, pushedAt: "2011-01-26T19:06:43Z", updatedAt: "2011-01-26T19:14:43Z",
-                                               defaultBranch: "master"))
+                                               defaultBranch: "master", canPush: true))
         let request = try #require(github.requests.last)
         #expect(request.headers["accept"] == "application/vnd.github+json")
         #expect(request.headers["x-github-api-version"] == "2022-11-28")

@@ -111,10 +111,13 @@ struct TodoCountsTests {
                     changes.todos.append(TodoChange(entry: back, held: removed))
                 }
                 if let repository = anyRepository {
-                    changes.todos.append(TodoChange(entry: TodoEntry(uuid: UUIDv4.make(using: &generator), repository: repository,
-                                                                     text: "from elsewhere \(step)",
-                                                                     doneAt: Bool.random(using: &generator) ? now : nil,
-                                                                     createdAt: now, stamp: stamp(clock)), held: nil))
+                    // Now and then more than a small pull's worth (counted again all at once).
+                    for n in 0..<(Int.random(in: 0..<4, using: &generator) == 0 ? 70 : 1) {
+                        changes.todos.append(TodoChange(entry: TodoEntry(uuid: UUIDv4.make(using: &generator), repository: repository,
+                                                                         text: "from elsewhere \(step).\(n)",
+                                                                         doneAt: Bool.random(using: &generator) ? now : nil,
+                                                                         createdAt: now, stamp: stamp(clock)), held: nil))
+                    }
                 }
                 if Int.random(in: 0..<3, using: &generator) == 0, let gone = live.randomElement(using: &generator),
                    let uuid = try store.todoIfAny(id: gone)?.uuid {

@@ -44,4 +44,25 @@ struct RemoteAccessTests: RemoteEndToEndSuite {
         #expect(owner.run("sync").status == 0)
         #expect(try todos(owner) == ["octocat/app: from the owner, from the reader"])
     }
+
+    /// A write that finds nothing while the token may push is no refusal: what it built on is not
+    /// there yet (a lagging replica); the changes wait, the next sync reads anew and sends them.
+    @Test func aWriteNotFoundWithPushAccessIsATemporaryFailure() throws {
+        let (github, machines) = try machines(1)
+        let owner = machines[0]
+        #expect(owner.run("todo", "add", "-R", "app", "first").status == 0)
+        #expect(owner.run("sync").status == 0)
+        #expect(owner.run("todo", "add", "-R", "app", "second").status == 0)
+        let first = Counter()
+        github.script { request in
+            guard request.method == "POST", request.path.hasSuffix("/git/trees"), first.next() == 1 else { return nil }
+            return ServerResponse.json(404, #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest/git/trees#create-a-tree","status":"404"}"#)
+        }
+        let failed = owner.run("sync")
+        #expect(failed.status == 75, "\(failed.stderr)")
+        #expect(failed.stderr.contains("GitHub cannot show the latest commit"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("not write") && !failed.stderr.contains("gone"), "\(failed.stderr)")
+        let sent = owner.run("sync")
+        #expect(sent.status == 0 && sent.stdout.hasPrefix("\(Self.data): sent "), "\(sent.stdout)|\(sent.stderr)")
+    }
 }

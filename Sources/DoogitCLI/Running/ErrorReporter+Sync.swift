@@ -81,7 +81,7 @@ extension ErrorReporter {
         case .refused(let repository, let message):
             return Report(code: .failure, message: "GitHub refused the exchange with \(repository): \(message); \(waiting). Check that the token may read and write its contents, and that it is not archived")
         case .readOnly(let repository):
-            return Report(code: .failure, message: "the token can read \(repository) but not write to it (GitHub answers a write without push access as not found); \(waiting). Ask the repository's owner for write access, or choose a repository of your own with 'doogit remote init OWNER/NAME'")
+            return Report(code: .failure, message: "the token can read \(repository) but not write to it (GitHub answers a write without push access as not found); \(waiting). Give the token's user write access to it ('doogit auth status' shows which token is used), or choose a repository of your own with 'doogit remote init OWNER/NAME'")
         case .keptChanging(let repository, let attempts):
             return Report(code: .temporaryFailure, message: "the todo file in \(repository) kept changing while this machine wrote it (\(attempts) tries); \(waiting) (the merge is kept here); try again later")
         case .unavailable(let repository, let error), .failed(let repository, let error):
