@@ -30,6 +30,14 @@ extension JSONFuzzer {
             case nil, .null?, .string?: return true
             default: return false
             }
+        case "permissions":
+            // Not every answer has it (listings may leave it out): only its `push` is read.
+            guard let value, value != .null else { return true }
+            guard case .object = value else { return false }
+            switch value["push"] {
+            case nil, .null?, .bool?: return true
+            default: return false
+            }
         case "owner":
             // Null or left out (some of GitHub's schemas allow it): the full name names the owner.
             guard let value, value != .null else { return true }
