@@ -190,7 +190,10 @@ struct ManyRepositoriesTests {
         world.github.secondaryLimits.pointsPerMinute = 900
         world.github.resetCounters()
         _ = try world.sync()
-        #expect(Set(world.askedByID.prefix(50)).isDisjoint(with: Set(read.keys.compactMap { Int64($0) })))
+        // A repository read before starts only once all but the window's width of those never read
+        // were answered: so many arrive first, whatever the order answers come in on a busy machine.
+        let unreadFirst = world.askedByID.prefix(max(1, 100 - read.count - SyncerTests.transfersAtOnce + 1))
+        #expect(Set(unreadFirst).isDisjoint(with: Set(read.keys.compactMap { Int64($0) })), "\(unreadFirst)")
     }
 
     /// Repositories no listing shows, more than a minute's points allow, by id: paced (a minute's
