@@ -56,6 +56,39 @@ def run(doogit, env, *args, wrap=lambda command: command):
     return elapsed, result.stdout, sum(int(ms) for ms in PACED.findall(result.stderr))
 
 
+def environment(home, base, proxy):
+    """A HOME's environment for doogit, reaching the GitHub directly or through the proxy."""
+    env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": proxy.url if proxy else base, "GH_TOKEN": TOKEN,
+           "LANG": "C.UTF-8"}
+    if proxy:
+        env["SSL_CERT_FILE"] = proxy.certificate
+    return env
+
+
+def measured(base, proxy, doogit, env, *doogit_args):
+    """One command on counters started afresh: (ms, requests, units, connections, paced ms),
+    and the fake's statistics. Through the proxy, connections are counted with strace."""
+    call(base, "/_reset")
+    opened = call(base, "/_stats")["connections"]
+    if proxy:
+        wrap, count = https.traced([], proxy.port)
+        elapsed, _, paced = run(doogit, env, *doogit_args, wrap=lambda command: wrap + command)
+        connections = count()
+    else:
+        elapsed, _, paced = run(doogit, env, *doogit_args)
+    stats = call(base, "/_stats")
+    if not proxy:
+        connections = stats["connections"] - opened
+    return (elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections, paced), stats
+
+
+def stop(fake, proxy):
+    if proxy:
+        proxy.stop()
+    fake.stdin.close()
+    fake.wait(timeout=30)
+
+
 def scenario(args, label, own, others, runs, proxy_wanted=False, owners=10, private=False,
              phases=("first sync", "no-op sync", "10 changed")):
     fake = subprocess.Popen([args.fake, "--own", str(own), "--others", str(others), "--owners", str(owners)]
@@ -74,35 +107,21 @@ def scenario(args, label, own, others, runs, proxy_wanted=False, owners=10, priv
         homes = []
         for doogit in args.doogit:
             home = tempfile.mkdtemp(prefix="doogit-bench-")
-            env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": base, "GH_TOKEN": TOKEN, "LANG": "C.UTF-8"}
-            if proxy:
-                env["DOOGIT_API_URL"] = proxy.url
-                env["SSL_CERT_FILE"] = proxy.certificate
-            homes.append((doogit, home, env))
+            homes.append((doogit, home, environment(home, base, proxy)))
 
-        def measured(doogit, env, *doogit_args):
-            """One command: (ms, requests, units, connections, paced ms). The fake's counters and
-            its secondary limits' minute start afresh, as for a sync run a while after the last."""
-            call(base, "/_reset")
-            opened = call(base, "/_stats")["connections"]
-            if proxy:
-                wrap, count = https.traced([], proxy.port)
-                elapsed, _, paced = run(doogit, env, *doogit_args, wrap=lambda command: wrap + command)
-                connections = count()
-            else:
-                elapsed, _, paced = run(doogit, env, *doogit_args)
-            stats = call(base, "/_stats")
+        def within_limits(doogit, env, *doogit_args):
+            """One command, as a sync run a while after the last (the fake's counters and its
+            secondary limits' minute start afresh), which must meet no secondary limit."""
+            row, stats = measured(base, proxy, doogit, env, *doogit_args)
             if stats["secondaryRefusals"] or stats["requestsWhileLimited"]:
                 raise SystemExit(f"doogit {' '.join(doogit_args)} met a secondary rate limit: {stats}")
-            if not proxy:
-                connections = stats["connections"] - opened
-            return elapsed * 1000, stats["requests"], stats["rateLimitUsed"], connections, paced
+            return row
 
         rows = []
         samples = {}
         for doogit, home, env in homes:
             if len(names) <= 1000:
-                rows.append((label, "repo add", doogit, *measured(doogit, env, "repo", "add", *names)))
+                rows.append((label, "repo add", doogit, *within_limits(doogit, env, "repo", "add", *names)))
             else:
                 # Thousands are added in parts, with the fake's secondary limits off meanwhile
                 # (each part is a command of its own, and not what is measured).
@@ -120,7 +139,7 @@ def scenario(args, label, own, others, runs, proxy_wanted=False, owners=10, priv
                                         "UPDATE repositories SET etag = NULL; DELETE FROM listing_pages;"], check=True)
                     if phase == "10 changed":
                         call(base, "/_touch?count=10")
-                    samples.setdefault((phase, doogit), []).append(measured(doogit, env, "sync", "--quiet"))
+                    samples.setdefault((phase, doogit), []).append(within_limits(doogit, env, "sync", "--quiet"))
             for doogit, home, env in homes:
                 rows.append((label, phase, doogit, *(statistics.median(column) for column in zip(*samples[(phase, doogit)]))))
         if proxy:
@@ -131,10 +150,7 @@ def scenario(args, label, own, others, runs, proxy_wanted=False, owners=10, priv
             rows.append((label, "curl --parallel", "curl", ms, len(ids), len(ids), connections))
         return rows
     finally:
-        if proxy:
-            proxy.stop()
-        fake.stdin.close()
-        fake.wait(timeout=30)
+        stop(fake, proxy)
 
 
 def curl_pages(base, url, pages, runs):
@@ -173,24 +189,8 @@ def one_owner(args, n, runs, proxy_wanted=False):
         samples = {}
         for _ in range(runs):
             for doogit in args.doogit:
-                home = tempfile.mkdtemp(prefix="doogit-bench-")
-                env = {"HOME": home, "PATH": "/usr/bin:/bin", "DOOGIT_API_URL": proxy.url if proxy else base,
-                       "GH_TOKEN": TOKEN, "LANG": "C.UTF-8"}
-                if proxy:
-                    env["SSL_CERT_FILE"] = proxy.certificate
-                call(base, "/_reset")
-                opened = call(base, "/_stats")["connections"]
-                if proxy:
-                    wrap, count = https.traced([], proxy.port)
-                    elapsed, _, paced = run(doogit, env, "repo", "add", *names, wrap=lambda command: wrap + command)
-                    connections = count()
-                else:
-                    elapsed, _, paced = run(doogit, env, "repo", "add", *names)
-                stats = call(base, "/_stats")
-                if not proxy:
-                    connections = stats["connections"] - opened
-                samples.setdefault(doogit, []).append((elapsed * 1000, stats["requests"], stats["rateLimitUsed"],
-                                                       connections, paced))
+                env = environment(tempfile.mkdtemp(prefix="doogit-bench-"), base, proxy)
+                samples.setdefault(doogit, []).append(measured(base, proxy, doogit, env, "repo", "add", *names)[0])
         rows = [(label, "repo add", doogit, *(statistics.median(column) for column in zip(*samples[doogit])))
                 for doogit in args.doogit]
         pages = range(1, (n + 99) // 100 + 1)
@@ -202,10 +202,7 @@ def one_owner(args, n, runs, proxy_wanted=False):
         rows.append((label, "curl its pages", "curl", ms, len(pages), len(pages), connections))
         return rows
     finally:
-        if proxy:
-            proxy.stop()
-        fake.stdin.close()
-        fake.wait(timeout=30)
+        stop(fake, proxy)
 
 
 def main():

@@ -119,13 +119,18 @@ extension RemotePhase {
             repositoryETag: settings.repositoryETag, path: RemoteLayout.metaPath)
         let joined = BranchRound(ref: round.ref, visibility: round.repository)
         if RemoteBranch.namesItself(try round.file.get(), branch: settings.branch) { return (settings, joined) }
+        // The repository as the round trip read it; asked again only where it answered 304 (no body).
         let repository: GitHubRepository
-        do throws(GitHubError) {
-            repository = try session.github.repository(id: settings.repositoryID)
-        } catch .notFound, .unavailable {
-            throw RemoteFailure.repositoryMissing(repository: settings.fullName)
-        } catch {
-            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+        if case .success(.modified(let found, _)) = round.repository {
+            repository = found
+        } else {
+            do throws(GitHubError) {
+                repository = try session.github.repository(id: settings.repositoryID)
+            } catch .notFound, .unavailable {
+                throw RemoteFailure.repositoryMissing(repository: settings.fullName)
+            } catch {
+                throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
+            }
         }
         let found = try RemoteBranch.find(repository: settings.fullName, defaultBranch: repository.defaultBranch ?? settings.branch,
                                           madeByDoogit: true, github: session.github)
