@@ -27,7 +27,7 @@ public struct ListKey: Comparable, Hashable, Sendable {
 
     /// Whether `lhs` comes before `rhs`: `ListKey(lhs) < ListKey(rhs)` without making either
     /// key (no date written out as text), for orders checked or sorted over many records.
-    public static func precedes(_ lhs: TodoRecord, _ rhs: TodoRecord) -> Bool {
+    public static func precedes<Todo: ListableTodo>(_ lhs: Todo, _ rhs: Todo) -> Bool {
         if lhs.done != rhs.done { return !lhs.done }
         if !lhs.done {
             // A date's text orders as the date does; none ("~") after every date.

@@ -114,34 +114,25 @@ public struct TodoRecord: Equatable, Sendable {
     public var note: String? = nil
     /// Its issue's labels as last seen, sorted (nil: not linked, or not known).
     public var labels: [String]? = nil
-
-    /// Its tags and its issue's labels, each name once (without case), sorted: what the list shows.
-    public var tagsAndLabels: [String] {
-        guard let labels, !labels.isEmpty else { return tags }
-        var seen = Set(tags.map(TagSet.key))
-        return tags + labels.filter { seen.insert(TagSet.key($0)).inserted }.sorted { TagSet.key($0) < TagSet.key($1) }
-    }
 }
 
-extension TodoRecord {
-    /// Whether its text holds `needle` (lowercased), as `--grep` matches: Unicode-aware and
-    /// case-insensitive, which SQLite's LIKE is not.
-    public func matches(_ needle: String) -> Bool {
-        var text = text, needle = needle
-        return text.withUTF8 { haystack in needle.withUTF8 { wanted in TextMatch.contains(haystack, lowercased: wanted) } }
-    }
-}
-
-/// One section of the list: a repository and the todos of it that were asked for.
-public struct TodoSection: Equatable, Sendable {
+/// One section of the list: a repository and the todos of it that were asked for, as records
+/// (`TodoSection`) or as what their lines show (`TodoLineSection`).
+public struct RepositorySection<Todo> {
     public var repository: RepositoryRecord
-    public var todos: [TodoRecord]
+    public var todos: [Todo]
 
-    public init(repository: RepositoryRecord, todos: [TodoRecord]) {
+    public init(repository: RepositoryRecord, todos: [Todo]) {
         self.repository = repository
         self.todos = todos
     }
 }
+
+extension RepositorySection: Equatable where Todo: Equatable {}
+extension RepositorySection: Sendable where Todo: Sendable {}
+
+public typealias TodoSection = RepositorySection<TodoRecord>
+public typealias TodoLineSection = RepositorySection<TodoLine>
 
 /// Which todos a listing shows.
 public enum TodoFilter: Sendable {

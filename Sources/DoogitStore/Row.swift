@@ -1,5 +1,10 @@
 internal import CSQLite
 import DoogitSupport
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// The current row of a statement being stepped; valid only inside the closure it is given to.
 /// Columns are read by name (`"id"`, or the `AS` alias) or by position. A NULL where a value is
@@ -96,7 +101,11 @@ public struct Row {
         guard let bytes = sqlite3_column_text(statement.handle, column) else { return false }
         let count = Int(sqlite3_column_bytes(statement.handle, column))
         var text = text
-        return text.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+        return text.withUTF8 { mine in
+            guard mine.count == count else { return false }
+            guard let start = mine.baseAddress else { return true }
+            return memcmp(start, bytes, count) == 0
+        }
     }
 
     public func string(_ column: Int32) throws(StoreError) -> String {

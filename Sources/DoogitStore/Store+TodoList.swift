@@ -77,29 +77,67 @@ extension Store {
     /// compared without case, which cost more than the rest of the read.
     private func eachPickedSection(_ whereClause: String, _ values: [SQLValue], needle: String?,
                                    repositories: [RepositoryRecord], _ body: (TodoSection) -> Void) throws {
+        try eachPicked(whereClause, values, needle: needle, repositories: repositories, body) { reader, row, fullName throws(StoreError) in
+            try reader.read(row, repositoryFullName: fullName)
+        }
+    }
+
+    /// The sections `sections` gives (never an empty one), of the todos as the list shows them
+    /// and no more: for a list filtered by its details, read whole before it is shown.
+    public func lineSections(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
+                               details: DetailsFilter) throws -> [TodoLineSection] {
+        let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        var sections: [TodoLineSection] = []
+        try eachPicked(whereClause, values, needle: text.map { $0.lowercased() }, repositories: try repositories(),
+                       { sections.append($0) }) { reader, row, _ throws(StoreError) in try reader.readLine(row) }
+        return sections
+    }
+
+    /// The picked rows, read by `read` and handed a section at a time, in the list's order.
+    private func eachPicked<Todo: ListableTodo>(
+        _ whereClause: String, _ values: [SQLValue], needle: String?, repositories: [RepositoryRecord],
+        _ body: (RepositorySection<Todo>) -> Void, read: (inout TodoReader, Row, _ fullName: String) throws(StoreError) -> Todo
+    ) throws {
         var places: [Int64: Int] = [:]
         for (place, repository) in repositories.enumerated() { places[repository.id] = place }
         // Rows go to their repository's section as they come: many small arrays, where one
         // array of every row would be copied whole each time it grew.
-        var sections: [Int: [TodoRecord]] = [:]
+        var sections = [[Todo]](repeating: [], count: repositories.count)
         var reader = TodoReader()
+        // Rows of one repository often come in a run: its place is looked up once per run.
+        var last: (id: Int64, place: Int)?
         _ = try database.query(Self.pickedSQL(whereClause), values) { row throws(StoreError) in
-            let todo = try reader.read(row)
-            guard let place = places[todo.repositoryID], needle.map(todo.matches) ?? true else { return }
-            sections[place, default: []].append(todo)
+            let repositoryID = try row.int64(Self.pickedRepositoryColumn)
+            let place: Int
+            if let last, last.id == repositoryID {
+                place = last.place
+            } else {
+                guard let found = places[repositoryID] else { return }
+                place = found
+                last = (repositoryID, found)
+            }
+            let todo = try read(&reader, row, repositories[place].fullName)
+            if let needle, !todo.matches(needle) { return }
+            sections[place].append(consume todo)
         }
-        for place in sections.keys.sorted() {
-            guard let todos = sections.removeValue(forKey: place) else { continue }
-            // Positions are sorted, then the records taken in that order: a record is large.
-            let order = todos.indices.sorted { ListKey.precedes(todos[$0], todos[$1]) }
-            body(TodoSection(repository: repositories[place], todos: order.map { todos[$0] }))
+        for place in sections.indices where !sections[place].isEmpty {
+            // Sorted where they are: records are moved, never copied.
+            var todos = [Todo]()
+            swap(&todos, &sections[place])
+            todos.sort { ListKey.precedes($0, $1) }
+            body(RepositorySection(repository: repositories[place], todos: todos))
         }
     }
 
     /// The read of a list filtered by its details: the todos picked, with their tags, in no order.
+    /// The repositories are not joined: their names come from the records already read.
     static func pickedSQL(_ whereClause: String) -> String {
-        "SELECT \(todoColumns) FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)"
+        "SELECT t.repository_id AS picked_repository, \(ownColumns), \(tagsColumn) FROM todos t \(whereClause)"
     }
+
+    /// The position of the repository's ID in `pickedSQL`'s rows.
+    static let pickedRepositoryColumn: Int32 = 0
 
     /// The largest ID among the todos `eachSection` shows with these filters (nil: none), read
     /// before them, since every line's ID is aligned to the widest: the rows by ID from the

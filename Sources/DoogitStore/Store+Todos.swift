@@ -5,13 +5,17 @@ extension Store {
 
     /// A todo's columns for `readTodo`; its issue's state and address are as last seen under
     /// the present link (the state unknown otherwise).
-    static let todoColumns = listColumns + """
-        , (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid AND is_on = 1) AS tags
-        """
+    static let todoColumns = listColumns + ", " + tagsColumn
+
+    /// A todo's tags, joined by spaces.
+    static let tagsColumn = "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid AND is_on = 1) AS tags"
 
     /// `todoColumns` without the tags, which a listing of many todos reads in one go (`tagsByTodoID`).
-    static let listColumns = """
-        t.id AS todo_id, t.uuid, t.repository_id, r.full_name, t.text, t.done, t.position, t.created_at,
+    static let listColumns = "r.full_name, " + ownColumns
+
+    /// The columns of a todo read from `todos t` alone, without its repository's name.
+    static let ownColumns = """
+        t.id AS todo_id, t.uuid, t.repository_id, t.text, t.done, t.position, t.created_at,
         t.updated_at, t.done_at, t.issue_number,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_url ELSE t.issue_url END AS issue_url,
         CASE WHEN t.seen_number = t.issue_number AND t.seen_clock = t.issue_clock THEN t.seen_state END AS issue_state,

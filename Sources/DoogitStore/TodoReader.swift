@@ -1,12 +1,14 @@
 import DoogitMerge
 import DoogitSupport
 
-/// Reads todos from rows that have `Store.todoColumns` (or `listColumns`): the columns are found
-/// by name at the first row and read by position after it, since a listing reads thousands of
-/// rows of one statement.
+/// Reads todos from rows that have `Store.todoColumns` (or `listColumns`, or `ownColumns` with the
+/// repository's name given): the columns are found by name at the first row and read by position
+/// after it, since a listing reads thousands of rows of one statement.
 struct TodoReader {
     private struct Columns {
-        let id, uuid, repositoryID, fullName, text, done, position, createdAt, updatedAt, doneAt: Int32
+        let id, uuid, repositoryID, text, done, position, createdAt, updatedAt, doneAt: Int32
+        /// nil where the caller knows the repository's name (a read without the repositories).
+        let fullName: Int32?
         let issueNumber, issueURL, issueState, issueLabels, due, priority, note: Int32
         /// nil where the tags are read apart (`listColumns`).
         let tags: Int32?
@@ -17,7 +19,7 @@ struct TodoReader {
             id = try row.index("todo_id")
             uuid = try row.index("uuid")
             repositoryID = try row.index("repository_id")
-            fullName = try row.index("full_name")
+            fullName = row.position(of: "full_name")
             text = try row.index("text")
             done = try row.index("done")
             position = try row.index("position")
@@ -48,28 +50,47 @@ struct TodoReader {
         return found
     }
 
-    /// The todo of `row`; `tags` (sorted) stand for the row's `tags` column when given.
-    mutating func read(_ row: Row, tags: [String]? = nil) throws(StoreError) -> TodoRecord {
+    /// The todo of `row`; `tags` (sorted) stand for the row's `tags` column when given, and
+    /// `repositoryFullName` for its `full_name` column, which a row then need not have.
+    mutating func read(_ row: Row, tags: [String]? = nil, repositoryFullName: String? = nil) throws(StoreError) -> TodoRecord {
         let c = try columns(of: row)
-        var names: [String] = []
-        if let tags {
-            names = tags
-        } else if let column = c.tags, let text = row.optionalString(column) {
-            names = text.utf8.contains(UInt8(ascii: " "))
-                ? text.split(separator: " ").map(String.init).sorted { TagSet.key($0) < TagSet.key($1) } : [text]
-        }
+        let name: String
+        if let repositoryFullName { name = repositoryFullName } else { name = try fullName(row, c.fullName) }
         return TodoRecord(
             id: try row.int64(c.id), uuid: try row.string(c.uuid), repositoryID: try row.int64(c.repositoryID),
-            repositoryFullName: try fullName(row, c.fullName), text: try row.string(c.text),
+            repositoryFullName: name, text: try row.string(c.text),
             done: try row.bool(c.done), position: try row.int64(c.position),
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
             due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
-            tags: names, note: row.optionalString(c.note),
-            labels: row.optionalString(c.issueLabels).map { Self.labels($0, leaving: c.labelsLeaving.flatMap(row.optionalString)) })
+            tags: tags ?? Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
     }
 
-    private mutating func fullName(_ row: Row, _ column: Int32) throws(StoreError) -> String {
+    /// The todo of `row` as a list shows it: what a `TodoRecord` has less its UUID, repository
+    /// name and times, which are not read.
+    mutating func readLine(_ row: Row) throws(StoreError) -> TodoLine {
+        let c = try columns(of: row)
+        return TodoLine(
+            id: try row.int64(c.id), repositoryID: try row.int64(c.repositoryID), done: try row.bool(c.done),
+            position: try row.int64(c.position), text: try row.string(c.text), issue: try Self.issueLink(row, c),
+            due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
+            tags: Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
+    }
+
+    /// The names of the row's `tags` column (joined by spaces), sorted without case.
+    private static func tags(_ row: Row, _ c: Columns) -> [String] {
+        guard let column = c.tags, let text = row.optionalString(column) else { return [] }
+        return text.utf8.contains(UInt8(ascii: " "))
+            ? text.split(separator: " ").map(String.init).sorted { TagSet.key($0) < TagSet.key($1) } : [text]
+    }
+
+    /// The issue's labels of the row as the list shows them (nil: none known).
+    private static func labels(_ row: Row, _ c: Columns) -> [String]? {
+        row.optionalString(c.issueLabels).map { labels($0, leaving: c.labelsLeaving.flatMap(row.optionalString)) }
+    }
+
+    private mutating func fullName(_ row: Row, _ column: Int32?) throws(StoreError) -> String {
+        guard let column else { throw .unknownColumn("full_name") }
         if row.textEquals(column, lastFullName) { return lastFullName }
         lastFullName = try row.string(column)
         return lastFullName

@@ -20,9 +20,18 @@ struct ListReadTests {
                 ? .some(CalendarDate(dayNumber: 20_000 + Int.random(in: 0..<6, using: &random))) : nil
             let priority: Priority?? = Bool.random(using: &random) ? .some(Priority.allCases.randomElement(using: &random)) : nil
             let tags = ["ci", "docs", "CI"].filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+            let note: String?? = Int.random(in: 0..<5, using: &random) == 0 ? .some("note \(index)") : nil
             let todo = try store.addTodo(repositoryID: Int64.random(in: 1...4, using: &random), text: "t\(index)",
-                                         details: DetailsEdit(due: due, priority: priority, addTags: tags), at: moment(Int64(index)))
+                                         details: DetailsEdit(due: due, priority: priority, addTags: tags, note: note),
+                                         at: moment(Int64(index)))
             if Int.random(in: 0..<3, using: &random) == 0 { _ = try store.setDone([todo.id], done: true, at: moment(Int64(index))) }
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                // A linked issue, with labels: one of them the same as a tag but for case.
+                let issue = IssueSnapshot(number: Int64(index + 1), url: "https://github.com/o/r/issues/\(index + 1)", title: "t",
+                                          state: Bool.random(using: &random) ? .open : .closed,
+                                          updatedAt: "2026-01-01T00:00:00Z", labels: ["bug", "Ci"])
+                _ = try store.linkIssue(todoID: todo.id, to: issue, at: moment(Int64(index)))
+            }
         }
         return store
     }
@@ -59,7 +68,7 @@ struct ListReadTests {
             (.all, DetailsFilter(), { _ in true }),
             (.open, DetailsFilter(), { !$0.done }),
             (.done, DetailsFilter(), { $0.done }),
-            (.all, DetailsFilter(tags: ["ci"]), { $0.tags.contains { TagSet.key($0) == "ci" } }),
+            (.all, DetailsFilter(tags: ["ci"]), { ($0.tags + ($0.labels ?? [])).contains { TagSet.key($0) == "ci" } }),
             (.all, DetailsFilter(priorities: [.high]), { $0.priority == .high }),
             (.open, DetailsFilter(priorities: [.medium, .low]), { !$0.done && ($0.priority == .medium || $0.priority == .low) }),
             (.all, DetailsFilter(dues: [.by(day)]), { $0.due.map { $0 <= day } ?? false }),
@@ -71,6 +80,10 @@ struct ListReadTests {
             #expect(sections.map { $0.map(\.id) } == wanted.map { $0.map(\.id) }, "case \(index)")
             #expect(sections == wanted, "case \(index)")
             #expect(try store.sections(filter: filter, details: details).map(\.todos) == wanted, "case \(index)")
+            // The lines read for a list shown alone: the same todos, in the same sections.
+            let lines = try store.lineSections(filter: filter, details: details)
+            #expect(lines.map(\.todos) == wanted.map { $0.map(TodoLine.init) }, "case \(index)")
+            #expect(lines.map(\.repository) == (try store.sections(filter: filter, details: details)).map(\.repository), "case \(index)")
             let largest = try store.largestListedTodoID(filter: filter, details: details)
             #expect(largest == wanted.joined().map(\.id).max(), "case \(index)")
         }
@@ -92,6 +105,7 @@ struct ListReadTests {
         #expect(sections == (try expected(store) { _ in true }))
         // A filtered list, ordered on the records' keys rather than the index's, the same.
         #expect(try streamed(store, details: DetailsFilter(tags: ["x"])) == sections)
+        #expect(try store.lineSections(details: DetailsFilter(tags: ["x"])).map(\.todos) == sections.map { $0.map(TodoLine.init) })
     }
 
     @Test("ListKey.precedes orders records as their ListKeys do", arguments: 0..<8)

@@ -191,4 +191,21 @@ struct TerminalTextTests {
         #expect(TerminalText.lines("\u{1B}]0;title\u{07}x\ty\n\u{1B}[31mred") == ["x y", "red"])
         #expect(TerminalText.lines("") == [""])
     }
+
+    @Test("printable ASCII is told eight bytes at a time exactly as byte by byte")
+    func printableASCIIWordAtATime() {
+        var random = SplitMix64(seed: 0x7E)
+        // Mostly printable bytes, with the edges of the range (0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF)
+        // and zero placed anywhere, at every length around a word's.
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0x9B, 0xFF]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...40, using: &random)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
+            for _ in 0..<Int.random(in: 0...2, using: &random) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<count, using: &random)] = edges[Int.random(in: 0..<edges.count, using: &random)]
+            }
+            let expected = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            #expect(bytes.withUnsafeBufferPointer(TerminalText.isPrintableASCII) == expected, "\(bytes)")
+        }
+    }
 }

@@ -55,7 +55,7 @@ enum NextCommand {
             var cell = ""
             if let long {
                 let score = item.urgency.description
-                cell = String(repeating: " ", count: scoreWidth - score.count) + score + "  " + long.cells(item.todo)
+                cell = String(repeating: " ", count: scoreWidth - score.count) + score + "  " + long.cells(id: item.todo.id)
             }
             let name = TerminalText.sanitize(item.todo.repositoryFullName)
             cell += runtime.style.dim(name) + String(repeating: " ", count: max(0, nameWidth - DisplayWidth.of(name))) + "  "

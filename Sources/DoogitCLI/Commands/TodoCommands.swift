@@ -196,15 +196,24 @@ enum TodoCommands {
         if !includeEmpty && !invocation.flag("long") && (runtime.global.json || (grep == nil && details.picksAll)) {
             return try streamList(store, filter: filter, grep: grep, details: details, today: today, runtime)
         }
+        var renderer = ListRenderer.todos(runtime)
+        renderer.highlight = grep
+        renderer.today = today
+        // A part of the list alone is read as its lines show it, and no more.
+        if !includeEmpty && !invocation.flag("long") && !runtime.global.json {
+            let sections = try store.lineSections(filter: filter, matching: grep, details: details)
+            renderer.writeTodoList(sections, cells: nil) { runtime.console.output.write(bytes: $0) }
+            if runtime.console.outputIsTerminal && sections.isEmpty {
+                runtime.note(try emptyListHint(store: store, repositories: repositories, filter: filter, grep: grep))
+            }
+            return
+        }
         let sections = try store.sections(repositoryIDs: repositories.isEmpty ? nil : repositories.map(\.id),
                                           filter: filter, matching: grep, details: details, includeEmpty: includeEmpty)
         if runtime.global.json {
             runtime.printJSONArray(sections, JSONOutput.section)
             return
         }
-        var renderer = ListRenderer.todos(runtime)
-        renderer.highlight = grep
-        renderer.today = today
         if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
         renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
         if runtime.console.outputIsTerminal && sections.allSatisfy({ $0.todos.isEmpty }) {

@@ -36,7 +36,7 @@ extension ListRenderer {
 
     /// A todo's details: its due date (relative to today while it is open), its tags and its
     /// issue's labels and, when it has a note, `style.noteMarker`.
-    func details(of todo: TodoRecord) -> Details {
+    func details<Todo: ListableTodo>(of todo: Todo) -> Details {
         let tags = todo.tagsAndLabels.compactMap(Self.tagWord)
         guard todo.due != nil || !tags.isEmpty || todo.note != nil else { return Details() }
         var details = Details(due: todo.due.map { Self.duePhrase($0, today: todo.done ? nil : today) },
@@ -51,7 +51,7 @@ extension ListRenderer {
 
     /// Appends `details(of:)` after two spaces, styled as `styled` styles them, piece by piece
     /// (the way a whole list is written, with no string made for each todo).
-    func appendDetails(of todo: TodoRecord, to out: inout OutputText) {
+    func appendDetails<Todo: ListableTodo>(of todo: Todo, to out: inout OutputText) {
         let tags = todo.tagsAndLabels
         guard todo.due != nil || todo.note != nil || tags.contains(where: { Self.tagWord($0) != nil }) else { return }
         out += "  " as StaticString
@@ -96,7 +96,7 @@ extension ListRenderer {
     }
 
     /// Whether a todo is overdue: open, and due before today. What is done never is.
-    static func isOverdue(_ todo: TodoRecord, today: CalendarDate?) -> Bool {
+    static func isOverdue<Todo: ListableTodo>(_ todo: Todo, today: CalendarDate?) -> Bool {
         guard !todo.done, let due = todo.due, let today else { return false }
         return due < today
     }
@@ -109,9 +109,9 @@ extension ListRenderer {
         switch days {
         case 0: return "due today"
         case 1: return "due tomorrow"
-        case 2...13: return "due in \(days) days"
+        case 2...13: return "due in " + String(days) + " days"
         case -1: return "1 day overdue"
-        case ..<(-1): return "\(-days) days overdue"
+        case ..<(-1): return String(-days) + " days overdue"
         default: return "due \(due.text)"
         }
     }

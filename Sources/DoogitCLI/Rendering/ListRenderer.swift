@@ -30,6 +30,8 @@ struct ListRenderer {
     /// (coloured) and as plain text, whose width the layout needs. The one place where a
     /// repository's flags are written.
     func flags(isPrivate: Bool = false, gone: Bool = false, archived: Bool?, tracked: Bool = true) -> (shown: String, plain: String) {
+        // Most repositories have none: no list of them is made.
+        guard isPrivate || gone || archived != false || !tracked else { return ("", "") }
         var shown: [String] = []
         var plain: [String] = []
         for (applies, flag, color) in [(isPrivate, "[private]", style.yellow), (gone, "[gone]", style.red),
@@ -123,15 +125,15 @@ struct ListRenderer {
     /// hanging indent: continuation lines then start near the left edge. Off a terminal (no
     /// width, no highlight) the one line is written straight into `out`, piece by piece, since a
     /// whole list is written this way.
-    func appendTodo(_ todo: TodoRecord, idWidth: Int, cells: String = "", to out: inout OutputText) {
-        let id = String(todo.id)
-        // What comes before the text: indent, marker, the ID right-aligned, the cells.
+    func appendTodo<Todo: ListableTodo>(_ todo: Todo, idWidth: Int, cells: String = "", to out: inout OutputText) {
+        // What comes before the text: indent, marker, the ID right-aligned, the cells. (Of the
+        // todo's parts, not the todo: a function that held it would copy it.)
+        let done = todo.done, id = todo.id
         func appendLead(to out: inout OutputText) {
             out += "  " as StaticString
-            out += todo.done ? style.doneMarker : style.openMarker
+            out += done ? style.doneMarker : style.openMarker
             out += " " as StaticString
-            out.pad(idWidth - id.utf8.count)
-            out += id
+            out.append(id, rightAlignedTo: idWidth)
             out += "  " as StaticString
             out += cells
         }
@@ -159,7 +161,7 @@ struct ListRenderer {
     private var highlights: Bool { style.color && !(highlight ?? "").isEmpty }
 
     /// A todo's text as the list shows it: the priority, the issue, then the text.
-    private func appendText(of todo: TodoRecord, to out: inout OutputText) {
+    private func appendText<Todo: ListableTodo>(of todo: Todo, to out: inout OutputText) {
         if let priority = todo.priority {
             out += "(" as StaticString
             out += priority.rawValue
@@ -175,7 +177,7 @@ struct ListRenderer {
 
     /// The lines of a todo on a terminal: `prefix` and its text, wrapped under itself, then its
     /// details after two spaces where the last line has room for their first word, else below.
-    private func wrapped(_ todo: TodoRecord, text: String, details: Details, prefix: String) -> [String] {
+    private func wrapped<Todo: ListableTodo>(_ todo: Todo, text: String, details: Details, prefix: String) -> [String] {
         guard let width else {
             let tail = details.text.isEmpty ? "" : "  " + styled(details.text, details)
             return [paint(text, lead: prefix, done: todo.done) + tail]
@@ -230,9 +232,19 @@ struct ListRenderer {
     /// The sectioned list (a header per section, then its todos; with `--long`, their notes),
     /// handed to `write` in pieces of about 64 KB as it is made.
     func writeTodoList(_ sections: [TodoSection], _ write: ([UInt8]) -> Void) {
+        writeTodoList(sections, cells: long.map { LongColumns.Layout($0, sections.flatMap(\.todos)) }, write)
+    }
+
+    /// `writeTodoList` of sections of any kind of todo, with the `--long` cells laid out.
+    func writeTodoList<Todo: ListableTodo>(_ sections: [RepositorySection<Todo>], cells: LongColumns.Layout?,
+                                          _ write: ([UInt8]) -> Void) {
         // IDs are positive, so the widest is the largest: no string per todo to find it.
-        let idWidth = Self.idWidth(largest: sections.lazy.flatMap(\.todos).map(\.id).max())
-        let cells = long.map { LongColumns.Layout($0, sections.flatMap(\.todos)) }
+        // Read in place: a loop over the records would copy each one.
+        var largest: Int64?
+        for section in sections {
+            for index in section.todos.indices { largest = max(largest ?? 0, section.todos[index].id) }
+        }
+        let idWidth = Self.idWidth(largest: largest)
         var out = OutputText()
         for (index, section) in sections.enumerated() {
             appendSection(section, first: index == 0, idWidth: idWidth, cells: cells, to: &out)
@@ -247,18 +259,21 @@ struct ListRenderer {
     }
 
     /// One section of the list: a blank line before it unless `first`, its header, its todos.
-    func appendSection(_ section: TodoSection, first: Bool, idWidth: Int, cells: LongColumns.Layout? = nil,
+    func appendSection<Todo: ListableTodo>(_ section: RepositorySection<Todo>, first: Bool, idWidth: Int, cells: LongColumns.Layout? = nil,
                        to out: inout OutputText) {
         if !first { out += "\n" as StaticString }
         out += header(section.repository)
         out += "\n" as StaticString
-        for todo in section.todos {
-            appendTodo(todo, idWidth: idWidth, cells: cells?.cells(todo) ?? "", to: &out)
-            if long != nil, let note = todo.note {
-                for line in TerminalText.lines(note) {
-                    out.pad(6 + idWidth)
-                    out += style.dim(line)
-                    out += "\n" as StaticString
+        // Through the buffer: a loop over the array would copy each todo.
+        section.todos.withUnsafeBufferPointer { todos in
+            for index in todos.indices {
+                appendTodo(todos[index], idWidth: idWidth, cells: cells?.cells(id: todos[index].id) ?? "", to: &out)
+                if long != nil, let note = todos[index].note {
+                    for line in TerminalText.lines(note) {
+                        out.pad(6 + idWidth)
+                        out += style.dim(line)
+                        out += "\n" as StaticString
+                    }
                 }
             }
         }

@@ -30,10 +30,10 @@ struct LongColumns {
         }
 
         /// The cells of one todo, each followed by two spaces.
-        func cells(_ todo: TodoRecord) -> String {
-            let age = ages[todo.id] ?? ""
+        func cells(id: Int64) -> String {
+            let age = ages[id] ?? ""
             var out = String(repeating: " ", count: max(0, ageWidth - age.count)) + age + "  "
-            if stateWidth > 0 { out += TextLayout.padRight(states[todo.id] ?? "", to: stateWidth) + "  " }
+            if stateWidth > 0 { out += TextLayout.padRight(states[id] ?? "", to: stateWidth) + "  " }
             return out
         }
     }

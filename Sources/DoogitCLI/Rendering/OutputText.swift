@@ -18,6 +18,24 @@ struct OutputText {
         buffer.append(0x20, count: count)
     }
 
+    /// `number` in decimal, right-aligned to `width` columns: no String made per number.
+    mutating func append(_ number: Int64, rightAlignedTo width: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = number.magnitude, start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 {
+                start -= 1
+                digits[start] = 0x2D
+            }
+            pad(width - (digits.count - start))
+            buffer.append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     var count: Int { buffer.count }
 
     /// Hands over the bytes so far and starts again.
