@@ -83,10 +83,10 @@ extension Store {
     }
 
     /// The sections `sections` gives (never an empty one), of the todos as the list shows them
-    /// and no more: for a list filtered by its details, read whole before it is shown.
-    public func lineSections(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all, matching text: String? = nil,
-                               details: DetailsFilter) throws -> [TodoLineSection] {
-        let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
+    /// and no more: for a part of the list, read whole before it is shown.
+    public func lineSections(filter: TodoFilter = .all, matching text: String? = nil,
+                             details: DetailsFilter) throws -> [TodoLineSection] {
+        let (conditions, values) = Self.listConditions(repositoryIDs: nil, filter: filter, details: details)
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         var sections: [TodoLineSection] = []
         try eachPicked(whereClause, values, needle: text.map { $0.lowercased() }, repositories: try repositories(),
