@@ -35,7 +35,7 @@ extension Store {
                             details: DetailsFilter = DetailsFilter(), _ body: (TodoSection) -> Void) throws
     {
         let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = Self.whereClause(conditions)
         let needle = text.map { $0.lowercased() }
         // Repositories are read once each, not once for every todo row.
         let repositories = try self.repositories()
@@ -87,7 +87,7 @@ extension Store {
     public func lineSections(filter: TodoFilter = .all, matching text: String? = nil,
                              details: DetailsFilter) throws -> [TodoLineSection] {
         let (conditions, values) = Self.listConditions(repositoryIDs: nil, filter: filter, details: details)
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = Self.whereClause(conditions)
         var sections: [TodoLineSection] = []
         try eachPicked(whereClause, values, needle: text.map { $0.lowercased() }, repositories: try repositories(),
                        { sections.append($0) }) { reader, row, _ throws(StoreError) in try reader.readLine(row) }
@@ -108,7 +108,7 @@ extension Store {
         // Rows of one repository often come in a run: its place is looked up once per run.
         var last: (id: Int64, place: Int)?
         _ = try database.query(Self.pickedSQL(whereClause), values) { row throws(StoreError) in
-            let repositoryID = try row.int64(Self.pickedRepositoryColumn)
+            let repositoryID = try reader.repositoryID(row)
             let place: Int
             if let last, last.id == repositoryID {
                 place = last.place
@@ -133,11 +133,8 @@ extension Store {
     /// The read of a list filtered by its details: the todos picked, with their tags, in no order.
     /// The repositories are not joined: their names come from the records already read.
     static func pickedSQL(_ whereClause: String) -> String {
-        "SELECT t.repository_id AS picked_repository, \(ownColumns), \(tagsColumn) FROM todos t \(whereClause)"
+        "SELECT \(ownColumns), \(tagsColumn) FROM todos t \(whereClause)"
     }
-
-    /// The position of the repository's ID in `pickedSQL`'s rows.
-    static let pickedRepositoryColumn: Int32 = 0
 
     /// The largest ID among the todos `eachSection` shows with these filters (nil: none), read
     /// before them, since every line's ID is aligned to the widest: the rows by ID from the
@@ -145,10 +142,15 @@ extension Store {
     public func largestListedTodoID(repositoryIDs: [Int64]? = nil, filter: TodoFilter = .all,
                               details: DetailsFilter = DetailsFilter()) throws -> Int64? {
         let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: filter, details: details)
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = Self.whereClause(conditions)
         return try database.query("""
             SELECT t.id FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause) ORDER BY t.id DESC LIMIT 1
             """, values) { row throws(StoreError) in try row.int64(0) }.first
+    }
+
+    /// A WHERE clause of all of `conditions` ("" for none).
+    static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// The conditions on `t` (the todo) of a listing, with their values.

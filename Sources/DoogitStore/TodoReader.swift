@@ -66,6 +66,11 @@ struct TodoReader {
             tags: tags ?? Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
     }
 
+    /// The ID of the repository of `row`'s todo, read before the todo is.
+    mutating func repositoryID(_ row: Row) throws(StoreError) -> Int64 {
+        try row.int64(try columns(of: row).repositoryID)
+    }
+
     /// The todo of `row` as a list shows it: what a `TodoRecord` has less its UUID, repository
     /// name and times, which are not read.
     mutating func readLine(_ row: Row) throws(StoreError) -> TodoLine {

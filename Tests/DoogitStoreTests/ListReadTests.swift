@@ -136,7 +136,7 @@ struct ListReadTests {
         for priorities in [[Priority.high], [.high, .low]] {
             let (conditions, values) = Store.listConditions(repositoryIDs: nil, filter: .all,
                                                             details: DetailsFilter(priorities: priorities))
-            let read = Store.pickedSQL("WHERE " + conditions.joined(separator: " AND "))
+            let read = Store.pickedSQL(Store.whereClause(conditions))
             let plan = try store.database.query("EXPLAIN QUERY PLAN " + read, values) { row throws(StoreError) in try row.string(3) }
             #expect(plan.contains { $0.contains("todos_priority") }, "\(plan)")
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorted in memory on the records' keys: \(plan)")
