@@ -9,6 +9,17 @@ public enum Priority: String, CaseIterable, Comparable, RegisterValue {
         self.init(rawValue: text.uppercased())
     }
 
+    /// Exactly `H`, `M` or `L` (as the database holds it), from UTF-8 bytes.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 1 else { return nil }
+        switch bytes[0] {
+        case UInt8(ascii: "H"): self = .high
+        case UInt8(ascii: "M"): self = .medium
+        case UInt8(ascii: "L"): self = .low
+        default: return nil
+        }
+    }
+
     /// High first.
     public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rank < rhs.rank }
 

@@ -75,6 +75,12 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// What `parse` makes of a text column's bytes; nil for NULL.
+    func withText<T>(_ column: Int32, _ parse: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        guard let text = sqlite3_column_text(statement.handle, column) else { return nil }
+        return parse(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement.handle, column))))
+    }
+
     /// An RFC 3339 timestamp column, read from its bytes; nil for NULL, an error when malformed.
     public func optionalTimestamp(_ column: String) throws(StoreError) -> Timestamp? {
         try optionalTimestamp(try index(column))

@@ -86,13 +86,6 @@ public struct DetailsFilter: Equatable, Sendable {
 }
 
 extension Store {
-    /// The order of open todos by what is pressing: due first (earliest first, none last), then
-    /// priority (H, M, L, none). SQLite works out every term of an ORDER BY for every row, so
-    /// there are no more of them than open todos need.
-    static let pressingOrder = """
-        t.due IS NULL, t.due, CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END
-        """
-
     /// One repository's todos in the order of the list (as `sections` gives them): open first,
     /// then by `orderByPressing`, else as they arrived.
     public static func listOrder(_ todos: inout [TodoRecord]) {
@@ -107,8 +100,8 @@ extension Store {
         todos.indices.dropFirst().allSatisfy { ListKey.precedes(todos[$0 - 1], todos[$0]) }
     }
 
-    /// Puts a section's todos (open ones first, each part in list order) in the order of
-    /// `pressingOrder`: open ones by due date (none last), then priority, keeping list order.
+    /// Puts a section's todos (open ones first, each part in list order) in the order of what is
+    /// pressing: open ones by due date (none last), then priority, keeping list order.
     /// Positions are sorted by small keys, then the records are swapped into place: a record is
     /// large, and moving one costs less than copying it.
     static func orderByPressing(_ todos: inout [TodoRecord]) {
@@ -243,18 +236,22 @@ extension Store {
     /// as the list orders (due date, none last, then priority), then to the todo made first.
     public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
                           today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
+        guard limit > 0 else { return [] }
         let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: .open, details: filter)
-        // The ranking reads a few columns of each open todo (no repository: the conditions are on
-        // the todo alone); only the todos it keeps are read whole (with their tags), 500 to a
-        // query, and put back in its order.
-        let ranked = try database.query("""
-            SELECT t.id, coalesce(\(Urgency.sql), 0) AS urgency FROM todos t
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY urgency DESC, \(Self.pressingOrder), t.created_at, t.id
-            LIMIT ?
-            """, [.text(today.text), .text(now.rfc3339)] + values + [.integer(Int64(max(0, limit)))]) { row throws(StoreError) in
-            (id: try row.int64(0), urgency: Urgency(hundredths: try row.int64(1)))
+        // The ranking reads the few columns the score needs of each open todo (no repository: the
+        // conditions are on the todo alone) and keeps the best as it goes; only the todos it keeps
+        // are read whole (with their tags), 500 to a query, and put back in its order.
+        var ranking = UrgencyRanking(limit: limit)
+        _ = try database.query("""
+            SELECT t.id, t.due, t.priority, t.created_at FROM todos t WHERE \(conditions.joined(separator: " AND "))
+            """, values) { row throws(StoreError) in
+            let due = row.withText(1, CalendarDate.init(utf8:)), priority = row.withText(2, Priority.init(utf8:))
+            let made = try row.timestamp(3)
+            ranking.offer(UrgencyRanking.Entry(
+                urgency: Urgency(due: due, priority: priority, made: made, today: today, now: now),
+                dueDay: due?.dayNumber ?? .max, priorityRank: priority?.rank ?? 3, made: made, id: try row.int64(0)))
         }
+        let ranked = ranking.ranked
         guard !ranked.isEmpty else { return [] }
         var todos: [Int64: TodoRecord] = [:]
         var reader = TodoReader()

@@ -62,7 +62,7 @@ struct TodoReader {
             done: try row.bool(c.done), position: try row.int64(c.position),
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
-            due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
+            due: row.withText(c.due, CalendarDate.init(utf8:)), priority: row.withText(c.priority, Priority.init(utf8:)),
             tags: tags ?? Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
     }
 
@@ -78,7 +78,7 @@ struct TodoReader {
         return TodoLine(
             id: try row.int64(c.id), repositoryID: try row.int64(c.repositoryID), done: try row.bool(c.done),
             position: try row.int64(c.position), text: try row.string(c.text), issue: try Self.issueLink(row, c),
-            due: row.optionalString(c.due).flatMap(CalendarDate.init(text:)), priority: row.optionalString(c.priority).flatMap(Priority.init(rawValue:)),
+            due: row.withText(c.due, CalendarDate.init(utf8:)), priority: row.withText(c.priority, Priority.init(utf8:)),
             tags: Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
     }
 

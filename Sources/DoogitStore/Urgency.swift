@@ -1,3 +1,4 @@
+import DoogitMerge
 import DoogitSupport
 
 /// How urgent an open todo is: the order of `doogit next`. It is Taskwarrior's urgency (`task
@@ -32,17 +33,26 @@ public struct Urgency: Comparable, Hashable, Sendable, CustomStringConvertible {
         return (hundredths < 0 && whole == 0 ? "-" : "") + "\(whole)." + (part < 10 ? "0" : "") + "\(part)"
     }
 
-    /// The score of each row of the todos' table `t` in hundredths, computed by SQLite in the query
-    /// that picks the todos (one pass, no row read twice); its two parameters are today
-    /// (`YYYY-MM-DD`, the local calendar's) and now (RFC 3339), in this order.
-    static let sql = """
-        CAST(round(100 * (
-            CASE WHEN t.due IS NULL THEN 0.0
-                 ELSE 12.0 * max(0.2, min(1.0, 0.2 + 0.8 * (julianday(?) - julianday(t.due) + 14.0) / 21.0)) END
-            + CASE t.priority WHEN 'H' THEN 6.0 WHEN 'M' THEN 3.9 WHEN 'L' THEN 1.8 ELSE 0.0 END
-            + 2.0 * min(365, max(0, CAST(julianday(?) - julianday(t.created_at) AS INTEGER))) / 365.0
-        )) AS INTEGER)
-        """
+    /// The score of a todo with these details, seen from `today` (the local calendar's) and `now`.
+    /// Computed in Swift from the few columns `next` reads, which costs less than SQLite's date
+    /// functions on every open todo; in the order of the formula, rounded half up as SQLite's
+    /// `round` does, so the bench's SQL computes the same scores.
+    public init(due: CalendarDate?, priority: Priority?, made: Timestamp, today: CalendarDate, now: Timestamp) {
+        var score = 0.0
+        if let due {
+            score = 12.0 * max(0.2, min(1.0, 0.2 + 0.8 * (Double(today.dayNumber - due.dayNumber) + 14.0) / 21.0))
+        }
+        switch priority {
+        case .high?: score += 6.0
+        case .medium?: score += 3.9
+        case .low?: score += 1.8
+        case nil: break
+        }
+        // Whole days since it was made (a todo made after now has none), at most a year.
+        let days = (now.millisecondsSinceEpoch - made.millisecondsSinceEpoch) / 86_400_000
+        score += 2.0 * Double(min(365, max(0, days))) / 365.0
+        hundredths = Int64(100 * score + 0.5)
+    }
 }
 
 /// An open todo as `next` lists it: with its urgency.

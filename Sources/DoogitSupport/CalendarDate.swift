@@ -20,7 +20,13 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
 
     /// Exactly `YYYY-MM-DD`.
     public init?(text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let date = text.withUTF8({ CalendarDate(utf8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Exactly `YYYY-MM-DD`, from UTF-8 bytes (a database column), without making a String first.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0

@@ -154,7 +154,8 @@ struct ListReadTests {
         // The ranking as one query: every open todo, highest urgency first.
         let order = try store.database.query("""
             SELECT t.id FROM todos t JOIN repositories r ON r.id = t.repository_id WHERE t.done = 0
-            ORDER BY coalesce(\(Urgency.sql), 0) DESC, \(Store.pressingOrder), t.created_at, t.id
+            ORDER BY coalesce(\(UrgencyTests.sql), 0) DESC, t.due IS NULL, t.due,
+                CASE t.priority WHEN 'H' THEN 0 WHEN 'M' THEN 1 WHEN 'L' THEN 2 ELSE 3 END, t.created_at, t.id
             """, [.text(today.text), .text(now.rfc3339)]) { row throws(StoreError) in try row.int64(0) }
         #expect(order.count > 500)
         #expect(ranked.map(\.todo.id) == order)

@@ -4,12 +4,24 @@ import DoogitSupport
 import TestSupport
 import Testing
 
-/// `next`'s order: Taskwarrior's urgency of due date, priority and age, computed by SQLite in the
-/// query, against the formula written out plainly; and the filters `next` and the list share.
+/// `next`'s order: Taskwarrior's urgency of due date, priority and age, against the formula
+/// written out plainly and as SQL (the bench's peer computes it so); and the filters `next` and
+/// the list share.
 @Suite struct UrgencyTests {
     static let today = CalendarDate(year: 2026, month: 12, day: 2)!
     /// Midday of `today` in UTC: ages are whole days since a todo was made.
     static let now = Timestamp(secondsSinceEpoch: Int64(today.dayNumber) * 86_400 + 43_200)
+
+    /// The score of each row of the todos' table `t` in hundredths, as SQLite computes it; its two
+    /// parameters are today (`YYYY-MM-DD`) and now (RFC 3339), in this order.
+    static let sql = """
+        CAST(round(100 * (
+            CASE WHEN t.due IS NULL THEN 0.0
+                 ELSE 12.0 * max(0.2, min(1.0, 0.2 + 0.8 * (julianday(?) - julianday(t.due) + 14.0) / 21.0)) END
+            + CASE t.priority WHEN 'H' THEN 6.0 WHEN 'M' THEN 3.9 WHEN 'L' THEN 1.8 ELSE 0.0 END
+            + 2.0 * min(365, max(0, CAST(julianday(?) - julianday(t.created_at) AS INTEGER))) / 365.0
+        )) AS INTEGER)
+        """
 
     /// The score written out as the docs say it, in hundredths.
     static func expected(dueIn days: Int?, priority: Priority?, ageDays: Int) -> Int64 {
@@ -96,6 +108,46 @@ import Testing
         #expect(ranked.map(\.todo.id) == expected.map(\.id))
         #expect(ranked.map(\.urgency.hundredths) == expected.map(\.score))
         #expect(try store.nextTodos(limit: 100, repositoryIDs: [2], today: Self.today, now: Self.now).allSatisfy { $0.todo.repositoryID == 2 })
+    }
+
+    @Test("the score is SQLite's for the same formula, at whole days and a millisecond either side", arguments: 0..<4)
+    func sameAsSQLite(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let store = try memoryStore()
+        try store.saveRepositories([repository(1, "one/a")])
+        let now = Timestamp(millisecondsSinceEpoch: Self.now.millisecondsSinceEpoch + Int64.random(in: 0..<86_400_000, using: &random))
+        for index in 0..<300 {
+            let due: CalendarDate? = Bool.random(using: &random) ? Self.today.adding(days: Int.random(in: -40...40, using: &random)) : nil
+            let priority: Priority? = [Priority.high, .medium, .low, nil].randomElement(using: &random) ?? nil
+            let days = Int64.random(in: -2...800, using: &random), nudge = Int64.random(in: -1...1, using: &random)
+            let made = Timestamp(millisecondsSinceEpoch: now.millisecondsSinceEpoch - days * 86_400_000 + nudge)
+            _ = try store.addTodo(repositoryID: 1, text: "t\(index)", details: DetailsEdit(due: .some(due), priority: .some(priority)), at: made)
+        }
+        let rows = try store.database.query("SELECT \(Self.sql), t.due, t.priority, t.created_at FROM todos t",
+                                            [.text(Self.today.text), .text(now.rfc3339)]) { row throws(StoreError) in
+            (sql: try row.int64(0), swift: Urgency(due: row.optionalString(1).flatMap(CalendarDate.init(text:)),
+                                                   priority: row.optionalString(2).flatMap(Priority.init(rawValue:)),
+                                                   made: try row.timestamp(3), today: Self.today, now: now).hundredths)
+        }
+        #expect(rows.count == 300)
+        #expect(rows.filter { $0.sql != $0.swift }.isEmpty)
+    }
+
+    @Test("the ranking keeps the most urgent, as sorting every entry and taking the first would", arguments: 0..<8)
+    func rankingKeepsTheBest(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let entries = (0..<Int.random(in: 0...300, using: &random)).map { index in
+            UrgencyRanking.Entry(urgency: Urgency(hundredths: Int64.random(in: 0...4, using: &random)),
+                                 dueDay: [Int.max, 3, 5].randomElement(using: &random) ?? .max,
+                                 priorityRank: Int.random(in: 0...3, using: &random),
+                                 made: moment(Int64.random(in: 0...2, using: &random)), id: Int64(index))
+        }.shuffled(using: &random)
+        let sorted = entries.sorted { $0.precedes($1) }
+        for limit in [0, 1, 2, 10, 299, 400] {
+            var ranking = UrgencyRanking(limit: limit)
+            entries.forEach { ranking.offer($0) }
+            #expect(ranking.ranked == Array(sorted.prefix(limit)), "limit \(limit)")
+        }
     }
 
     @Test func overdueIsOpenAndDueBeforeToday() throws {
