@@ -116,23 +116,51 @@ public struct TodoRecord: Equatable, Sendable {
     public var labels: [String]? = nil
 }
 
+/// What a section's header shows of its repository: a whole record, or a `RepositoryHeading`
+/// where no more is shown.
+public protocol SectionHeading {
+    var id: Int64 { get }
+    var fullName: String { get }
+    var description: String? { get }
+    var archived: Bool { get }
+    var gone: Bool { get }
+    var tracked: Bool { get }
+}
+
+extension RepositoryRecord: SectionHeading {}
+
+/// A tracked repository as a section's header shows it, read without the rest of its record:
+/// a part of the list may have a section for each of thousands of repositories.
+public struct RepositoryHeading: SectionHeading, Equatable, Sendable {
+    public var id: Int64
+    public var fullName: String
+    public var description: String?
+    public var archived: Bool
+    public var gone: Bool
+    public var tracked: Bool { true }
+
+    public init(id: Int64, fullName: String, description: String?, archived: Bool, gone: Bool) {
+        (self.id, self.fullName, self.description, self.archived, self.gone) = (id, fullName, description, archived, gone)
+    }
+}
+
 /// One section of the list: a repository and the todos of it that were asked for, as records
-/// (`TodoSection`) or as what their lines show (`TodoLineSection`).
-public struct RepositorySection<Todo> {
-    public var repository: RepositoryRecord
+/// (`TodoSection`) or as what their lines show, under the repository's heading (`TodoLineSection`).
+public struct RepositorySection<Repository: SectionHeading, Todo> {
+    public var repository: Repository
     public var todos: [Todo]
 
-    public init(repository: RepositoryRecord, todos: [Todo]) {
+    public init(repository: Repository, todos: [Todo]) {
         self.repository = repository
         self.todos = todos
     }
 }
 
-extension RepositorySection: Equatable where Todo: Equatable {}
-extension RepositorySection: Sendable where Todo: Sendable {}
+extension RepositorySection: Equatable where Repository: Equatable, Todo: Equatable {}
+extension RepositorySection: Sendable where Repository: Sendable, Todo: Sendable {}
 
-public typealias TodoSection = RepositorySection<TodoRecord>
-public typealias TodoLineSection = RepositorySection<TodoLine>
+public typealias TodoSection = RepositorySection<RepositoryRecord, TodoRecord>
+public typealias TodoLineSection = RepositorySection<RepositoryHeading, TodoLine>
 
 /// Which todos a listing shows.
 public enum TodoFilter: Sendable {

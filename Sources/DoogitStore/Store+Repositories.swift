@@ -95,6 +95,17 @@ extension Store {
         }
     }
 
+    /// Every tracked repository as a section's header shows it, in the order of `repositories()`.
+    public func repositoryHeadings() throws -> [RepositoryHeading] {
+        try database.query("""
+            SELECT r.id, r.full_name, r.description, r.archived, r.gone FROM repositories r
+            ORDER BY r.full_name COLLATE NOCASE, r.id
+            """) { row throws(StoreError) in
+            RepositoryHeading(id: try row.int64(0), fullName: try row.string(1), description: row.optionalString(2),
+                              archived: try row.bool(3), gone: try row.bool(4))
+        }
+    }
+
     /// Every tracked repository (those of `repositoryIDs`, when given) with its open and done
     /// counts, by full name. The counts are those `todo_counts` keeps (m0018): one row per
     /// repository, whatever the number of todos.

@@ -89,15 +89,15 @@ extension Store {
         let (conditions, values) = Self.listConditions(repositoryIDs: nil, filter: filter, details: details)
         let whereClause = Self.whereClause(conditions)
         var sections: [TodoLineSection] = []
-        try eachPicked(whereClause, values, needle: text.map { $0.lowercased() }, repositories: try repositories(),
+        try eachPicked(whereClause, values, needle: text.map { $0.lowercased() }, repositories: try repositoryHeadings(),
                        { sections.append($0) }) { reader, row, _ throws(StoreError) in try reader.readLine(row) }
         return sections
     }
 
     /// The picked rows, read by `read` and handed a section at a time, in the list's order.
-    private func eachPicked<Todo: ListableTodo>(
-        _ whereClause: String, _ values: [SQLValue], needle: String?, repositories: [RepositoryRecord],
-        _ body: (RepositorySection<Todo>) -> Void, read: (inout TodoReader, Row, _ fullName: String) throws(StoreError) -> Todo
+    private func eachPicked<Repository: SectionHeading, Todo: ListableTodo>(
+        _ whereClause: String, _ values: [SQLValue], needle: String?, repositories: [Repository],
+        _ body: (RepositorySection<Repository, Todo>) -> Void, read: (inout TodoReader, Row, _ fullName: String) throws(StoreError) -> Todo
     ) throws {
         var places: [Int64: Int] = [:]
         for (place, repository) in repositories.enumerated() { places[repository.id] = place }

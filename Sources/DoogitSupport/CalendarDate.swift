@@ -40,12 +40,23 @@ public struct CalendarDate: Comparable, Hashable, Sendable, CustomStringConverti
         self.init(year: year, month: month, day: day)
     }
 
+    /// `YYYY-MM-DD`, written digit by digit (a list or an export writes thousands).
     public var text: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        String(unsafeUninitializedCapacity: 10) { bytes in
+            func put(_ value: Int, _ digits: Int, at offset: Int) {
+                var rest = value
+                for index in (offset..<offset + digits).reversed() {
+                    bytes[index] = 0x30 + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            bytes[4] = 0x2D
+            put(month, 2, at: 5)
+            bytes[7] = 0x2D
+            put(day, 2, at: 8)
+            return 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
     public var description: String { text }

@@ -11,6 +11,29 @@ import Testing
         #expect(renderer.header(Fixture.helloWorld) == "octocat/Hello-World  My first repository on GitHub!")
     }
 
+    @Test("a header from a repository's heading alone is the header from its whole record")
+    func headerOfAHeading() {
+        let renderer = ListRenderer(style: Style(color: true, unicode: true), width: 50)
+        for record in [Fixture.helloWorld, Fixture.repository(id: 2, owner: "acme", name: "lost", description: "was here", gone: true),
+                       Fixture.repository(id: 3, owner: "acme", name: "old", description: nil, archived: true)] {
+            let heading = RepositoryHeading(id: record.id, fullName: record.fullName, description: record.description,
+                                            archived: record.archived, gone: record.gone)
+            #expect(renderer.header(heading) == renderer.header(record))
+        }
+    }
+
+    @Test("the due phrase by days from today, and the date when done or far off")
+    func duePhrases() throws {
+        let today = try #require(CalendarDate(year: 2026, month: 12, day: 5))
+        let cases: [(Int, String)] = [(-30, "30 days overdue"), (-2, "2 days overdue"), (-1, "1 day overdue"), (0, "due today"),
+                                      (1, "due tomorrow"), (2, "due in 2 days"), (13, "due in 13 days"), (14, "due 2026-12-19")]
+        for (days, phrase) in cases {
+            let due = try #require(today.adding(days: days))
+            #expect(ListRenderer.duePhrase(due, today: today) == phrase)
+            #expect(ListRenderer.duePhrase(due, today: nil) == "due " + due.text, "done: the date")
+        }
+    }
+
     @Test func headerFlags() {
         let renderer = ListRenderer(style: plain, width: nil)
         let archived = Fixture.repository(id: 1, owner: "acme", name: "old", description: nil, archived: true)

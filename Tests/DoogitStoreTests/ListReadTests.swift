@@ -9,12 +9,14 @@ import Testing
 /// before them, and the reads of `--priority` and `next` by index.
 struct ListReadTests {
     /// Random todos over four repositories (names whose case-insensitive order is neither id
-    /// nor byte order): due dates, priorities, tags, done ones, and a linked one with labels.
+    /// nor byte order; with and without a description, one archived, one gone): due dates, priorities, tags, done ones, and a linked one with labels.
     private func randomStore(seed: UInt64) throws -> Store {
         var random = SplitMix64(seed: seed)
         let store = try memoryStore()
-        try store.saveRepositories([repository(1, "Zeta/app"), repository(2, "alpha/tools"), repository(3, "beta/lib"),
-                                    repository(4, "Beta/another")])
+        var archived = repository(3, "beta/lib", description: "a library")
+        archived.archived = true
+        try store.saveRepositories([repository(1, "Zeta/app"), repository(2, "alpha/tools", description: "tools"), archived,
+                                    repository(4, "Beta/another", gone: true)])
         for index in 0..<Int.random(in: 0...120, using: &random) {
             let due: CalendarDate?? = Int.random(in: 0..<3, using: &random) == 0
                 ? .some(CalendarDate(dayNumber: 20_000 + Int.random(in: 0..<6, using: &random))) : nil
@@ -83,7 +85,8 @@ struct ListReadTests {
             // The lines read for a list shown alone: the same todos, in the same sections.
             let lines = try store.lineSections(filter: filter, details: details)
             #expect(lines.map(\.todos) == wanted.map { $0.map(TodoLine.init) }, "case \(index)")
-            #expect(lines.map(\.repository) == (try store.sections(filter: filter, details: details)).map(\.repository), "case \(index)")
+            let headings = try store.sections(filter: filter, details: details).map { $0.repository.heading }
+            #expect(lines.map(\.repository) == headings, "case \(index)")
             let largest = try store.largestListedTodoID(filter: filter, details: details)
             #expect(largest == wanted.joined().map(\.id).max(), "case \(index)")
         }
@@ -161,5 +164,12 @@ struct ListReadTests {
         #expect(ranked.map(\.todo.id) == order)
         #expect(ranked.map(\.todo) == (try store.todos(ids: order)))
         #expect(try store.nextTodos(limit: 3, today: today, now: now).map(\.todo.id) == Array(order.prefix(3)))
+    }
+}
+
+extension RepositoryRecord {
+    /// What a section's header shows of it, as `repositoryHeadings` reads it.
+    var heading: RepositoryHeading {
+        RepositoryHeading(id: id, fullName: fullName, description: description, archived: archived, gone: gone)
     }
 }

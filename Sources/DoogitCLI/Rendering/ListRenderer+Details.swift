@@ -59,7 +59,7 @@ extension ListRenderer {
         var open = false
         if let due = todo.due {
             if style.color { out += overdue ? "\u{1B}[31m" as StaticString : "\u{1B}[2m" as StaticString }
-            out += Self.duePhrase(due, today: todo.done ? nil : today)
+            Self.appendDuePhrase(due, today: todo.done ? nil : today, to: &out)
             if style.color && overdue { out += "\u{1B}[0m" as StaticString } else { open = style.color }
         }
         var first = todo.due == nil
@@ -104,15 +104,27 @@ extension ListRenderer {
     /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
     /// Without `today` (a done todo, which nothing is pressing about), the date.
     static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
-        guard let today else { return "due \(due.text)" }
-        let days = today.days(to: due)
-        switch days {
-        case 0: return "due today"
-        case 1: return "due tomorrow"
-        case 2...13: return "due in " + String(days) + " days"
-        case -1: return "1 day overdue"
-        case ..<(-1): return String(-days) + " days overdue"
-        default: return "due \(due.text)"
+        var out = OutputText()
+        appendDuePhrase(due, today: today, to: &out)
+        return out.text
+    }
+
+    /// `duePhrase` written into `out` piece by piece, as a whole list is written.
+    static func appendDuePhrase(_ due: CalendarDate, today: CalendarDate?, to out: inout OutputText) {
+        switch today.map({ $0.days(to: due) }) {
+        case 0?: out += "due today" as StaticString
+        case 1?: out += "due tomorrow" as StaticString
+        case let days? where (2...13).contains(days):
+            out += "due in " as StaticString
+            out.append(Int64(days))
+            out += " days" as StaticString
+        case .some(-1): out += "1 day overdue" as StaticString
+        case let days? where days < -1:
+            out.append(Int64(-days))
+            out += " days overdue" as StaticString
+        default:
+            out += "due " as StaticString
+            out += due.text
         }
     }
 }

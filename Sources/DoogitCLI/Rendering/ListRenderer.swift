@@ -53,28 +53,33 @@ struct ListRenderer {
         return (plain.map(style.cyan).joined(separator: " "), plain.joined(separator: " "))
     }
 
-    func flags(_ repository: RepositoryRecord) -> (shown: String, plain: String) {
+    func flags(_ repository: some SectionHeading) -> (shown: String, plain: String) {
         flags(gone: repository.gone, archived: repository.archived, tracked: repository.tracked)
     }
 
     /// The section header: full name, flags, and the description, dimmed and shortened to fit.
-    func header(_ repository: RepositoryRecord) -> String {
-        let name = TerminalText.sanitize(repository.fullName)
-        var plainWidth = DisplayWidth.of(name)
-        var line = style.bold(name)
-        let flagText = flags(repository)
-        if !flagText.plain.isEmpty {
-            line += " " + flagText.shown
-            plainWidth += 1 + DisplayWidth.of(flagText.plain)
-        }
-        appendDescription(repository.description, to: &line, used: plainWidth)
-        return line
+    func header(_ repository: some SectionHeading) -> String {
+        var out = OutputText()
+        appendHeader(repository, to: &out)
+        return out.text
     }
 
-    /// Adds `description` to a line whose visible part is `used` columns wide: sanitized, dimmed,
-    /// and on a terminal shortened with an ellipsis to fit.
-    private func appendDescription(_ description: String?, to line: inout String, used: Int) {
-        if let shown = shownDescription(description, used: used) { line += "  " + shown }
+    /// `header` written into `out` piece by piece, as a whole list is written.
+    func appendHeader(_ repository: some SectionHeading, to out: inout OutputText) {
+        let name = TerminalText.sanitize(repository.fullName)
+        out += style.bold(name)
+        // The columns used so far: only a terminal's width shortens the description.
+        var used = width == nil ? 0 : DisplayWidth.of(name)
+        let flagText = flags(repository)
+        if !flagText.plain.isEmpty {
+            out += " " as StaticString
+            out += flagText.shown
+            if width != nil { used += 1 + DisplayWidth.of(flagText.plain) }
+        }
+        if let shown = shownDescription(repository.description, used: used) {
+            out += "  " as StaticString
+            out += shown
+        }
     }
 
     /// The description as shown after `used` columns (sanitized, dimmed, shortened to fit), or
@@ -236,7 +241,7 @@ struct ListRenderer {
     }
 
     /// `writeTodoList` of sections of any kind of todo, with the `--long` cells laid out.
-    func writeTodoList<Todo: ListableTodo>(_ sections: [RepositorySection<Todo>], cells: LongColumns.Layout?,
+    func writeTodoList<Repository: SectionHeading, Todo: ListableTodo>(_ sections: [RepositorySection<Repository, Todo>], cells: LongColumns.Layout?,
                                           _ write: ([UInt8]) -> Void) {
         // IDs are positive, so the widest is the largest: no string per todo to find it.
         // Read in place: a loop over the records would copy each one.
@@ -259,10 +264,10 @@ struct ListRenderer {
     }
 
     /// One section of the list: a blank line before it unless `first`, its header, its todos.
-    func appendSection<Todo: ListableTodo>(_ section: RepositorySection<Todo>, first: Bool, idWidth: Int, cells: LongColumns.Layout? = nil,
+    func appendSection<Repository: SectionHeading, Todo: ListableTodo>(_ section: RepositorySection<Repository, Todo>, first: Bool, idWidth: Int, cells: LongColumns.Layout? = nil,
                        to out: inout OutputText) {
         if !first { out += "\n" as StaticString }
-        out += header(section.repository)
+        appendHeader(section.repository, to: &out)
         out += "\n" as StaticString
         // Through the buffer: a loop over the array would copy each todo.
         section.todos.withUnsafeBufferPointer { todos in

@@ -19,7 +19,7 @@ struct OutputText {
     }
 
     /// `number` in decimal, right-aligned to `width` columns: no String made per number.
-    mutating func append(_ number: Int64, rightAlignedTo width: Int) {
+    mutating func append(_ number: Int64, rightAlignedTo width: Int = 0) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var rest = number.magnitude, start = digits.count
             repeat {
