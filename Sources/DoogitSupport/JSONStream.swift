@@ -2,14 +2,18 @@
 /// a compact document a program reads), members in the order written, and every control, C1 and bidirectional-override character escaped so that no
 /// text from GitHub can act on a terminal that displays the output. Large lists (10,000 todos)
 /// are written straight from their records, without building a JSONValue tree first.
-public struct JSONStream {
+public struct JSONStream: ~Copyable {
     private var buffer = ByteBuffer()
     /// The document so far.
     public var bytes: [UInt8] { buffer.bytes }
     /// How many bytes the document has so far.
     public var byteCount: Int { buffer.count }
-    /// For each open array or object: whether it has an element yet.
-    private var open: [Bool] = []
+    /// How many arrays and objects are open.
+    private var depth = 0
+    /// Whether the innermost open array or object has an element yet: read and set for every
+    /// element, so kept apart from `outer`, the same for each one around it.
+    private var hasElements = false
+    private var outer: [Bool] = []
     /// Whether elements go on lines of their own, indented by depth.
     public let indented: Bool
 
@@ -33,40 +37,53 @@ public struct JSONStream {
     private mutating func newline() {
         guard indented else { return }
         buffer.append(0x0A)
-        buffer.append(0x20, count: open.count * 2)
+        buffer.append(0x20, count: depth * 2)
     }
 
     /// Separates and indents an element of the innermost array (keys do this for objects).
     private mutating func beginElement() {
-        guard let hasElements = open.last else { return }
+        guard depth > 0 else { return }
         if hasElements { buffer.append(UInt8(ascii: ",")) }
-        open[open.count - 1] = true
+        hasElements = true
         newline()
     }
 
     // MARK: Containers
 
+    private mutating func open() {
+        if depth > 0 { outer.append(hasElements) }
+        depth += 1
+        hasElements = false
+    }
+
+    /// Closes the innermost array or object; whether it had elements.
+    private mutating func close() -> Bool {
+        guard depth > 0 else { return false }
+        let had = hasElements
+        depth -= 1
+        hasElements = depth > 0 ? outer.removeLast() : false
+        return had
+    }
+
     public mutating func beginArray() {
         beginValue()
         buffer.append(UInt8(ascii: "["))
-        open.append(false)
+        open()
     }
 
     public mutating func endArray() {
-        let hadElements = open.popLast() ?? false
-        if hadElements { newline() }
+        if close() { newline() }
         buffer.append(UInt8(ascii: "]"))
     }
 
     public mutating func beginObject() {
         beginValue()
         buffer.append(UInt8(ascii: "{"))
-        open.append(false)
+        open()
     }
 
     public mutating func endObject() {
-        let hadElements = open.popLast() ?? false
-        if hadElements { newline() }
+        if close() { newline() }
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -75,8 +92,7 @@ public struct JSONStream {
         beginElement()
         buffer.append(UInt8(ascii: "\""))
         append(name)
-        buffer.append(UInt8(ascii: "\""))
-        indented ? append(": ") : append(":")
+        indented ? append("\": ") : append("\":")
         valueFollowsKey = true
     }
 

@@ -2,7 +2,7 @@ import DoogitSupport
 
 /// Output text built as UTF-8 bytes. A list of 10,000 todos is made of some 100,000 small
 /// pieces, and appending one to a byte buffer costs a fraction of appending it to a String.
-struct OutputText {
+struct OutputText: ~Copyable {
     private var buffer = ByteBuffer()
 
     static func += (out: inout OutputText, text: String) {
