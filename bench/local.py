@@ -178,7 +178,7 @@ SELECT = ("SELECT r.full_name, t.id, t.done, t.text, t.due, t.priority, "
           "(SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = t.uuid) FROM todos t JOIN repositories r "
           "ON r.id = t.repository_id")
 ORDER = "ORDER BY r.full_name, t.done, t.due IS NULL, t.due, t.priority, t.position"
-# Taskwarrior's urgency as `next` computes it (Sources/DoogitStore/Urgency.swift), today's.
+# Taskwarrior's urgency as `next` computes it (Urgency.swift; the same SQL is the test oracle in Tests/DoogitStoreTests/UrgencyTests.swift), today's.
 URGENCY = ("CAST(round(100 * (CASE WHEN t.due IS NULL THEN 0.0 ELSE 12.0 * max(0.2, min(1.0, 0.2 + 0.8 * "
            "(julianday('now', 'localtime', 'start of day') - julianday(t.due) + 14.0) / 21.0)) END + CASE t.priority "
            "WHEN 'H' THEN 6.0 WHEN 'M' THEN 3.9 WHEN 'L' THEN 1.8 ELSE 0.0 END + 2.0 * min(365, max(0, "

@@ -233,7 +233,7 @@ extension Store {
 
     /// The `limit` most urgent open todos (`next`), of the repositories given (nil: all) that
     /// `filter` picks: by `Urgency` seen from `today` and `now`, the highest first; a tie goes
-    /// as the list orders (due date, none last, then priority), then to the todo made first.
+    /// as the list orders (due date, none last, then priority), then to the todo made first, then to the lower ID.
     public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
                           today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
         guard limit > 0 else { return [] }

@@ -1,6 +1,6 @@
 /// Bytes appended in many small pieces, as a list's output is (a `--json` list of 10,000 todos
 /// is some 300,000 of them). Pieces are copied into spare room kept at the end of memory the
-/// buffer owns alone, so each costs a bounds check and a copy: no uniqueness check of an array
+/// buffer owns alone, so each costs a capacity check and a copy: no uniqueness check of an array
 /// and no bookkeeping of `Array.append(contentsOf:)`. Noncopyable, since it owns that memory.
 /// The appends are inlinable: a call per piece would cost more than the piece's copy.
 public struct ByteBuffer: ~Copyable {
