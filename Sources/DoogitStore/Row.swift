@@ -70,9 +70,7 @@ public struct Row {
     }
 
     public func optionalString(_ column: Int32) -> String? {
-        guard let text = sqlite3_column_text(statement.handle, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(statement.handle, column))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// What `parse` makes of a text column's bytes; nil for NULL.

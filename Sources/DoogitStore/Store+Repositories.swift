@@ -7,6 +7,10 @@ extension Store {
         r.import_issues, r.scan_commits
         """
 
+    /// The order of repositories everywhere they are listed, the sections of the list too: by
+    /// full name without case, then by id.
+    static let repositoryOrder = "r.full_name COLLATE NOCASE, r.id"
+
     static func readRepository(_ row: Row) throws(StoreError) -> RepositoryRecord {
         RepositoryRecord(
             id: try row.int64("repository_id"), owner: try row.string("owner"), name: try row.string("name"),
@@ -90,7 +94,7 @@ extension Store {
 
     /// Every tracked repository, by full name.
     public func repositories() throws -> [RepositoryRecord] {
-        try database.query("SELECT \(Self.repositoryColumns) FROM repositories r ORDER BY r.full_name COLLATE NOCASE, r.id") {
+        try database.query("SELECT \(Self.repositoryColumns) FROM repositories r ORDER BY \(Self.repositoryOrder)") {
             row throws(StoreError) in try Self.readRepository(row)
         }
     }
@@ -99,7 +103,7 @@ extension Store {
     public func repositoryHeadings() throws -> [RepositoryHeading] {
         try database.query("""
             SELECT r.id, r.full_name, r.description, r.archived, r.gone FROM repositories r
-            ORDER BY r.full_name COLLATE NOCASE, r.id
+            ORDER BY \(Self.repositoryOrder)
             """) { row throws(StoreError) in
             RepositoryHeading(id: try row.int64(0), fullName: try row.string(1), description: row.optionalString(2),
                               archived: try row.bool(3), gone: try row.bool(4))
@@ -114,7 +118,7 @@ extension Store {
         return try database.query("""
             SELECT \(Self.repositoryColumns), coalesce(c.open, 0) AS open_count, coalesce(c.done, 0) AS done_count
             FROM repositories r LEFT JOIN todo_counts c ON c.repository_id = r.id
-            \(restriction) ORDER BY r.full_name COLLATE NOCASE, r.id
+            \(restriction) ORDER BY \(Self.repositoryOrder)
             """, (repositoryIDs ?? []).map(SQLValue.integer)) { row throws(StoreError) in
             RepositorySummary(repository: try Self.readRepository(row), open: Int(try row.int64("open_count")),
                               done: Int(try row.int64("done_count")))
@@ -135,7 +139,7 @@ extension Store {
         } else {
             current = try database.query("""
                 SELECT \(Self.repositoryColumns) FROM repositories r WHERE r.name = ? COLLATE NOCASE
-                ORDER BY r.full_name COLLATE NOCASE, r.id
+                ORDER BY \(Self.repositoryOrder)
                 """, [.text(name)]) { row throws(StoreError) in try Self.readRepository(row) }
         }
         if let found = try Self.single(current, asked: asked) { return found }
@@ -151,7 +155,7 @@ extension Store {
             former = try database.query("""
                 SELECT DISTINCT \(Self.repositoryColumns) FROM repository_names n JOIN repositories r ON r.id = n.repository_id
                 WHERE substr(n.full_name, instr(n.full_name, '/') + 1) = ? COLLATE NOCASE
-                ORDER BY r.full_name COLLATE NOCASE, r.id
+                ORDER BY \(Self.repositoryOrder)
                 """, [.text(name)]) { row throws(StoreError) in try Self.readRepository(row) }
         }
         if let found = try Self.single(former, asked: asked) { return found }

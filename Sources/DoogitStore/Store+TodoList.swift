@@ -55,7 +55,7 @@ extension Store {
         _ = try database.query("""
             SELECT \(Self.listColumns)
             FROM todos t JOIN repositories r ON r.id = t.repository_id \(whereClause)
-            ORDER BY r.full_name COLLATE NOCASE, r.id, t.done, t.list_due, t.list_rank, t.position, t.id
+            ORDER BY \(Self.repositoryOrder), t.done, t.list_due, t.list_rank, t.position, t.id
             """, values) { row throws(StoreError) in
             var todo = try reader.read(row, tags: [])
             todo.tags = tags[todo.id] ?? []

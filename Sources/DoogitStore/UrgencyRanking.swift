@@ -41,7 +41,7 @@ struct UrgencyRanking {
                 heap.swapAt(parent, child)
                 child = parent
             }
-        } else if let last = heap.first, entry.precedes(last) {
+        } else if let leastUrgent = heap.first, entry.precedes(leastUrgent) {
             heap[0] = entry
             var parent = 0
             while true {

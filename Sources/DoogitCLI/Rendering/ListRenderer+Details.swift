@@ -104,7 +104,7 @@ extension ListRenderer {
     /// `due today`, `due tomorrow`, `due in 3 days`, `3 days overdue`; further off, the date.
     /// Without `today` (a done todo, which nothing is pressing about), the date.
     static func duePhrase(_ due: CalendarDate, today: CalendarDate?) -> String {
-        var out = OutputText()
+        var out = OutputText(capacity: 128)
         appendDuePhrase(due, today: today, to: &out)
         return out.text
     }

@@ -59,7 +59,7 @@ struct ListRenderer {
 
     /// The section header: full name, flags, and the description, dimmed and shortened to fit.
     func header(_ repository: some SectionHeading) -> String {
-        var out = OutputText()
+        var out = OutputText(capacity: 128)
         appendHeader(repository, to: &out)
         return out.text
     }

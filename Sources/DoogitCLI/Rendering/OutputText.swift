@@ -3,7 +3,12 @@ import DoogitSupport
 /// Output text built as UTF-8 bytes. A list of 10,000 todos is made of some 100,000 small
 /// pieces, and appending one to a byte buffer costs a fraction of appending it to a String.
 struct OutputText: ~Copyable {
-    private var buffer = ByteBuffer()
+    private var buffer: ByteBuffer
+
+    /// `capacity`: the room to start with; a short piece of text (a header, a phrase) needs little.
+    init(capacity: Int = 4096) {
+        buffer = ByteBuffer(capacity: capacity)
+    }
 
     static func += (out: inout OutputText, text: String) {
         out.buffer.append(text)
