@@ -8,7 +8,7 @@ import Darwin
 
 /// One connection to a doogit database. Opening applies the connection settings every command
 /// relies on: extended result codes, a busy timeout (cron's sync meets the user's shell),
-/// foreign keys and synchronous=NORMAL; `enableWriteAheadLog` adds WAL.
+/// foreign keys, reads through a memory map and synchronous=NORMAL; `enableWriteAheadLog` adds WAL.
 public final class Database {
     /// How a connection may use the file.
     public enum Access: Sendable {
@@ -28,6 +28,13 @@ public final class Database {
 
     /// How long a write waits for another process's transaction before giving up.
     public static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    /// How much of the file SQLite reads through a memory map rather than copying each page into
+    /// a cache of its own: a read then shares the system's pages, with no copy and a tenth of the
+    /// page faults (a short list spent most of its faults growing the heap for that cache). Left
+    /// off for an immutable file, which takes no locks: another process could shorten it under
+    /// the map, and reading past its end is a signal, not an error.
+    static let mappedBytes = 256 << 20
 
     public init(path: String, access: Access = .readWrite) throws(StoreError) {
         var connection: OpaquePointer?
@@ -54,6 +61,7 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
+        if access != .immutable { try execute("PRAGMA mmap_size = \(Self.mappedBytes)") }
         guard TextMatch.register(on: connection) else {
             throw StoreError.classify(code: SQLITE_ERROR, message: "cannot add the function \(TextMatch.sqlName)",
                                       systemErrno: 0, sql: nil, path: path)

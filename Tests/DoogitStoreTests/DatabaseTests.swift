@@ -32,6 +32,22 @@ struct DatabaseTests {
         _ = store
     }
 
+    @Test("a file is read through a memory map, except one opened as immutable, which takes no locks")
+    func memoryMappedReads() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.file("doogit.db")
+        let store = try Store.open(path: path)
+        #expect(try store.database.scalarInt("PRAGMA mmap_size") ?? 0 > 0)
+        #expect(try Database(path: path, access: .readOnly).scalarInt("PRAGMA mmap_size") ?? 0 > 0)
+        #expect(try Database(path: path, access: .immutable).scalarInt("PRAGMA mmap_size") == 0)
+        // What another connection writes is seen through a map made before it.
+        let reader = try Database(path: path, access: .readOnly)
+        #expect(try reader.scalarInt("SELECT count(*) FROM repositories") == 0)
+        try store.saveRepository(repository(1, "octo/cat"))
+        try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(try reader.scalarInt("SELECT count(*) FROM repositories") == 1)
+    }
+
     @Test("an in-memory database is migrated with foreign keys on")
     func memoryDatabase() throws {
         let store = try memoryStore()
