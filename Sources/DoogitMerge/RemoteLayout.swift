@@ -39,8 +39,10 @@ public enum RemoteLayout {
         return id
     }
 
-    /// The stub at the old file's place: the header alone, of this format.
-    public static let stub = Array("{\"format\":\"\(TodoFile.formatName)\",\"version\":\"\(TodoFile.majorVersion).\(TodoFile.minorVersion)\"}\n".utf8)
+    /// The stub at the old file's place: the header alone, of this major version. It says only
+    /// which doogit may write here, so a minor version leaves its bytes (and its git name) as
+    /// they were: no machine rewrites it for one.
+    public static let stub = Array("{\"format\":\"\(TodoFile.formatName)\",\"version\":\"\(TodoFile.majorVersion).0\"}\n".utf8)
     /// Its git name.
     public static let stubName = GitHash.blob(stub)
 }

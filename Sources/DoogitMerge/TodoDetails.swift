@@ -38,39 +38,53 @@ extension CalendarDate: RegisterValue {
     public static func settles(_ lhs: CalendarDate, before rhs: CalendarDate) -> Bool { lhs < rhs }
 }
 
-/// What a todo says beyond its text: when it is due, how pressing it is, its tags and a note.
-/// Due date, priority and note are each a register of their own, so two machines changing
-/// different ones both keep theirs; tags are a set that merges tag by tag (`TagSet`). Never
+/// What a todo says beyond its text: when it is due, how pressing it is, its tags, a note, and
+/// who: the GitHub login that added it, that finished it, and the one it is assigned to. Each
+/// but the tags is a register of its own, so two machines changing different ones both keep
+/// theirs; tags are a set that merges tag by tag (`TagSet`). Who finished a todo is written
+/// with the same stamp as its done state, so the two always settle on the same change. Never
 /// set: nil (or no tags) at the zero stamp, and not written to the file.
 public struct TodoDetails: Equatable, Sendable {
     public var due: Register<CalendarDate?>
     public var priority: Register<Priority?>
     public var tags: TagSet
     public var note: Register<String?>
+    public var author: Register<String?>
+    public var finishedBy: Register<String?>
+    public var assignee: Register<String?>
 
     public init(due: Register<CalendarDate?> = Register(nil, at: .zero), priority: Register<Priority?> = Register(nil, at: .zero),
-                tags: TagSet = .empty, note: Register<String?> = Register(nil, at: .zero)) {
+                tags: TagSet = .empty, note: Register<String?> = Register(nil, at: .zero),
+                author: Register<String?> = Register(nil, at: .zero), finishedBy: Register<String?> = Register(nil, at: .zero),
+                assignee: Register<String?> = Register(nil, at: .zero)) {
         self.due = due
         self.priority = priority
         self.tags = tags
         self.note = note
+        self.author = author
+        self.finishedBy = finishedBy
+        self.assignee = assignee
     }
 
     public static let none = TodoDetails()
 
-    /// Every stamp: due date's, priority's, note's and each tag's.
-    public var stamps: [HybridTimestamp] { [due.stamp, priority.stamp, note.stamp] + tags.stamps }
+    /// Every stamp: each register's and each tag's.
+    public var stamps: [HybridTimestamp] {
+        [due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp] + tags.stamps
+    }
 
     /// The latest of `stamps`, without making the list.
     public var latestStamp: HybridTimestamp {
-        var latest = max(due.stamp, priority.stamp, note.stamp)
+        var latest = max(due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp)
         if let tag = tags.latestStamp, tag > latest { latest = tag }
         return latest
     }
 
     public func merged(with other: TodoDetails) -> TodoDetails {
         TodoDetails(due: due.merged(with: other.due), priority: priority.merged(with: other.priority),
-                    tags: tags.merged(with: other.tags), note: note.merged(with: other.note))
+                    tags: tags.merged(with: other.tags), note: note.merged(with: other.note),
+                    author: author.merged(with: other.author), finishedBy: finishedBy.merged(with: other.finishedBy),
+                    assignee: assignee.merged(with: other.assignee))
     }
 
     /// Every stamp set transformed; the zero stamp (never set) stays.
@@ -80,6 +94,9 @@ public struct TodoDetails: Equatable, Sendable {
         if priority.stamp != .zero { copy.priority.stamp = transform(priority.stamp) }
         copy.tags = tags.mapStamps { $0 == .zero ? $0 : transform($0) }
         if note.stamp != .zero { copy.note.stamp = transform(note.stamp) }
+        if author.stamp != .zero { copy.author.stamp = transform(author.stamp) }
+        if finishedBy.stamp != .zero { copy.finishedBy.stamp = transform(finishedBy.stamp) }
+        if assignee.stamp != .zero { copy.assignee.stamp = transform(assignee.stamp) }
         return copy
     }
 }

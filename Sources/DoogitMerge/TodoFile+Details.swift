@@ -1,8 +1,9 @@
 import DoogitSupport
 
 /// A todo's details in a line of the file: `"due":"2026-12-24"`, `"priority":"H"`,
-/// `"tags":["ci","Release"]` and `"note":"…"`, after `commits`. Due date, priority and note each
-/// have their stamp in `clock` under the same name; tags have one stamp each, by the tag's name
+/// `"tags":["ci","Release"]`, `"note":"…"`, and (format 4.1) `"author"`, `"finishedBy"` and
+/// `"assignee"`, GitHub logins, after `commits`. Each but the tags has its stamp in `clock`
+/// under the same name; tags have one stamp each, by the tag's name
 /// folded, in `clock.tags` (`{"ci":"…","old":"…","release":"…"}`): a name there that `tags` does
 /// not hold is a tag removed. A field never set has no key; one cleared is `null` (tags: `[]`).
 /// Format 3 kept tags as one value, `clock.tags` one stamp: read as each tag added at it.
@@ -17,7 +18,16 @@ extension TodoFile {
             json.endArray()
         }
         if details.note.stamp != .zero { json.key("note"); json.string(details.note.value) }
+        for (name, register) in whoRegisters(details) where register.stamp != .zero { json.key(named: name); json.string(register.value) }
     }
+
+    /// Who added, finished and is assigned the todo, by their keys in the line.
+    static func whoRegisters(_ details: TodoDetails) -> KeyValuePairs<String, Register<String?>> {
+        ["author": details.author, "finishedBy": details.finishedBy, "assignee": details.assignee]
+    }
+
+    /// The keys of `whoRegisters`, in their order.
+    static let whoKeys = ["author", "finishedBy", "assignee"]
 
     static func writeDetailStamps(_ details: TodoDetails, into json: inout JSONStream) {
         if details.due.stamp != .zero { json.key("due"); json.string(details.due.stamp.text) }
@@ -31,6 +41,9 @@ extension TodoFile {
             json.endObject()
         }
         if details.note.stamp != .zero { json.key("note"); json.string(details.note.stamp.text) }
+        for (name, register) in whoRegisters(details) where register.stamp != .zero {
+            json.key(named: name); json.string(register.stamp.text)
+        }
     }
 
     /// `issueSeen.labels`: the names of the issue's labels (nil: not known).
@@ -88,6 +101,22 @@ extension TodoFile {
                 note = text
             }
             details.note = Register(note, at: try stamp("note"))
+        }
+        for key in whoKeys {
+            guard let value = json[key] else { continue }
+            var login: String?
+            if value != .null {
+                guard case .string(let text) = value, GitHubLogin.isValid(text) else {
+                    throw LineProblem("\"\(key)\" is not a GitHub login or null")
+                }
+                login = text
+            }
+            let register = Register(login, at: try stamp(key))
+            switch key {
+            case "author": details.author = register
+            case "finishedBy": details.finishedBy = register
+            default: details.assignee = register
+            }
         }
         return details
     }

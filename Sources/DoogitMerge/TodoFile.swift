@@ -29,7 +29,9 @@ public enum TodoFile {
     /// 4: tags are a set that merges tag by tag; a doogit of 3 merges them as one value, which
     /// would undo that, so it refuses to write files of 4.
     public static let majorVersion = 4
-    public static let minorVersion = 0
+    /// 4.1: who added, finished and is assigned a todo (`author`, `finishedBy`, `assignee`),
+    /// which a doogit of 4.0 keeps as fields it does not know.
+    public static let minorVersion = 1
     public static let fileName = "todos.jsonl"
 
     // MARK: Writing

@@ -40,6 +40,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources.m0017_priority_index_sql, as: UTF8.self)),
         Migration(version: 18, name: "m0018_todo_counts",
                   sql: String(decoding: PackageResources.m0018_todo_counts_sql, as: UTF8.self)),
+        Migration(version: 19, name: "m0019_who", sql: String(decoding: PackageResources.m0019_who_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

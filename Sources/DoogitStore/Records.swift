@@ -114,6 +114,14 @@ public struct TodoRecord: Equatable, Sendable {
     public var note: String? = nil
     /// Its issue's labels as last seen, sorted (nil: not linked, or not known).
     public var labels: [String]? = nil
+    /// The GitHub logins that added it, that finished it (while it is done) and it is assigned
+    /// to (nil: none, or not known).
+    public var author: String? = nil
+    public var finishedBy: String? = nil
+    public var assignee: String? = nil
+
+    /// Whose it is: its assignee, else who added it.
+    public var owner: String? { assignee ?? author }
 }
 
 /// What a section's header shows of its repository: a whole record, or a `RepositoryHeading`

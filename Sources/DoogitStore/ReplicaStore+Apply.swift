@@ -197,6 +197,13 @@ extension ReplicaStore {
         }
         merged.details.tags = taking(details.tags, over: merged.details.tags, held: heldDetails?.tags)
         if takes(details.note, over: merged.details.note, held: heldDetails?.note) { merged.details.note = details.note }
+        if takes(details.author, over: merged.details.author, held: heldDetails?.author) { merged.details.author = details.author }
+        if takes(details.finishedBy, over: merged.details.finishedBy, held: heldDetails?.finishedBy) {
+            merged.details.finishedBy = details.finishedBy
+        }
+        if takes(details.assignee, over: merged.details.assignee, held: heldDetails?.assignee) {
+            merged.details.assignee = details.assignee
+        }
         merged.commits.formUnion(incoming.commits)
         // Made on two machines under one UUID (an issue's todo, imported on each): the first.
         merged.createdAt = min(merged.createdAt, incoming.createdAt)

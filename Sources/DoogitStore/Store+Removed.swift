@@ -22,7 +22,8 @@ extension Store {
                        AS issue_url,
                    CASE WHEN b.seen_number = b.issue_number AND b.seen_clock = b.issue_clock THEN b.seen_state END AS issue_state,
                    CASE WHEN b.seen_number = b.issue_number AND b.seen_clock = b.issue_clock THEN b.seen_labels END AS issue_labels,
-                   b.due, b.priority, b.note, (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = b.uuid AND is_on = 1) AS tags
+                   b.due, b.priority, b.note, b.author, b.finished_by, b.assignee,
+                   (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = b.uuid AND is_on = 1) AS tags
             FROM todo_tombstones b LEFT JOIN repositories r ON r.id = b.repository_id
                  LEFT JOIN untracked_repositories u ON u.id = b.repository_id
             WHERE b.todo_id IS NOT NULL AND b.text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM todos WHERE id = b.todo_id)

@@ -9,14 +9,17 @@ public struct DetailsEdit: Equatable, Sendable {
     public var addTags: [String]
     public var removeTags: [String]
     public var note: String??
+    /// The GitHub login it is assigned to (`.some(nil)`: to nobody).
+    public var assignee: String??
 
     public init(due: CalendarDate?? = nil, priority: Priority?? = nil, addTags: [String] = [], removeTags: [String] = [],
-                note: String?? = nil) {
+                note: String?? = nil, assignee: String?? = nil) {
         self.due = due
         self.priority = priority
         self.addTags = addTags
         self.removeTags = removeTags
         self.note = note
+        self.assignee = assignee
     }
 
     public var isEmpty: Bool { self == DetailsEdit() }
@@ -38,16 +41,25 @@ public struct DetailsFilter: Equatable, Sendable {
     public var priorities: [Priority]
     public var dues: [DueFilter]
     public var today: CalendarDate?
+    /// Only the todos of this GitHub login (`--mine`): assigned to it, or unassigned and added by
+    /// it or by nobody known (before authors were kept, or before any sign-in).
+    public var mine: String?
 
-    public init(tags: [String] = [], priorities: [Priority] = [], dues: [DueFilter] = [], today: CalendarDate? = nil) {
+    public init(tags: [String] = [], priorities: [Priority] = [], dues: [DueFilter] = [], today: CalendarDate? = nil,
+                mine: String? = nil) {
         self.tags = tags
         self.priorities = priorities
         self.dues = dues
         self.today = today
+        self.mine = mine
     }
 
-    /// Whether it picks every todo: no tag, priority or due date asked for.
-    public var picksAll: Bool { tags.isEmpty && priorities.isEmpty && dues.isEmpty }
+    /// Whether it picks every todo: no tag, priority, due date or owner asked for.
+    public var picksAll: Bool { tags.isEmpty && priorities.isEmpty && dues.isEmpty && mine == nil }
+
+    /// The SQL condition that a todo of `t` is `login`'s (see `mine`), with `login` bound once:
+    /// whose it is (its assignee, else its author) is nobody known, or `login`. Never NULL.
+    static let ownedCondition = "(coalesce(t.assignee, t.author) IS NULL OR coalesce(t.assignee, t.author) = ? COLLATE NOCASE)"
 
     /// SQL conditions on the todos' table `t`, with their values.
     var conditions: (sql: [String], values: [SQLValue]) {
@@ -81,6 +93,10 @@ public struct DetailsFilter: Equatable, Sendable {
             }
         }
         if !dueConditions.isEmpty { sql.append("(" + dueConditions.joined(separator: " OR ") + ")") }
+        if let mine {
+            sql.append(Self.ownedCondition)
+            values.append(.text(mine))
+        }
         return (sql, values)
     }
 }
@@ -156,6 +172,15 @@ extension Store {
         }
     }
 
+    /// Assigns the todos to a GitHub login (nil: to nobody); all ids are checked first. Returns
+    /// the todos as they are afterwards.
+    public func assign(_ ids: [Int64], to login: String?, at now: Timestamp) throws -> [TodoRecord] {
+        try database.transaction { () throws(StoreError) -> [TodoRecord] in
+            for todo in try requireTodos(ids) { try writeDetails(of: todo, DetailsEdit(assignee: .some(login)), at: now) }
+            return try requireTodos(ids)
+        }
+    }
+
     /// Writes `edit` over the details `todo` has (inside a transaction).
     func writeDetails(of todo: TodoRecord, _ edit: DetailsEdit, at now: Timestamp) throws(StoreError) {
         var changed: TodoFields = []
@@ -170,6 +195,10 @@ extension Store {
         if let note = edit.note, note != todo.note {
             try database.run("UPDATE todos SET note = ? WHERE id = ?", .optional(note), .integer(todo.id))
             changed.insert(.note)
+        }
+        if let assignee = edit.assignee, assignee != todo.assignee {
+            try database.run("UPDATE todos SET assignee = ? WHERE id = ?", .optional(assignee), .integer(todo.id))
+            changed.insert(.assignee)
         }
         // Tags added that it lacks (without case); tags and labels of its issue taken off.
         let labels = todo.labels ?? []
@@ -232,22 +261,28 @@ extension Store {
     }
 
     /// The `limit` most urgent open todos (`next`), of the repositories given (nil: all) that
-    /// `filter` picks: by `Urgency` seen from `today` and `now`, the highest first; a tie goes
-    /// as the list orders (due date, none last, then priority), then to the todo made first, then to the lower ID.
+    /// `filter` picks: those of `me` (a GitHub login, see `DetailsFilter.mine`) first, then by
+    /// `Urgency` seen from `today` and `now`, the highest first; a tie goes as the list orders
+    /// (due date, none last, then priority), then to the todo made first, then to the lower ID.
     public func nextTodos(limit: Int, repositoryIDs: [Int64]? = nil, filter: DetailsFilter = DetailsFilter(),
-                          today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
+                          me: String? = nil, today: CalendarDate, now: Timestamp) throws -> [RankedTodo] {
         guard limit > 0 else { return [] }
         let (conditions, values) = Self.listConditions(repositoryIDs: repositoryIDs, filter: .open, details: filter)
         // The ranking reads the few columns the score needs of each open todo (no repository: the
         // conditions are on the todo alone) and keeps the best as it goes; only the todos it keeps
         // are read whole (with their tags), 500 to a query, and put back in its order.
         var ranking = UrgencyRanking(limit: limit)
+        let mineColumn = me == nil ? "" : ", " + DetailsFilter.ownedCondition
+        let mineValues: [SQLValue] = me.map { [.text($0)] } ?? []
         _ = try database.query("""
-            SELECT t.id, t.due, t.priority, t.created_at FROM todos t WHERE \(conditions.joined(separator: " AND "))
-            """, values) { row throws(StoreError) in
+            SELECT t.id, t.due, t.priority, t.created_at\(mineColumn) FROM todos t WHERE \(conditions.joined(separator: " AND "))
+            """, mineValues + values) { row throws(StoreError) in
             let due = row.withText(1, CalendarDate.init(utf8:)), priority = row.withText(2, Priority.init(utf8:))
             let made = try row.timestamp(3)
+            var mine = true
+            if me != nil { mine = try row.bool(4) }
             ranking.offer(UrgencyRanking.Entry(
+                mine: mine,
                 urgency: Urgency(due: due, priority: priority, made: made, today: today, now: now),
                 dueDay: due?.dayNumber ?? .max, priorityRank: priority?.rank ?? 3, made: made, id: try row.int64(0)))
         }

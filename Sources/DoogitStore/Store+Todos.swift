@@ -23,7 +23,7 @@ extension Store {
         CASE WHEN t.seen_labels IS NOT NULL AND t.seen_labels <> '' AND t.issue_number IS NOT NULL
              THEN (SELECT group_concat(label, char(31)) FROM label_changes WHERE todo_uuid = t.uuid AND adding = 0)
         END AS labels_leaving,
-        t.due, t.priority, t.note
+        t.due, t.priority, t.note, t.author, t.finished_by, t.assignee
         """
 
     /// The todo of a row that has `todoColumns` (or `listColumns`, then with `tags`).
@@ -61,17 +61,18 @@ extension Store {
         return found
     }
 
-    /// Adds an open todo at the end of its repository; `uuid` names it (a new one by default).
+    /// Adds an open todo at the end of its repository; `uuid` names it (a new one by default),
+    /// `author` is the GitHub login that adds it (nil: not known here).
     public func addTodo(repositoryID: Int64, text: String, uuid: String = UUIDv4.make(), details: DetailsEdit = DetailsEdit(),
-                        at now: Timestamp) throws -> TodoRecord
+                        author: String? = nil, at now: Timestamp) throws -> TodoRecord
     {
         try database.transaction { () throws(StoreError) -> TodoRecord in
             try database.run("""
-                INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)
+                INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at, author) VALUES (?, ?, ?, 0, ?, ?, ?, ?)
                 """, .text(uuid), .integer(repositoryID), .text(text), .integer(try nextPosition(inRepository: repositoryID)),
-                .text(now.rfc3339), .text(now.rfc3339))
+                .text(now.rfc3339), .text(now.rfc3339), .optional(author))
             let id = database.lastInsertedRowID
-            try replica.stamp(.added, todos: [id], at: now)
+            try replica.stamp(author == nil ? .added : TodoFields.added.union(.author), todos: [id], at: now)
             if !details.isEmpty { try writeDetails(of: try requireTodos([id])[0], details, at: now) }
             return try requireTodos([id])[0]
         }
@@ -87,15 +88,18 @@ extension Store {
     }
 
     /// Marks the todos done (or open again). All ids are checked first; a todo already in the
-    /// asked state is left as it is. Returns the todos as they are afterwards.
-    public func setDone(_ ids: [Int64], done: Bool, at now: Timestamp) throws -> [TodoRecord] {
+    /// asked state is left as it is. `by`: the GitHub login that finishes them (nil: not known
+    /// here), kept with the done state and cleared when a todo opens again. Returns the todos as
+    /// they are afterwards.
+    public func setDone(_ ids: [Int64], done: Bool, by login: String? = nil, at now: Timestamp) throws -> [TodoRecord] {
         try database.transaction { () throws(StoreError) -> [TodoRecord] in
             let before = try requireTodos(ids)
-            try replica.stamp(.done, todos: before.filter { $0.done != done }.map(\.id), at: now)
+            try replica.stamp([.done, .finishedBy], todos: before.filter { $0.done != done }.map(\.id), at: now)
             for id in ids {
                 try database.run("""
-                    UPDATE todos SET done = ?, done_at = ?, updated_at = ? WHERE id = ? AND done <> ?
-                    """, .bool(done), done ? .text(now.rfc3339) : .null, .text(now.rfc3339), .integer(id), .bool(done))
+                    UPDATE todos SET done = ?, done_at = ?, finished_by = ?, updated_at = ? WHERE id = ? AND done <> ?
+                    """, .bool(done), done ? .text(now.rfc3339) : .null, done ? .optional(login) : .null, .text(now.rfc3339),
+                    .integer(id), .bool(done))
             }
             return try requireTodos(ids)
         }

@@ -16,6 +16,8 @@ public protocol ListableTodo {
     var note: String? { get }
     /// Its issue's labels as last seen, sorted (nil: not linked, or not known).
     var labels: [String]? { get }
+    /// Whose it is (a GitHub login): its assignee, else who added it (nil: nobody's known).
+    var owner: String? { get }
 }
 
 extension ListableTodo {
@@ -51,10 +53,11 @@ public struct TodoLine: ListableTodo, Equatable, Sendable {
     public var tags: [String]
     public var note: String?
     public var labels: [String]?
+    public var owner: String?
 
     public init(id: Int64, repositoryID: Int64, done: Bool, position: Int64, text: String, issue: IssueLink? = nil,
                 due: CalendarDate? = nil, priority: Priority? = nil, tags: [String] = [], note: String? = nil,
-                labels: [String]? = nil) {
+                labels: [String]? = nil, owner: String? = nil) {
         self.id = id
         self.repositoryID = repositoryID
         self.done = done
@@ -66,12 +69,13 @@ public struct TodoLine: ListableTodo, Equatable, Sendable {
         self.tags = tags
         self.note = note
         self.labels = labels
+        self.owner = owner
     }
 
     /// The lines' part of `record`.
     public init(_ record: TodoRecord) {
         self.init(id: record.id, repositoryID: record.repositoryID, done: record.done, position: record.position,
                   text: record.text, issue: record.issue, due: record.due, priority: record.priority, tags: record.tags,
-                  note: record.note, labels: record.labels)
+                  note: record.note, labels: record.labels, owner: record.owner)
     }
 }

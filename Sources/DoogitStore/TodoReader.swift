@@ -9,7 +9,7 @@ struct TodoReader {
         let id, uuid, repositoryID, text, done, position, createdAt, updatedAt, doneAt: Int32
         /// nil where the caller knows the repository's name (a read without the repositories).
         let fullName: Int32?
-        let issueNumber, issueURL, issueState, issueLabels, due, priority, note: Int32
+        let issueNumber, issueURL, issueState, issueLabels, due, priority, note, author, finishedBy, assignee: Int32
         /// nil where the tags are read apart (`listColumns`).
         let tags: Int32?
         /// The labels this machine takes off the issue at the next sync (nil: not read).
@@ -33,6 +33,9 @@ struct TodoReader {
             due = try row.index("due")
             priority = try row.index("priority")
             note = try row.index("note")
+            author = try row.index("author")
+            finishedBy = try row.index("finished_by")
+            assignee = try row.index("assignee")
             tags = row.position(of: "tags")
             labelsLeaving = row.position(of: "labels_leaving")
         }
@@ -63,7 +66,8 @@ struct TodoReader {
             createdAt: try row.timestamp(c.createdAt), updatedAt: try row.timestamp(c.updatedAt),
             doneAt: try row.optionalTimestamp(c.doneAt), issue: try Self.issueLink(row, c),
             due: row.withText(c.due, CalendarDate.init(utf8:)), priority: row.withText(c.priority, Priority.init(utf8:)),
-            tags: tags ?? Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
+            tags: tags ?? Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c),
+            author: row.optionalString(c.author), finishedBy: row.optionalString(c.finishedBy), assignee: row.optionalString(c.assignee))
     }
 
     /// The ID of the repository of `row`'s todo, read before the todo is.
@@ -79,7 +83,8 @@ struct TodoReader {
             id: try row.int64(c.id), repositoryID: try row.int64(c.repositoryID), done: try row.bool(c.done),
             position: try row.int64(c.position), text: try row.string(c.text), issue: try Self.issueLink(row, c),
             due: row.withText(c.due, CalendarDate.init(utf8:)), priority: row.withText(c.priority, Priority.init(utf8:)),
-            tags: Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c))
+            tags: Self.tags(row, c), note: row.optionalString(c.note), labels: Self.labels(row, c),
+            owner: row.optionalString(c.assignee) ?? row.optionalString(c.author))
     }
 
     /// The names of the row's `tags` column (joined by spaces), sorted without case.

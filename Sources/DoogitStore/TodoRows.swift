@@ -17,6 +17,7 @@ enum TodoRows {
         "repository_id", "text", "done", "done_at", "repository_clock", "text_clock", "done_clock", "removed_clock",
         "issue_number", "issue_url", "issue_clock", "seen_number", "seen_state", "seen_title", "seen_url", "seen_updated_at",
         "seen_at", "seen_clock", "seen_labels", "due", "priority", "note", "due_clock", "priority_clock", "tags_clock", "note_clock",
+        "author", "finished_by", "assignee", "author_clock", "finished_by_clock", "assignee_clock",
     ]
 
     static let registerList = registerColumns.joined(separator: ", ")
@@ -52,6 +53,9 @@ enum TodoRows {
             .optional(entry.details.due.value?.text), .optional(entry.details.priority.value?.rawValue),
             .optional(entry.details.note.value), optionalStamp(entry.details.due.stamp), optionalStamp(entry.details.priority.stamp),
             optionalStamp(entry.details.tags.latestStamp ?? .zero), optionalStamp(entry.details.note.stamp),
+            .optional(entry.details.author.value), .optional(entry.details.finishedBy.value), .optional(entry.details.assignee.value),
+            optionalStamp(entry.details.author.stamp), optionalStamp(entry.details.finishedBy.stamp),
+            optionalStamp(entry.details.assignee.stamp),
         ]
     }
 
@@ -114,7 +118,7 @@ enum TodoRows {
             seen: Register(seen, at: try optionalStamp(row, "seen_clock")), commits: commits, details: try details(row))
     }
 
-    /// Due date, priority, tags and note of a row read with `liveColumns` or `removedColumns`.
+    /// Due date, priority, tags, note and who of a row read with `liveColumns` or `removedColumns`.
     static func details(_ row: Row) throws(StoreError) -> TodoDetails {
         var due: CalendarDate?
         if let text = try row.optionalString("due") {
@@ -137,7 +141,16 @@ enum TodoRows {
                            priority: Register(try row.optionalString("priority").flatMap(Priority.init(rawValue:)),
                                               at: try optionalStamp(row, "priority_clock")),
                            tags: TagSet(states: states),
-                           note: Register(try row.optionalString("note"), at: try optionalStamp(row, "note_clock")))
+                           note: Register(try row.optionalString("note"), at: try optionalStamp(row, "note_clock")),
+                           author: try login(row, "author"), finishedBy: try login(row, "finished_by"),
+                           assignee: try login(row, "assignee"))
+    }
+
+    /// A login column and its stamp (`author` and `author_clock`).
+    private static func login(_ row: Row, _ column: String) throws(StoreError) -> Register<String?> {
+        let login = try row.optionalString(column)
+        if let login, !GitHubLogin.isValid(login) { throw .corrupt }
+        return Register(login, at: try optionalStamp(row, column + "_clock"))
     }
 }
 

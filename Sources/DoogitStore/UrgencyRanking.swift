@@ -4,9 +4,10 @@ import DoogitSupport
 /// is the least urgent kept, so a row that does not make the cut costs one comparison and
 /// nothing is sorted but what is kept.
 struct UrgencyRanking {
-    /// What orders a todo: its urgency, then as the list orders (due date, none last, then
-    /// priority), then the todo made first, then the lower ID.
+    /// What orders a todo: the user's own first (`mine`), then its urgency, then as the list
+    /// orders (due date, none last, then priority), then the todo made first, then the lower ID.
     struct Entry: Equatable {
+        var mine = true
         var urgency: Urgency
         /// The due date's day number; none sorts after every date.
         var dueDay: Int
@@ -16,6 +17,7 @@ struct UrgencyRanking {
 
         /// Whether `self` comes before `other` in `next`.
         func precedes(_ other: Entry) -> Bool {
+            if mine != other.mine { return mine }
             if urgency != other.urgency { return urgency > other.urgency }
             if dueDay != other.dueDay { return dueDay < other.dueDay }
             if priorityRank != other.priorityRank { return priorityRank < other.priorityRank }

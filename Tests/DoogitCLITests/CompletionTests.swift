@@ -125,7 +125,7 @@ import Testing
     @Test func descriptionsComeFromTheTree() throws {
         let completer = Completer(root: Doogit.tree) { _, _ in [] }
         guard case .candidates(let candidates) = completer.complete(["todo", "a"]) else { throw CancellationError() }
-        #expect(candidates == [Completer.Candidate("add", "Add a todo")])
+        #expect(candidates == [Completer.Candidate("add", "Add a todo"), Completer.Candidate("assign", "Assign todos to a GitHub user")])
         guard case .candidates(let options) = completer.complete(["sync", "--w"]) else { throw CancellationError() }
         #expect(options == [Completer.Candidate("--wait", "wait for a sync already running instead of exiting")])
     }
@@ -219,7 +219,7 @@ import Testing
         #expect(!FileManagerCheck.exists(harness.home))
         #expect(!FileManagerCheck.exists(harness.directory.path + "/x.db"))
         // Commands still complete.
-        #expect(harness.run("__complete", "--", "todo", "a").stdout == "add\tAdd a todo\n")
+        #expect(harness.run("__complete", "--", "todo", "ad").stdout == "add\tAdd a todo\n")
         #expect(harness.run("__complete", "--", "--db", "").stdout == ":files\n")
     }
 

@@ -119,7 +119,10 @@ import Testing
               "priority": null,
               "tags": [],
               "note": null,
-              "labels": null
+              "labels": null,
+              "author": null,
+              "finishedBy": null,
+              "assignee": null
             }
 
             """)

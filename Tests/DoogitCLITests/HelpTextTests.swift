@@ -31,6 +31,8 @@ import Testing
           todo done ID...         Mark todos done
           todo undo ID...         Mark todos open again
           todo edit ID [TEXT...]  Change a todo's text, due date, priority, tags or note
+          todo assign ID LOGIN    Assign todos to a GitHub user
+          todo unassign ID...     Assign todos to nobody
           todo move ID...         Move todos to another repository
           todo rm ID...           Delete todos
           todo restore ID...      Bring back removed todos
@@ -118,6 +120,8 @@ import Testing
           done ID...         Mark todos done
           undo ID...         Mark todos open again
           edit ID [TEXT...]  Change a todo's text, due date, priority, tags or note
+          assign ID LOGIN    Assign todos to a GitHub user
+          unassign ID...     Assign todos to nobody
           move ID...         Move todos to another repository (also: mv)
           rm ID...           Delete todos (also: remove)
           restore ID...      Bring back removed todos
@@ -168,6 +172,7 @@ import Testing
               --note TEXT       a note (several lines allowed)
               --note-file FILE  the note from FILE ('-': standard input)
               --raw             keep every word as text: no +tag, due: or pri: fields
+              --assignee LOGIN  the GitHub login it is assigned to (@me: yours)
 
         Global options:
               --db PATH     the database file (default: $DOOGIT_DB, else
@@ -203,7 +208,10 @@ import Testing
         the same order every day; a todo shows its priority as (H), and after two spaces
         (dimmed in colour) its due date relative to today (overdue in red; only open
         todos are ever overdue, a done one shows the date), its +tags and a linked
-        todo's labels, and ✎ ([note] in ASCII) when it has a note. --tag (a tag or a
+        todo's labels, and ✎ ([note] in ASCII) when it has a note; a todo that is
+        someone else's shows @LOGIN, its assignee's (or, assigned to nobody, its
+        author's) GitHub login. --mine shows only yours: assigned to you, or added by
+        you (or before authors were kept) and assigned to nobody. --tag (a tag or a
         label, without case), --priority and --due pick todos (all kinds must hold; a
         repeated --tag means all of them, a repeated --priority or --due any); --due
         takes overdue, today (due by today), week (by 6 days from today) or a date. REPO
@@ -230,6 +238,8 @@ import Testing
               --priority H|M|L  only todos of this priority (repeated: of any of them)
               --due WHEN        only todos due by then: overdue, today, week or a date
                                 (repeated: any)
+              --mine            only your todos: assigned to you, or added by you and
+                                assigned to nobody
 
         Global options:
               --db PATH     the database file (default: $DOOGIT_DB, else

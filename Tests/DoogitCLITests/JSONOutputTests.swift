@@ -58,7 +58,10 @@ import Testing
                 "priority": null,
                 "tags": [],
                 "note": null,
-                "labels": null
+                "labels": null,
+                "author": null,
+                "finishedBy": null,
+                "assignee": null
               }
             ]
           },
@@ -88,7 +91,10 @@ import Testing
                 "priority": null,
                 "tags": [],
                 "note": null,
-                "labels": []
+                "labels": [],
+                "author": null,
+                "finishedBy": null,
+                "assignee": null
               },
               {
                 "id": 1,
@@ -102,7 +108,10 @@ import Testing
                 "priority": null,
                 "tags": [],
                 "note": null,
-                "labels": null
+                "labels": null,
+                "author": null,
+                "finishedBy": null,
+                "assignee": null
               }
             ]
           }
@@ -236,7 +245,10 @@ import Testing
                 "priority": null,
                 "tags": [],
                 "note": null,
-                "labels": null
+                "labels": null,
+                "author": null,
+                "finishedBy": null,
+                "assignee": null
               }
             ]
 
@@ -260,7 +272,10 @@ import Testing
               "priority": null,
               "tags": [],
               "note": null,
-              "labels": null
+              "labels": null,
+              "author": null,
+              "finishedBy": null,
+              "assignee": null
             }
 
             """#)

@@ -163,10 +163,10 @@ import TestSupport
                 machine.clock.observe(merged.latestStamp, reference: nil)
                 machines[other].clock.observe(merged.latestStamp, reference: nil)
             case 95..<98:
-                // A detail: a due date, a priority, tags or a note (set or cleared).
+                // A detail: a due date, a priority, tags, a note or who (set or cleared).
                 if let id = pick(live) {
                     let stamp = machine.clock.tick(now: now)
-                    switch Int.random(in: 0..<4, using: &random) {
+                    switch Int.random(in: 0..<5, using: &random) {
                     case 0: machine.replica.todos[id]?.details.due.set(
                         Bool.random(using: &random) ? CalendarDate(year: 2026, month: 12, day: Int.random(in: 1...31, using: &random)) : nil,
                         at: stamp)
@@ -180,7 +180,14 @@ import TestSupport
                         } else {
                             machine.replica.todos[id]?.details.tags.remove(words, at: stamp)
                         }
-                    default: machine.replica.todos[id]?.details.note.set(Bool.random(using: &random) ? text() + "\n" + text() : nil, at: stamp)
+                    case 3: machine.replica.todos[id]?.details.note.set(Bool.random(using: &random) ? text() + "\n" + text() : nil, at: stamp)
+                    default:
+                        let login = pick(["octocat", "hubot", "mona-lisa", "user_corp", nil]) ?? nil
+                        switch Int.random(in: 0..<3, using: &random) {
+                        case 0: machine.replica.todos[id]?.details.author.set(login, at: stamp)
+                        case 1: machine.replica.todos[id]?.details.finishedBy.set(login, at: stamp)
+                        default: machine.replica.todos[id]?.details.assignee.set(login, at: stamp)
+                        }
                     }
                 }
             default:

@@ -9,7 +9,7 @@ import TestSupport
     static let stampB = "2023-11-14T22:14:20.000Z/0001/bbbbbbbbbbbb"
 
     static let sample = """
-        {"format":"doogit","version":"4.0"}
+        {"format":"doogit","version":"4.1"}
         {"type":"repository","id":7,"fullName":"octocat/tools","url":"https://github.com/octocat/tools","tracked":false,"clock":{"name":"\(stampA)","tracked":"\(stampB)"}}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(stampA)","tracked":"\(stampA)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":7,"text":"old idea","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","removed":true,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","removed":"\(stampB)"}}
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     static let linked = """
-        {"format":"doogit","version":"4.0"}
+        {"format":"doogit","version":"4.1"}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false},"clock":{"name":"\(stampA)","tracked":"\(stampA)","settings":"\(stampB)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":1296269,"text":"unlinked","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":null,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","issue":"\(stampB)"}}
         {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":"Fix the bug","url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":"2023-11-14T22:14:00.000Z","seenAt":"\(stampB)"},"commits":["6dcb09b5b57875f334f61aebed695e2e4193db5e","aaaa09b5b57875f334f61aebed695e2e4193db5e"],"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)","issueSeen":"\(stampB)"}}
@@ -78,9 +78,11 @@ import TestSupport
         #expect(todo.observation == IssueObservation(number: 12, state: "closed", title: nil,
                                                      url: "https://github.com/octocat/Hello-World/issues/12", updatedAt: nil))
         let written = String(decoding: TodoFile.encode(file.replica), as: UTF8.self)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.0"}"#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.1"}"#))
         #expect(written.contains(#""issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":null,"url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":null,"seenAt":null}"#))
-        #expect(try TodoFile.decode(Array(written.utf8)).replica == file.replica)
+        var expected = file.replica
+        expected.formatMinor = TodoFile.minorVersion
+        #expect(try TodoFile.decode(Array(written.utf8)).replica == expected)
     }
 
     /// GitHub's web editor shows the file: values changed there lose nothing. A value without its
@@ -173,6 +175,36 @@ import TestSupport
         #expect(todo.unknown["colour"] == UnknownFields.Field(value: nil, stamp: HybridTimestamp(text: Self.stampB)))
         #expect(replica.formatMinor == 3)
         #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == newer)
+    }
+
+    /// Format 4.1: who added, finished and is assigned a todo, each with its stamp; a login
+    /// that is no GitHub login (a control character, a space) names its line.
+    @Test func whoReadsBackWithItsStampsAndALoginThatIsNoneIsRefused() throws {
+        let who = """
+            {"format":"doogit","version":"4.1"}
+            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"review","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","author":"octocat","finishedBy":"user_corp","assignee":null,"clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampB)","author":"\(Self.stampA)","finishedBy":"\(Self.stampB)","assignee":"\(Self.stampB)"}}
+
+            """
+        let replica = try TodoFile.decode(Array(who.utf8)).replica
+        let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        let (a, b) = (try #require(HybridTimestamp(text: Self.stampA)), try #require(HybridTimestamp(text: Self.stampB)))
+        #expect(todo.details.author == Register("octocat", at: a))
+        #expect(todo.details.finishedBy == Register("user_corp", at: b))
+        #expect(todo.details.assignee == Register(nil, at: b), "assigned to nobody, with its stamp")
+        #expect(todo.unknown.isEmpty)
+        #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == who)
+        // A file of 4.0 (no one known) is written as 4.1, with no key for who.
+        let older = try TodoFile.decode(Array(Self.sample.utf8)).replica
+        let written = String(decoding: TodoFile.encode(older), as: UTF8.self)
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.1"}"#) && !written.contains("author"))
+        for (good, bad) in [(#""author":"octocat""#, #""author":"octo cat""#), (#""assignee":null"#, #""assignee":"\u001b[2J""#),
+                            (#""finishedBy":"user_corp""#, #""finishedBy":"-x""#), (#""assignee":null"#, #""assignee":7"#),
+                            (#""author":"octocat""#, #""author":"\#(String(repeating: "a", count: 101))""#)] {
+            let text = who.replacingOccurrences(of: good, with: bad)
+            #expect(text != who)
+            #expect(throws: TodoFileError.self, "\(bad)") { try TodoFile.decode(Array(text.utf8)) }
+        }
     }
 
     @Test func aNewerMajorVersionIsRefused() {

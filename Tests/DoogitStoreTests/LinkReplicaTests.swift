@@ -126,7 +126,10 @@ struct LinkReplicaTests: LinkReplicaSuite {
         let todo = try #require(try store.sections().flatMap(\.todos).first)
         #expect(todo.due?.text == "2026-12-24" && todo.priority == .medium && todo.tags == ["ci", "home"] && todo.note == "two\nlines")
         let written = try entry(store, uuid).details
-        #expect(written.stamps.count == 5 && written.stamps.allSatisfy { $0 != .zero && $0.wall >= moment(5).millisecondsSinceEpoch })
+        // Due date, priority, note and two tags; nobody added it that is known.
+        let set = written.stamps.filter { $0 != .zero }
+        #expect(set.count == 5 && set.allSatisfy { $0.wall >= moment(5).millisecondsSinceEpoch })
+        #expect(written.author.stamp == .zero && written.assignee.stamp == .zero)
         #expect(try waitingTodos(store) == [uuid])
     }
 }

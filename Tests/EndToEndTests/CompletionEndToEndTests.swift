@@ -55,7 +55,7 @@ struct CompletionEndToEndTests {
         #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "add", "-R", "oc") == ["octocat/Hello-World", "octocat/Spoon-Knife"])
         #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "add", "-R", "octocat/S") == ["octocat/Spoon-Knife"])
         #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "list", "Sp") == ["Spoon-Knife"])
-        #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "a") == ["add"])
+        #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "a") == ["add", "assign"])
         #expect(try Self.bashCompletes(sandbox, "doogit", "rep") == ["repo"])
         #expect(try Self.bashCompletes(sandbox, "doogit", "re") == ["repo", "remote", "restore"], "the short forms too")
         #expect(try Self.bashCompletes(sandbox, "doogit", "todo", "done", "") == ["1"], "open todos only")
@@ -89,7 +89,7 @@ struct CompletionEndToEndTests {
         }
         #expect(try complete("doogit", "todo", "add", "-R", "oc") == ["octocat/Hello-World", "octocat/Spoon-Knife"])
         #expect(try complete("doogit", "todo", "done", "") == ["1:write the release notes"])
-        #expect(try complete("doogit", "todo", "a") == ["add:Add a todo"])
+        #expect(try complete("doogit", "todo", "a") == ["add:Add a todo", "assign:Assign todos to a GitHub user"])
         #expect(try complete("doogit", "--db", "") == [":files"])
     }
 
@@ -103,7 +103,7 @@ struct CompletionEndToEndTests {
         }
         #expect(try complete("doogit todo add -R oc") == ["octocat/Hello-World", "octocat/Spoon-Knife"])
         #expect(try complete("doogit todo done ") == ["1\twrite the release notes"])
-        #expect(try complete("doogit todo a") == ["add\tAdd a todo"])
+        #expect(try complete("doogit todo a") == ["add\tAdd a todo", "assign\tAssign todos to a GitHub user"])
     }
 
     /// `SHELL -n` reads the script `doogit completion SHELL` prints without running it.

@@ -26,7 +26,7 @@ struct RemoteForYearsTests {
             replica.todos[todo.uuid] = entry
         }
         return String(decoding: TodoFile.encode(replica), as: UTF8.self)
-            .replacingOccurrences(of: #"{"format":"doogit","version":"\#(TodoFile.majorVersion).0"}"#,
+            .replacingOccurrences(of: #"{"format":"doogit","version":"\#(TodoFile.majorVersion).\#(TodoFile.minorVersion)"}"#,
                                   with: #"{"format":"doogit","version":"2.0"}"#)
     }
 

@@ -33,7 +33,7 @@ struct SecondaryLimitsEndToEndTests {
         let first = sandbox.run("sync")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(sandbox.github.secondaryLimits.refusals == 0)
-        #expect(sandbox.github.requests.count <= 11, "the user's listing and ten pages of the organisation's")
+        #expect(sandbox.github.requests.count <= 12, "the user's listing, ten pages of the organisation's, and the user (its login, once)")
         #expect(!sandbox.github.requests.contains { $0.path.hasPrefix("/repositories/") })
 
         sandbox.github.update(321) { $0.description = "v2" }

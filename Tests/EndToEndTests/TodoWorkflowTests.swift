@@ -88,7 +88,8 @@ struct TodoWorkflowTests {
             Issue.record("section has no todos")
             return
         }
-        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue", "due", "priority", "tags", "note", "labels"])
+        #expect(members.map(\.key) == ["id", "text", "done", "createdAt", "doneAt", "uuid", "issue", "due", "priority", "tags", "note", "labels",
+                                        "author", "finishedBy", "assignee"])
 
         let repos = try JSONParser.parse(sandbox.run("repo", "list", "--json").stdout)
         guard case .array(let entries) = repos, case .object(let fields)? = entries.first else {

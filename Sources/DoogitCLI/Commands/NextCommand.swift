@@ -10,7 +10,9 @@ enum NextCommand {
                   OptionSpec("long", short: "l", help: "also show each todo's urgency, its age and the state of its issue")]
             + DetailsInput.filterOptions,
         discussion: """
-            Open todos by urgency, the highest first, each line naming its repository. Urgency is \
+            Open todos by urgency, the highest first, each line naming its repository; yours come \
+            before the todos of others (assigned to someone else, or added by someone else and \
+            assigned to nobody), once doogit knows your GitHub login. Urgency is \
             Taskwarrior's, for what a todo has of it: 12 x due + priority + 2 x age, where due is 0 \
             without a due date, else from 0.2 (due in 14 days or later) rising evenly to 1.0 (7 days \
             overdue or more), priority is 6.0 for H, 3.9 for M, 1.8 for L, and age is the days since \
@@ -18,7 +20,7 @@ enum NextCommand {
             (8.8) comes before an undated one of priority H (6.0), which comes before one due in a \
             month (2.4). Equal scores go as the list orders (due date, then priority), then oldest \
             first. --json shows each todo's "urgency"; --long shows it before the todo's age. -R \
-            takes REPO as 'doogit todo list' does; --tag, --priority and --due pick as there.
+            takes REPO as 'doogit todo list' does; --tag, --priority, --due and --mine pick as there.
             """,
         examples: ["doogit next", "doogit next -n 3 --tag release", "doogit next -R octocat/Hello-World -l",
                    "doogit next --due week --json"],
@@ -40,9 +42,10 @@ enum NextCommand {
         }
         let today = try DetailsInput.today(runtime)
         let now = runtime.now()
+        let me = runtime.login()
         let ranked = try runtime.readingStore().nextTodos(
             limit: count, repositoryIDs: repositories.isEmpty ? nil : repositories,
-            filter: try DetailsInput.filter(invocation, today: today), today: today, now: now)
+            filter: try DetailsInput.filter(invocation, today: today, me: { me }), me: me, today: today, now: now)
         if runtime.global.json { return runtime.printJSONArray(ranked, JSONOutput.ranked) }
         var renderer = ListRenderer.todos(runtime)
         renderer.today = today

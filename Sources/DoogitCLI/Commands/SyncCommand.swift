@@ -55,6 +55,7 @@ enum SyncCommand {
         }
         // However the sync ended, the progress line goes before anything else is printed.
         progress.finish()
+        if !dryRun { learnLogin(github, store, runtime) }
         switch outcome {
         case .success(let summary):
             report(summary, runtime, dryRun: dryRun)
@@ -70,6 +71,14 @@ enum SyncCommand {
         case .failure(let error):
             throw error
         }
+    }
+
+    /// The first sync with a token on an API learns its user's login (one `GET /user`): who adds
+    /// and finishes todos here, and whose `--mine` are. Not knowing it costs nothing else.
+    static func learnLogin(_ github: GitHubClient, _ store: Store, _ runtime: Runtime) {
+        guard let origin = try? runtime.endpoint().canonicalOrigin, (try? store.login(origin: origin)) ?? nil == nil,
+              let user = try? github.currentUser() else { return }
+        try? store.recordLogin(user.login, origin: origin, at: runtime.now())
     }
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {

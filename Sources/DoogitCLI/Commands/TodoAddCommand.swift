@@ -44,7 +44,7 @@ extension TodoCommands {
         }
         let actions = try TodoActions(runtime)
         var (words, details) = try actions.read(invocation.positionals, raw: invocation.flag("raw"), topic: invocation.path) {
-            try DetailsInput.options(invocation, over: $0, today: actions.today)
+            try DetailsInput.options(invocation, over: $0, today: actions.today, me: actions.login)
         }
         let text = try InputValidation.todoText(words, topic: invocation.path)
         if !invocation.flag("issue"), let option = issueOptions.first {

@@ -15,7 +15,7 @@ enum TodoCommands {
             short forms 'doogit ls', 'doogit add', 'doogit done' and so on are these commands, and \
             'doogit' alone is 'doogit todo list'.
             """,
-        subcommands: [add, list, show, done, undo, edit, move, remove, restore, clear, IssueCommands.promote,
+        subcommands: [add, list, show, done, undo, edit, assign, unassign, move, remove, restore, clear, IssueCommands.promote,
                       IssueCommands.link, IssueCommands.unlink])
 
     /// `doogit ls`, `doogit add`, ...: the todo commands without the `todo`.
@@ -44,7 +44,10 @@ enum TodoCommands {
             M, L, none), then as they arrived, the same order every day; a todo shows its priority as \
             (H), and after two spaces (dimmed in colour) its due date relative to today (overdue in \
             red; only open todos are ever overdue, a done one shows the date), its +tags and a linked \
-            todo's labels, and ✎ ([note] in ASCII) when it has a note. --tag (a tag or a label, \
+            todo's labels, and ✎ ([note] in ASCII) when it has a note; a todo that is someone \
+            else's shows @LOGIN, its assignee's (or, assigned to nobody, its author's) GitHub login. \
+            --mine shows only yours: assigned to you, or added by you (or before authors were kept) \
+            and assigned to nobody. --tag (a tag or a label, \
             without case), --priority and --due pick todos (all kinds must hold; a repeated --tag \
             means all of them, a repeated --priority or --due any); --due takes overdue, today (due \
             by today), week (by 6 days from today) or a date. REPO (or -R REPO) is OWNER/NAME, NAME when one tracked repository \
@@ -87,6 +90,27 @@ enum TodoCommands {
         examples: ["doogit todo edit 3 write the release notes for 1.2", "doogit todo edit 3 --due tomorrow --tag release",
                    "doogit edit 3 pri:H +ci", "doogit todo edit 3 --no-due --untag ci"],
         run: runEdit)
+
+    static let assign = CommandSpec(
+        name: "assign", abstract: "Assign todos to a GitHub user",
+        arguments: ArgumentSpec(display: "ID LOGIN", minimum: 2, maximum: nil),
+        discussion: """
+            The last word is LOGIN; the words before it are IDs, as everywhere (3 4, 3,4, 1-3). \
+            LOGIN is a GitHub login (octocat or @octocat), or @me for yours (the login of your \
+            token, as 'doogit auth status' or a sync last saw it). A todo assigned to someone else \
+            shows @LOGIN in the list, and 'doogit next' ranks it after yours. The assignee goes to \
+            your other machines with the rest of the todo. All IDs are checked first; nothing \
+            changes unless every one exists.
+            """,
+        examples: ["doogit todo assign 3 octocat", "doogit todo assign 3,4 @me"],
+        run: runAssign)
+
+    static let unassign = CommandSpec(
+        name: "unassign", abstract: "Assign todos to nobody",
+        arguments: ArgumentSpec(display: "ID...", minimum: 1, maximum: nil),
+        discussion: "All IDs are checked first; nothing changes unless every one exists.",
+        examples: ["doogit todo unassign 3"],
+        run: runUnassign)
 
     static let remove = CommandSpec(
         name: "rm", aliases: ["remove"], abstract: "Delete todos",
@@ -168,11 +192,23 @@ enum TodoCommands {
         let actions = try TodoActions(runtime)
         var (words, details) = try actions.read(Array(invocation.positionals.dropFirst()), raw: invocation.flag("raw"),
                                                 topic: invocation.path) {
-            try DetailsInput.options(invocation, over: $0, today: actions.today)
+            try DetailsInput.options(invocation, over: $0, today: actions.today, me: actions.login)
         }
         if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         let todo = try actions.edit(ids[0], text: words.isEmpty ? nil : words, details: details, topic: invocation.path)
         printAffected([todo], runtime)
+    }
+
+    static func runAssign(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let actions = try TodoActions(runtime)
+        let login = try DetailsInput.login(invocation.positionals.last ?? "", me: actions.login, topic: invocation.path)
+        let ids = try InputValidation.todoIDs(Array(invocation.positionals.dropLast()), topic: invocation.path)
+        printAffected(try actions.assign(ids, to: login), runtime)
+    }
+
+    static func runUnassign(_ invocation: Invocation, _ runtime: Runtime) throws {
+        let ids = try InputValidation.todoIDs(invocation.positionals, topic: invocation.path)
+        printAffected(try TodoActions(runtime).assign(ids, to: nil), runtime)
     }
 
     static func runRemove(_ invocation: Invocation, _ runtime: Runtime) throws {

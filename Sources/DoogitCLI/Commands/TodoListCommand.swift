@@ -38,7 +38,7 @@ extension TodoCommands {
             return
         }
         let today = try DetailsInput.today(runtime)
-        let details = try DetailsInput.filter(invocation, today: today)
+        let details = try DetailsInput.filter(invocation, today: today, me: runtime.login)
         let includeEmpty = invocation.flag("all-repos") || !repositories.isEmpty
         // The list alone: no empty section, no --long columns.
         let alone = !includeEmpty && !invocation.flag("long")

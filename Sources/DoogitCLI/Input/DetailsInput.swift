@@ -14,6 +14,7 @@ enum DetailsInput {
         OptionSpec("note", value: "TEXT", help: "a note (several lines allowed)"),
         OptionSpec("note-file", value: "FILE", help: "the note from FILE ('-': standard input)"),
         OptionSpec("raw", help: "keep every word as text: no +tag, due: or pri: fields"),
+        OptionSpec("assignee", value: "LOGIN", help: "the GitHub login it is assigned to (@me: yours)"),
     ]
 
     static let editOptions = [
@@ -22,7 +23,7 @@ enum DetailsInput {
         addOptions[2], OptionSpec("untag", value: "TAG", help: "remove a tag, or a label of its issue (repeat it for several)",
                                    values: .tag),
         addOptions[3], addOptions[4], OptionSpec("no-note", help: "clear the note"),
-        addOptions[5],
+        addOptions[5], addOptions[6], OptionSpec("no-assignee", help: "assign it to nobody"),
     ]
 
     static let shorthandHelp = """
@@ -54,6 +55,25 @@ enum DetailsInput {
         }
         return priority
     }
+
+    /// A GitHub login as a command takes it (`octocat`, `@octocat`), or `@me`: the user's own,
+    /// as last seen (`me`).
+    static func login(_ text: String, me: () -> String?, topic: [String]) throws -> String {
+        if text.lowercased() == "@me" {
+            guard let login = me() else { throw unknownLogin }
+            return login
+        }
+        guard let login = GitHubLogin.parse(text) else {
+            throw UsageError(message: "'\(TerminalText.sanitize(text))' is not a GitHub login: letters, digits, '-' and '_', "
+                             + "at most \(GitHubLogin.maximumLength) characters", topic: topic)
+        }
+        return login
+    }
+
+    /// Why `@me` or `--mine` cannot be told yet, and what tells it.
+    static let unknownLogin = CommandFailure(
+        message: "doogit does not know your GitHub login yet",
+        hint: "run 'doogit auth status' (or 'doogit sync') once with your token, then try again")
 
     static func tag(_ text: String, topic: [String]) throws -> String {
         guard TagSet.isValid(text) else {
@@ -116,7 +136,8 @@ enum DetailsInput {
 
     /// The options' fields with what the words of TEXT set (`words`): a due date or a priority
     /// set twice must be the same.
-    static func options(_ invocation: Invocation, over words: Shorthand, today: CalendarDate) throws -> DetailsEdit {
+    static func options(_ invocation: Invocation, over words: Shorthand, today: CalendarDate,
+                        me: () -> String? = { nil }) throws -> DetailsEdit {
         let topic = invocation.path
         var edit = words.edit
         if invocation.flag("note") && invocation.flag("no-note") {
@@ -136,6 +157,12 @@ enum DetailsInput {
         for text in invocation.options["untag"] ?? [] { edit.removeTags.append(try tag(text, topic: topic)) }
         // --note and --note-file are read by NoteInput.
         if invocation.flag("no-note") { edit.note = .some(nil) }
+        var assignees: [(word: String, value: String?)] = []
+        for text in invocation.options["assignee"] ?? [] {
+            assignees.append(("--assignee " + text, try login(text, me: me, topic: topic)))
+        }
+        if invocation.flag("no-assignee") { assignees.append(("--no-assignee", nil)) }
+        edit.assignee = try single(assignees, of: "assignees", topic: topic)
         return edit
     }
 
@@ -156,12 +183,17 @@ extension DetailsInput {
                    values: .choices(["H", "M", "L"])),
         OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date (repeated: any)",
                    values: .choices(["overdue", "today", "week"])),
+        OptionSpec("mine", help: "only your todos: assigned to you, or added by you and assigned to nobody"),
     ]
 
-    /// `--tag`, `--priority` and `--due` of `todo list` and `next`: every `--tag` must hold, any
-    /// `--priority`, any `--due`.
-    static func filter(_ invocation: Invocation, today: CalendarDate) throws -> DetailsFilter {
+    /// `--tag`, `--priority`, `--due` and `--mine` of `todo list` and `next`: every `--tag` must
+    /// hold, any `--priority`, any `--due`.
+    static func filter(_ invocation: Invocation, today: CalendarDate, me: () -> String? = { nil }) throws -> DetailsFilter {
         var filter = DetailsFilter(today: today)
+        if invocation.flag("mine") {
+            guard let login = me() else { throw unknownLogin }
+            filter.mine = login
+        }
         for text in invocation.options["tag"] ?? [] { filter.tags.append(try tag(text, topic: invocation.path)) }
         for text in invocation.options["priority"] ?? [] { filter.priorities.append(try priority(text, topic: invocation.path)) }
         for text in invocation.options["due"] ?? [] {

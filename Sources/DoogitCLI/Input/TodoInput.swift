@@ -9,7 +9,8 @@ extension TodoCommands {
     static func runAddFromInput(_ invocation: Invocation, _ runtime: Runtime) throws {
         let repository = try targetRepository(invocation, runtime)
         let actions = try TodoActions(runtime)
-        var details = try DetailsInput.options(invocation, over: DetailsInput.Shorthand(), today: actions.today)
+        var details = try DetailsInput.options(invocation, over: DetailsInput.Shorthand(), today: actions.today,
+                                                 me: actions.login)
         if let note = try NoteInput.option(invocation, runtime) { details.note = note }
         if runtime.context.standardInputIsTerminal {
             runtime.note("reading todos from standard input, one a line; end with Ctrl-D")
@@ -18,8 +19,9 @@ extension TodoCommands {
         let input = try TransferCommands.readText("-", runtime, limit: TransferCommands.inputLimit, instead: "add the todos in parts")
         let texts = try todoTexts(fromInput: input, topic: invocation.path)
         let store = try runtime.store()
+        let author = actions.login()
         let added = try store.transaction {
-            try texts.map { try store.addTodo(repositoryID: repository.id, text: $0, details: details, at: actions.now) }
+            try texts.map { try store.addTodo(repositoryID: repository.id, text: $0, details: details, author: author, at: actions.now) }
         }
         if runtime.global.json {
             runtime.printJSONArray(added, JSONOutput.todo)

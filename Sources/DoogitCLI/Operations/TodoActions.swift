@@ -10,6 +10,9 @@ struct TodoActions {
     let store: () throws -> Store
     let now: Timestamp
     let today: CalendarDate
+    /// The user's GitHub login as last seen (nil: none yet), asked once the store is open: who
+    /// adds and finishes todos here.
+    var login: () -> String? = { nil }
 
     static let addTopic = ["todo", "add"]
     static let editTopic = ["todo", "edit"]
@@ -24,7 +27,7 @@ struct TodoActions {
 
     /// `text` as `InputValidation.todoText` leaves it.
     func add(text: String, details: DetailsEdit, to repositoryID: Int64) throws -> TodoRecord {
-        try store().addTodo(repositoryID: repositoryID, text: text, details: details, at: now)
+        try store().addTodo(repositoryID: repositoryID, text: text, details: details, author: login(), at: now)
     }
 
     /// A line typed as `todo add`'s TEXT: its words and their fields.
@@ -74,7 +77,13 @@ struct TodoActions {
     static let clearPriority = "pri:none"
 
     func setDone(_ ids: [Int64], done: Bool) throws -> [TodoRecord] {
-        try store().setDone(ids, done: done, at: now)
+        let store = try store()
+        return try store.setDone(ids, done: done, by: login(), at: now)
+    }
+
+    /// Assigns the todos to a GitHub login (nil: to nobody).
+    func assign(_ ids: [Int64], to login: String?) throws -> [TodoRecord] {
+        try store().assign(ids, to: login, at: now)
     }
 
     func remove(_ ids: [Int64]) throws -> [TodoRecord] {
@@ -94,6 +103,6 @@ struct TodoActions {
 extension TodoActions {
     /// The actions of a command run now.
     init(_ runtime: Runtime) throws {
-        self.init(store: runtime.store, now: runtime.now(), today: try DetailsInput.today(runtime))
+        self.init(store: runtime.store, now: runtime.now(), today: try DetailsInput.today(runtime), login: runtime.login)
     }
 }

@@ -84,8 +84,9 @@ enum JSONOutput {
     }
 
     /// `"due"`, `"priority"`, `"tags"` (its own, sorted without case), `"note"`, null or empty
-    /// when not set, and `"labels"`: its issue's labels as last seen (null when not linked or not
-    /// known).
+    /// when not set, `"labels"`: its issue's labels as last seen (null when not linked or not
+    /// known), and the GitHub logins `"author"`, `"finishedBy"` and `"assignee"` (null: none, or
+    /// not known).
     private static func detailFields(_ todo: TodoRecord, into json: inout JSONStream) {
         json.key("due"); json.string(todo.due?.text)
         json.key("priority"); json.string(todo.priority?.rawValue)
@@ -102,6 +103,9 @@ enum JSONOutput {
         } else {
             json.null()
         }
+        json.key("author"); json.string(todo.author)
+        json.key("finishedBy"); json.string(todo.finishedBy)
+        json.key("assignee"); json.string(todo.assignee)
     }
 
     static func section(_ section: TodoSection, into json: inout JSONStream) {

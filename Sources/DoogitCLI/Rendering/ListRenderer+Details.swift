@@ -2,8 +2,8 @@ import DoogitMerge
 import DoogitStore
 import DoogitSupport
 
-/// What the list shows after a todo's text: its due date, its tags and its issue's labels, and
-/// the mark of a note.
+/// What the list shows after a todo's text: its due date, whose it is when it is someone else's,
+/// its tags and its issue's labels, and the mark of a note.
 extension ListRenderer {
     /// What the list shows after a todo's text (`details(of:)`).
     struct Details {
@@ -34,14 +34,25 @@ extension ListRenderer {
         return quoted + "\""
     }
 
-    /// A todo's details: its due date (relative to today while it is open), its tags and its
-    /// issue's labels and, when it has a note, `style.noteMarker`.
+    /// `@login` of a todo that is someone else's (assigned to them, or added by them and not
+    /// assigned); nil for the user's own, and for a todo nobody is known to own.
+    func ownerWord<Todo: ListableTodo>(of todo: Todo) -> String? {
+        guard let owner = todo.owner, !(me.map { GitHubLogin.same($0, owner) } ?? false) else { return nil }
+        let shown = TerminalText.sanitize(owner)
+        return shown.isEmpty ? nil : "@" + shown
+    }
+
+    /// A todo's details: its due date (relative to today while it is open), `@login` of
+    /// whoever else it is, its tags and its issue's labels and, when it has a note,
+    /// `style.noteMarker`.
     func details<Todo: ListableTodo>(of todo: Todo) -> Details {
         let tags = todo.tagsAndLabels.compactMap(Self.tagWord)
-        guard todo.due != nil || !tags.isEmpty || todo.note != nil else { return Details() }
+        let owner = ownerWord(of: todo)
+        guard todo.due != nil || owner != nil || !tags.isEmpty || todo.note != nil else { return Details() }
         var details = Details(due: todo.due.map { Self.duePhrase($0, today: todo.done ? nil : today) },
                               overdue: Self.isOverdue(todo, today: today))
         var words = details.due.map { [$0] } ?? []
+        if let owner { words.append(owner) }
         for tag in tags { words.append("+" + tag) }
         if todo.note != nil { words.append(style.noteMarker) }
         details.words = words
@@ -53,7 +64,8 @@ extension ListRenderer {
     /// (the way a whole list is written, with no string made for each todo).
     func appendDetails<Todo: ListableTodo>(of todo: Todo, to out: inout OutputText) {
         let tags = todo.tagsAndLabels
-        guard todo.due != nil || todo.note != nil || tags.contains(where: { Self.tagWord($0) != nil }) else { return }
+        let owner = ownerWord(of: todo)
+        guard todo.due != nil || owner != nil || todo.note != nil || tags.contains(where: { Self.tagWord($0) != nil }) else { return }
         out += "  " as StaticString
         let overdue = Self.isOverdue(todo, today: today)
         var open = false
@@ -70,6 +82,10 @@ extension ListRenderer {
             }
             if !first { out += " " as StaticString }
             first = false
+        }
+        if let owner {
+            separate(&out)
+            out += owner
         }
         // Its own tags, then its issue's labels, each name once.
         for tag in tags {

@@ -16,12 +16,15 @@ struct ListRenderer {
     /// A URL longer than the width on a line of its own, whole (the terminal wraps it and still
     /// sees one link); false where a longer line would be cut (the full-screen view).
     var wholeURLs = true
+    /// The user's GitHub login as last seen: a todo of another login shows it (`@login`).
+    var me: String? = nil
 
     /// The renderer of todos for a command's output, the same for the list, `next` and the lines
     /// that commands echo: the runtime's style and width, due dates relative to today.
     static func todos(_ runtime: Runtime) -> ListRenderer {
         var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
         renderer.today = CalendarDate.local(at: runtime.now())
+        renderer.me = runtime.login()
         return renderer
     }
 

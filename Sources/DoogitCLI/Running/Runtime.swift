@@ -55,6 +55,13 @@ final class Runtime {
         return store
     }
 
+    /// The GitHub login of the token's user on this API as last seen (`auth login`, `auth status`,
+    /// `sync`); nil when none was seen yet, or the database cannot be read.
+    func login() -> String? {
+        guard let origin = try? endpoint().canonicalOrigin, let store = try? readingStore() else { return nil }
+        return (try? store.login(origin: origin)) ?? nil
+    }
+
     /// The API endpoint: DOOGIT_API_URL, else GH_HOST's, else api.github.com.
     func endpoint() throws -> APIEndpoint {
         if let url = context.variable("DOOGIT_API_URL") { return try APIEndpoint(url) }
