@@ -1,15 +1,22 @@
 -- doogit schema, version 19: who added a todo, who finished it and who it is assigned to (file
 -- format 4.1), as GitHub logins, each a register with its own stamp, on live todos and removed
 -- ones alike; and the login of the token each API origin was last used with.
-ALTER TABLE todos ADD COLUMN author            TEXT;
-ALTER TABLE todos ADD COLUMN finished_by       TEXT;
-ALTER TABLE todos ADD COLUMN assignee          TEXT;
+-- A login is letters, digits, '-' and '_', 1 to 100 of them, not starting with '-' (GitHubLogin).
+ALTER TABLE todos ADD COLUMN author            TEXT CHECK (author IS NULL OR (length(author) BETWEEN 1 AND 100
+                                                   AND author NOT GLOB '*[^A-Za-z0-9_-]*' AND author NOT GLOB '-*'));
+ALTER TABLE todos ADD COLUMN finished_by       TEXT CHECK (finished_by IS NULL OR (length(finished_by) BETWEEN 1 AND 100
+                                                   AND finished_by NOT GLOB '*[^A-Za-z0-9_-]*' AND finished_by NOT GLOB '-*'));
+ALTER TABLE todos ADD COLUMN assignee          TEXT CHECK (assignee IS NULL OR (length(assignee) BETWEEN 1 AND 100
+                                                   AND assignee NOT GLOB '*[^A-Za-z0-9_-]*' AND assignee NOT GLOB '-*'));
 ALTER TABLE todos ADD COLUMN author_clock      TEXT;
 ALTER TABLE todos ADD COLUMN finished_by_clock TEXT;
 ALTER TABLE todos ADD COLUMN assignee_clock    TEXT;
-ALTER TABLE todo_tombstones ADD COLUMN author            TEXT;
-ALTER TABLE todo_tombstones ADD COLUMN finished_by       TEXT;
-ALTER TABLE todo_tombstones ADD COLUMN assignee          TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN author            TEXT CHECK (author IS NULL OR (length(author) BETWEEN 1 AND 100
+                                                   AND author NOT GLOB '*[^A-Za-z0-9_-]*' AND author NOT GLOB '-*'));
+ALTER TABLE todo_tombstones ADD COLUMN finished_by       TEXT CHECK (finished_by IS NULL OR (length(finished_by) BETWEEN 1 AND 100
+                                                   AND finished_by NOT GLOB '*[^A-Za-z0-9_-]*' AND finished_by NOT GLOB '-*'));
+ALTER TABLE todo_tombstones ADD COLUMN assignee          TEXT CHECK (assignee IS NULL OR (length(assignee) BETWEEN 1 AND 100
+                                                   AND assignee NOT GLOB '*[^A-Za-z0-9_-]*' AND assignee NOT GLOB '-*'));
 ALTER TABLE todo_tombstones ADD COLUMN author_clock      TEXT;
 ALTER TABLE todo_tombstones ADD COLUMN finished_by_clock TEXT;
 ALTER TABLE todo_tombstones ADD COLUMN assignee_clock    TEXT;
@@ -45,3 +52,8 @@ CREATE TRIGGER todo_changed AFTER UPDATE OF repository_id, text, done, done_at, 
     INSERT INTO remote_pending_todos SELECT OLD.uuid, OLD.repository_id
         WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = OLD.uuid AND repository_id = OLD.repository_id);
 END;
+
+-- A doogit of 4.0 kept the who of files of 4.1 it read only in those files: the next exchange
+-- reads the remote's files whole once, so that what they say of who is merged here too.
+DELETE FROM remote_files;
+UPDATE remote SET head_commit = NULL, ref_etag = NULL;

@@ -40,9 +40,9 @@ extension Replica {
             check(&edited.details.priority, references.map(\.details.priority))
             checkTags(&edited.details.tags, references.map(\.details.tags))
             check(&edited.details.note, references.map(\.details.note))
-            check(&edited.details.author, references.map(\.details.author))
-            check(&edited.details.finishedBy, references.map(\.details.finishedBy))
-            check(&edited.details.assignee, references.map(\.details.assignee))
+            for field in TodoFile.whoFields {
+                check(&edited.details[keyPath: field.register], references.map { $0.details[keyPath: field.register] })
+            }
             if edited != entry { result.todos[uuid] = edited }
         }
         for (id, entry) in repositories {

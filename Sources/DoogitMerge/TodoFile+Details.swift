@@ -18,16 +18,15 @@ extension TodoFile {
             json.endArray()
         }
         if details.note.stamp != .zero { json.key("note"); json.string(details.note.value) }
-        for (name, register) in whoRegisters(details) where register.stamp != .zero { json.key(named: name); json.string(register.value) }
+        for field in whoFields where details[keyPath: field.register].stamp != .zero {
+            json.key(named: field.key); json.string(details[keyPath: field.register].value)
+        }
     }
 
-    /// Who added, finished and is assigned the todo, by their keys in the line.
-    static func whoRegisters(_ details: TodoDetails) -> KeyValuePairs<String, Register<String?>> {
-        ["author": details.author, "finishedBy": details.finishedBy, "assignee": details.assignee]
+    /// Who added, finished and is assigned the todo: each register, by its key in the line.
+    static var whoFields: [(key: String, register: WritableKeyPath<TodoDetails, Register<String?>>)] {
+        [("author", \.author), ("finishedBy", \.finishedBy), ("assignee", \.assignee)]
     }
-
-    /// The keys of `whoRegisters`, in their order.
-    static let whoKeys = ["author", "finishedBy", "assignee"]
 
     static func writeDetailStamps(_ details: TodoDetails, into json: inout JSONStream) {
         if details.due.stamp != .zero { json.key("due"); json.string(details.due.stamp.text) }
@@ -41,8 +40,8 @@ extension TodoFile {
             json.endObject()
         }
         if details.note.stamp != .zero { json.key("note"); json.string(details.note.stamp.text) }
-        for (name, register) in whoRegisters(details) where register.stamp != .zero {
-            json.key(named: name); json.string(register.stamp.text)
+        for field in whoFields where details[keyPath: field.register].stamp != .zero {
+            json.key(named: field.key); json.string(details[keyPath: field.register].stamp.text)
         }
     }
 
@@ -102,21 +101,16 @@ extension TodoFile {
             }
             details.note = Register(note, at: try stamp("note"))
         }
-        for key in whoKeys {
-            guard let value = json[key] else { continue }
+        for field in whoFields {
+            guard let value = json[field.key] else { continue }
             var login: String?
             if value != .null {
                 guard case .string(let text) = value, GitHubLogin.isValid(text) else {
-                    throw LineProblem("\"\(key)\" is not a GitHub login or null")
+                    throw LineProblem("\"\(field.key)\" is not a GitHub login or null")
                 }
                 login = text
             }
-            let register = Register(login, at: try stamp(key))
-            switch key {
-            case "author": details.author = register
-            case "finishedBy": details.finishedBy = register
-            default: details.assignee = register
-            }
+            details[keyPath: field.register] = Register(login, at: try stamp(field.key))
         }
         return details
     }

@@ -30,7 +30,7 @@ public final class Database {
     public static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// How much of the file SQLite reads through a memory map rather than copying each page into
-    /// a cache of its own: a read then shares the system's pages, with no copy and a tenth of the
+    /// a cache of its own: a read then shares the system's pages, with no copy and a third fewer
     /// page faults (a short list spent most of its faults growing the heap for that cache). Left
     /// off for an immutable file, which takes no locks: another process could shorten it under
     /// the map, and reading past its end is a signal, not an error.

@@ -114,8 +114,9 @@ public struct TodoRecord: Equatable, Sendable {
     public var note: String? = nil
     /// Its issue's labels as last seen, sorted (nil: not linked, or not known).
     public var labels: [String]? = nil
-    /// The GitHub logins that added it, that finished it (while it is done) and it is assigned
-    /// to (nil: none, or not known).
+    /// The GitHub logins that added it, that finished it and it is assigned to (nil: none, or not
+    /// known). Who finished it is known only while it is done by that change: done or reopened
+    /// otherwise (on the board, by a commit, on GitHub's issue, by an older doogit), nobody known.
     public var author: String? = nil
     public var finishedBy: String? = nil
     public var assignee: String? = nil

@@ -11,6 +11,11 @@ extension Store {
         }
     }
 
+    /// Forgets the login kept for this origin (its token was removed).
+    public func forgetLogin(origin: String) throws {
+        try database.run("DELETE FROM github_logins WHERE origin = ?", .text(origin))
+    }
+
     /// Keeps the login GitHub gave for this origin's token (one that is no login is not kept).
     public func recordLogin(_ login: String, origin: String, at now: Timestamp) throws {
         guard GitHubLogin.isValid(login) else { return }

@@ -23,7 +23,8 @@ extension Store {
         CASE WHEN t.seen_labels IS NOT NULL AND t.seen_labels <> '' AND t.issue_number IS NOT NULL
              THEN (SELECT group_concat(label, char(31)) FROM label_changes WHERE todo_uuid = t.uuid AND adding = 0)
         END AS labels_leaving,
-        t.due, t.priority, t.note, t.author, t.finished_by, t.assignee
+        t.due, t.priority, t.note, t.author,
+        CASE WHEN t.done = 1 AND t.finished_by_clock = t.done_clock THEN t.finished_by END AS finished_by, t.assignee
         """
 
     /// The todo of a row that has `todoColumns` (or `listColumns`, then with `tags`).

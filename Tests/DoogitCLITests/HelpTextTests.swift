@@ -238,8 +238,8 @@ import Testing
               --priority H|M|L  only todos of this priority (repeated: of any of them)
               --due WHEN        only todos due by then: overdue, today, week or a date
                                 (repeated: any)
-              --mine            only your todos: assigned to you, or added by you and
-                                assigned to nobody
+              --mine            only your todos: assigned to you, or assigned to nobody
+                                and added by you (or by nobody known)
 
         Global options:
               --db PATH     the database file (default: $DOOGIT_DB, else

@@ -35,6 +35,38 @@ struct WhoTests {
         #expect(entry.details.finishedBy.value == nil && entry.details.finishedBy.stamp == entry.done.stamp)
     }
 
+    @Test("who finished a todo shows only while it is done by that change: done or reopened otherwise, nobody known")
+    func finisherFollowsTheDoneState() throws {
+        let store = try store()
+        let todo = try store.addTodo(repositoryID: 1, text: "ship it", at: moment(1))
+        _ = try store.setDone([todo.id], done: true, by: "hubot", at: moment(2))
+        // Reopened and done again by a path that knows no finisher (an issue, the board, a commit).
+        try store.database.execute("UPDATE todos SET done = 0, done_at = NULL, done_clock = '2099-01-01T00:00:00.000Z/0000/aaaaaaaaaaaa'")
+        #expect(try store.requireTodos([todo.id])[0].finishedBy == nil)
+        try store.database.execute("""
+            UPDATE todos SET done = 1, done_at = '2099-01-02T00:00:00.000Z', done_clock = '2099-01-02T00:00:00.000Z/0000/aaaaaaaaaaaa'
+            """)
+        #expect(try store.requireTodos([todo.id])[0].finishedBy == nil, "done again, but not by hubot's change")
+        _ = try store.setDone([todo.id], done: false, at: moment(3))
+        _ = try store.setDone([todo.id], done: true, by: "mona", at: moment(4))
+        #expect(try store.requireTodos([todo.id])[0].finishedBy == "mona")
+        _ = try store.removeTodos([todo.id], at: moment(5))
+        #expect(try store.removedSections().flatMap(\.todos).first?.finishedBy == "mona", "a removed todo keeps it")
+    }
+
+    @Test("a login that is no GitHub login is refused by the store itself, whoever writes it")
+    func loginsAreChecked() throws {
+        let store = try store()
+        let todo = try store.addTodo(repositoryID: 1, text: "t", at: moment(1))
+        let before = try store.snapshot()
+        for bad in ["a b", "-x", "", "evil\u{1B}[2J", String(repeating: "a", count: 101)] {
+            #expect(throws: (any Error).self, "\(bad.debugDescription)") { try store.assign([todo.id], to: bad, at: moment(2)) }
+            #expect(throws: (any Error).self) { try store.addTodo(repositoryID: 1, text: "u", author: bad, at: moment(2)) }
+        }
+        #expect(try store.snapshot() == before)
+        #expect(try store.assign([todo.id], to: "user_corp-1", at: moment(3))[0].assignee == "user_corp-1")
+    }
+
     @Test("an assignment is a field of its own: stamped, waiting to be sent, cleared by nil")
     func assignment() throws {
         let store = try store()
@@ -104,9 +136,17 @@ struct WhoMigrationTests {
                 INSERT INTO todos (uuid, repository_id, text, done, position, created_at, updated_at)
                 VALUES ('00000000-0000-4000-8000-000000000001', 1, 'before', 0, 1, '2026-01-01T00:00:00.000Z',
                         '2026-01-01T00:00:00.000Z');
+                INSERT INTO remote (id, repository_id, full_name, branch, path, added_at, head_commit, ref_etag, exchanged)
+                VALUES (1, 9, 'o/todos', 'main', 'todos.jsonl', '2026-01-01T00:00:00.000Z', 'abc', '"e"', 1);
+                INSERT INTO remote_files (path, parent, sha, is_folder, mode, content)
+                VALUES ('todos/1/1.jsonl', 'todos/1', 'def', 0, '100644', '{"format":"doogit","version":"4.1"}');
                 """)
         }
         let store = try Store.open(path: path)
+        // What a doogit of 4.0 read of who is in the remote's files alone: they are read whole once.
+        #expect(try store.count("SELECT count(*) FROM remote_files") == 0)
+        let remote = try #require(try store.remoteSettings())
+        #expect(remote.headCommit == nil && remote.refETag == nil && remote.exchanged)
         let todo = try #require(try store.allTodos().first)
         #expect(todo.text == "before" && todo.author == nil && todo.finishedBy == nil && todo.assignee == nil)
         try settleRemote(store)

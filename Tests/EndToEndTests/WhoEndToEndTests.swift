@@ -63,6 +63,9 @@ struct WhoEndToEndTests: RemoteEndToEndSuite {
         #expect(owner.run("sync").status == 0)
         #expect(try who(owner) == ["from before": ["-", "-", "-"], "write the notes": ["octocat", "-", "-"],
                                    "review the fix": ["octocat", "hubot", "hubot"]])
+        let shown = owner.run("todo", "show", try idOf("review the fix", owner)).stdout
+        #expect(shown.contains("Added by     @octocat\n") && shown.contains("Finished by  @hubot\n")
+                && shown.contains("Assigned to  @hubot\n"), "\(shown)")
         // Assigned to oneself and back to nobody; reopened, nobody finished it.
         let notes = try idOf("write the notes", owner)
         #expect(owner.run("todo", "assign", notes, "@me").status == 0)
@@ -86,6 +89,9 @@ struct WhoEndToEndTests: RemoteEndToEndSuite {
             #expect(refused.status == 2 && refused.stderrLines.count == 1, "\(bad): \(refused.stderr)")
             #expect(refused.stderr.contains("is not a GitHub login") && !refused.stderr.contains("\u{1B}"), "\(refused.stderr)")
         }
+        let forgotten = sandbox.run("todo", "assign", "1", "4")
+        #expect(forgotten.status == 2 && forgotten.stderrLines.count == 1 && forgotten.stderr.contains("'4' reads as a todo ID"),
+                "\(forgotten.stderr)")
         let me = sandbox.run("todo", "assign", "1", "@me")
         #expect(me.status == 1 && me.stderr.contains("doogit does not know your GitHub login yet"), "\(me.stderr)")
         #expect(sandbox.run("todo", "assign", "9", "octocat").status == 1)

@@ -111,6 +111,8 @@ enum AuthCommands {
             runtime.say("No token is saved for \(origin)")
             return
         }
+        // Whose the next token is, the next sign-in or sync says.
+        try? runtime.store().forgetLogin(origin: origin)
         runtime.say("Removed the token saved for \(origin)")
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] where runtime.context.variable(name) != nil {
             runtime.note("\(name) is still set; doogit will keep using it")

@@ -42,7 +42,7 @@ enum NextCommand {
         }
         let today = try DetailsInput.today(runtime)
         let now = runtime.now()
-        let me = runtime.login()
+        let me = runtime.login(reading: true)
         let ranked = try runtime.readingStore().nextTodos(
             limit: count, repositoryIDs: repositories.isEmpty ? nil : repositories,
             filter: try DetailsInput.filter(invocation, today: today, me: { me }), me: me, today: today, now: now)

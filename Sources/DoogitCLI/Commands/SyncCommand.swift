@@ -55,7 +55,7 @@ enum SyncCommand {
         }
         // However the sync ended, the progress line goes before anything else is printed.
         progress.finish()
-        if !dryRun { learnLogin(github, store, runtime) }
+        if !dryRun, case .success = outcome { learnLogin(github, store, runtime) }
         switch outcome {
         case .success(let summary):
             report(summary, runtime, dryRun: dryRun)
@@ -73,8 +73,9 @@ enum SyncCommand {
         }
     }
 
-    /// The first sync with a token on an API learns its user's login (one `GET /user`): who adds
-    /// and finishes todos here, and whose `--mine` are. Not knowing it costs nothing else.
+    /// The first sync with a token on an API that ends well learns its user's login (one
+    /// `GET /user`): who adds and finishes todos here, and whose `--mine` are. Not knowing it
+    /// costs nothing else; a failed sync does not ask (GitHub may be down or limiting).
     static func learnLogin(_ github: GitHubClient, _ store: Store, _ runtime: Runtime) {
         guard let origin = try? runtime.endpoint().canonicalOrigin, (try? store.login(origin: origin)) ?? nil == nil,
               let user = try? github.currentUser() else { return }

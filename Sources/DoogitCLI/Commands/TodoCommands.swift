@@ -201,7 +201,13 @@ enum TodoCommands {
 
     static func runAssign(_ invocation: Invocation, _ runtime: Runtime) throws {
         let actions = try TodoActions(runtime)
-        let login = try DetailsInput.login(invocation.positionals.last ?? "", me: actions.login, topic: invocation.path)
+        let last = invocation.positionals.last ?? ""
+        // `todo assign 3 4` forgot the login: 4 is an ID, not a user (a login of digits is @4).
+        if !last.hasPrefix("@"), (try? InputValidation.todoIDs([last], topic: invocation.path)) != nil {
+            throw UsageError(message: "'\(TerminalText.sanitize(last))' reads as a todo ID; the last word is the LOGIN to assign "
+                             + "(a login of digits: @\(TerminalText.sanitize(last)))", topic: invocation.path)
+        }
+        let login = try DetailsInput.login(last, me: actions.login, topic: invocation.path)
         let ids = try InputValidation.todoIDs(Array(invocation.positionals.dropLast()), topic: invocation.path)
         printAffected(try actions.assign(ids, to: login), runtime)
     }

@@ -26,6 +26,7 @@ extension TodoCommands {
             if runtime.global.json { return runtime.printJSONArray(sections, JSONOutput.section) }
             var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
             renderer.highlight = grep
+            renderer.me = runtime.login(reading: true)
             if invocation.flag("long") { renderer.long = LongColumns(now: runtime.now()) }
             renderer.writeTodoList(sections) { runtime.console.output.write(bytes: $0) }
             if runtime.console.outputIsTerminal {
@@ -38,7 +39,7 @@ extension TodoCommands {
             return
         }
         let today = try DetailsInput.today(runtime)
-        let details = try DetailsInput.filter(invocation, today: today, me: runtime.login)
+        let details = try DetailsInput.filter(invocation, today: today, me: { runtime.login(reading: true) })
         let includeEmpty = invocation.flag("all-repos") || !repositories.isEmpty
         // The list alone: no empty section, no --long columns.
         let alone = !includeEmpty && !invocation.flag("long")

@@ -8,8 +8,9 @@ extension TodoCommands {
         arguments: ArgumentSpec(display: "ID", minimum: 1, maximum: 1),
         discussion: """
             Prints the todo's ID, UUID (the name its copies share), repository, text, state, and \
-            when it was created, last changed and done, and its GitHub issue with the issue's state \
-            as last seen. Times are UTC, with how long ago.
+            when it was created, last changed and done, who added it, finished it and is assigned \
+            it (GitHub logins, where known), and its GitHub issue with the issue's state as last \
+            seen. Times are UTC, with how long ago.
             """,
         examples: ["doogit todo show 3", "doogit show 3 --json"],
         run: runShow)
@@ -38,6 +39,10 @@ extension TodoCommands {
             ("Updated", time(todo.updatedAt)),
         ]
         if let doneAt = todo.doneAt { rows.append(("Done", time(doneAt))) }
+        // Who, where known: GitHub logins.
+        for (label, login) in [("Added by", todo.author), ("Finished by", todo.finishedBy), ("Assigned to", todo.assignee)] {
+            if let login { rows.append((label, "@" + TerminalText.sanitize(login))) }
+        }
         if let due = todo.due {
             // Relative to today while it is open: nothing is pressing about a done one.
             rows.append(("Due", todo.done ? due.text : "\(due.text) (\(ListRenderer.duePhrase(due, today: try DetailsInput.today(runtime))))"))

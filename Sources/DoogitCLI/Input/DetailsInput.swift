@@ -183,7 +183,7 @@ extension DetailsInput {
                    values: .choices(["H", "M", "L"])),
         OptionSpec("due", value: "WHEN", help: "only todos due by then: overdue, today, week or a date (repeated: any)",
                    values: .choices(["overdue", "today", "week"])),
-        OptionSpec("mine", help: "only your todos: assigned to you, or added by you and assigned to nobody"),
+        OptionSpec("mine", help: "only your todos: assigned to you, or assigned to nobody and added by you (or by nobody known)"),
     ]
 
     /// `--tag`, `--priority`, `--due` and `--mine` of `todo list` and `next`: every `--tag` must

@@ -48,7 +48,7 @@ final class InteractiveSession {
         self.terminal = TerminalSession(input: STDIN_FILENO, output: STDOUT_FILENO, givesBackOnSignals: true)
         var renderer = ListRenderer(style: runtime.style, width: nil)
         renderer.today = CalendarDate.local(at: runtime.now())
-        renderer.me = runtime.login()
+        renderer.me = runtime.login(reading: false)
         let size = Self.size()
         view = ListView(store: store, repositoryIDs: repositoryIDs, renderer: renderer, width: size.columns, height: size.rows)
         screen = Screen(width: size.columns, height: size.rows)

@@ -103,6 +103,7 @@ struct TodoActions {
 extension TodoActions {
     /// The actions of a command run now.
     init(_ runtime: Runtime) throws {
-        self.init(store: runtime.store, now: runtime.now(), today: try DetailsInput.today(runtime), login: runtime.login)
+        self.init(store: runtime.store, now: runtime.now(), today: try DetailsInput.today(runtime),
+                  login: { runtime.login(reading: false) })
     }
 }

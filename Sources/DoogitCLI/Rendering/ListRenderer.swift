@@ -24,7 +24,7 @@ struct ListRenderer {
     static func todos(_ runtime: Runtime) -> ListRenderer {
         var renderer = ListRenderer(style: runtime.style, width: runtime.console.width)
         renderer.today = CalendarDate.local(at: runtime.now())
-        renderer.me = runtime.login()
+        renderer.me = runtime.login(reading: true)
         return renderer
     }
 

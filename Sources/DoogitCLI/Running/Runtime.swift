@@ -56,9 +56,10 @@ final class Runtime {
     }
 
     /// The GitHub login of the token's user on this API as last seen (`auth login`, `auth status`,
-    /// `sync`); nil when none was seen yet, or the database cannot be read.
-    func login() -> String? {
-        guard let origin = try? endpoint().canonicalOrigin, let store = try? readingStore() else { return nil }
+    /// `sync`); nil when none was seen yet, or the database cannot be read. `reading`: the
+    /// command only reads (the store is opened as `readingStore` opens it, else as `store`).
+    func login(reading: Bool) -> String? {
+        guard let origin = try? endpoint().canonicalOrigin, let store = try? (reading ? readingStore() : store()) else { return nil }
         return (try? store.login(origin: origin)) ?? nil
     }
 
