@@ -24,7 +24,8 @@ extension Store {
              THEN (SELECT group_concat(label, char(31)) FROM label_changes WHERE todo_uuid = t.uuid AND adding = 0)
         END AS labels_leaving,
         t.due, t.priority, t.note, t.author,
-        CASE WHEN t.done = 1 AND t.finished_by_clock = t.done_clock THEN t.finished_by END AS finished_by, t.assignee
+        CASE WHEN t.finished_by IS NOT NULL AND t.done = 1 AND t.finished_by_clock = t.done_clock THEN t.finished_by END
+            AS finished_by, t.assignee
         """
 
     /// The todo of a row that has `todoColumns` (or `listColumns`, then with `tags`).
