@@ -78,6 +78,8 @@ struct ListViewTests: ListViewSuite {
         #expect(ListView.fieldWords("docs -old +new", prefix: "") == "+docs -old +new")
         #expect(ListView.fieldWords(" fri ", prefix: "due:") == "due:fri")
         #expect(ListView.fieldWords("h", prefix: "pri:") == "pri:h")
+        #expect(ListView.fieldWords(" @me ", prefix: "assignee:") == "assignee:@me")
+        #expect(ListView.fieldWords("", prefix: "assignee:") == "assignee:none")
         #expect(ListView.fieldWords("  ", prefix: "pri:") == "pri:none", "an empty answer clears")
         #expect(ListView.fieldWords("-", prefix: "due:") == "due:none" && ListView.fieldWords("None", prefix: "due:") == "due:none")
         #expect(ListView.fieldWords("  ", prefix: "") == nil)

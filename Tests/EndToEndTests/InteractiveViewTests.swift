@@ -176,6 +176,36 @@ struct InteractiveViewTests {
         #expect(try exitStatus(terminal, folder) == "0")
     }
 
+    /// `@` assigns, as `todo assign` does: the prompt holds the assignee, a bad login is the
+    /// command's message with the text kept, an empty answer assigns to nobody, `u` takes back.
+    @Test func atAssignsTheTodoAsTheCommandDoes() throws {
+        let sandbox = try sandbox()
+        let (terminal, folder) = try open(sandbox)
+        try terminal.waitFor("open, 0 done")
+        try terminal.send("j", "@")
+        try terminal.waitFor("the prompt") { $0.contains { $0.hasPrefix("Assign 2 to:") } }
+        try terminal.type("hubot")
+        try terminal.send("Enter")
+        try terminal.waitFor("write the release notes  @hubot")
+        #expect(try todo(sandbox, "write the release notes")?["assignee"] == .string("hubot"))
+        try terminal.send("@")
+        try terminal.waitFor("the login in the prompt") { $0.contains("Assign 2 to: hubot") }
+        try terminal.send("C-u")
+        try terminal.type("not/a/login")
+        try terminal.send("Enter")
+        try terminal.waitFor("is not a GitHub login")
+        try terminal.waitFor("the text kept") { $0.contains("Assign 2 to: not/a/login") }
+        #expect(try todo(sandbox, "write the release notes")?["assignee"] == .string("hubot"))
+        try terminal.send("C-u", "Enter")
+        try terminal.waitFor("nobody's") { rows in !rows.contains { $0.contains("@hubot") } && rows.contains { $0.contains("Changed 2") } }
+        #expect(try todo(sandbox, "write the release notes")?["assignee"] == .null)
+        try terminal.send("u")
+        try terminal.waitFor("write the release notes  @hubot")
+        #expect(try todo(sandbox, "write the release notes")?["assignee"] == .string("hubot"))
+        try terminal.send("q")
+        #expect(try exitStatus(terminal, folder) == "0")
+    }
+
     @Test func anotherProcessesChangeShowsWithoutAKeyTheCursorOnItsTodo() throws {
         let sandbox = try sandbox()
         let (terminal, folder) = try open(sandbox)

@@ -47,7 +47,7 @@ enum ListScreen {
         .two(HelpEntry(keys: "space x", what: "done / not done"), HelpEntry(keys: "z Enter", what: "fold the section")),
         .one(HelpEntry(keys: "a", what: "add to the section (+tag due:fri pri:H, as 'todo add')")),
         .two(HelpEntry(keys: "e", what: "edit the text"), HelpEntry(keys: "n", what: "edit the note in $EDITOR")),
-        .one(HelpEntry(keys: "t d p", what: "tag, due date, priority (as 'todo edit')")),
+        .one(HelpEntry(keys: "t d p @", what: "tag, due date, priority, assignee (as 'todo edit')")),
         .two(HelpEntry(keys: "D Delete", what: "remove"), HelpEntry(keys: "u", what: "take back the last change")),
         .two(HelpEntry(keys: "P", what: "promote to an issue"), HelpEntry(keys: "o", what: "open its issue or repository")),
         .one(HelpEntry(keys: "/", what: "filter as you type (as --grep); Esc clears it")),

@@ -100,6 +100,9 @@ extension ListView {
         case .character("p"):
             startField("Priority \(cursorTodo?.id ?? 0): ", prefix: "pri:", value: cursorTodo?.priority?.rawValue ?? "",
                        hint: "H, M or L; empty clears")
+        case .character("@"):
+            startField("Assign \(cursorTodo?.id ?? 0) to: ", prefix: TodoActions.assigneePrefix,
+                       value: cursorTodo?.assignee.map(TerminalText.sanitize) ?? "", hint: "a GitHub login, @me; empty: nobody")
         case .character("n"):
             if let todo = cursorTodo { return [.editNote(todoID: todo.id)] }
         case .character("D"), .delete:
@@ -192,10 +195,10 @@ extension ListView {
     }
 
     /// The words of `todo edit` that a field's prompt stands for: `t` takes tags (`+a -b`, or
-    /// bare words as tags to add), `d` a date, `p` a priority.
+    /// bare words as tags to add), `d` a date, `p` a priority, `@` a login.
     static func fieldWords(_ line: String, prefix: String) -> String? {
         let words = TodoActions.words(line)
-        // A due date or priority answered with nothing, `-` or `none` is cleared.
+        // A due date, priority or assignee answered with nothing, `-` or `none` is cleared.
         if !prefix.isEmpty, words.isEmpty || words == ["-"] || words.map({ $0.lowercased() }) == ["none"] {
             return prefix + "none"
         }

@@ -97,6 +97,7 @@ struct ViewChanges {
         if after.due != before.due { details.due = .some(before.due) }
         if after.priority != before.priority { details.priority = .some(before.priority) }
         if after.note != before.note { details.note = .some(before.note) }
+        if after.assignee != before.assignee { details.assignee = .some(before.assignee) }
         let had = Set(before.tags.map(TagSet.key)), has = Set(after.tags.map(TagSet.key))
         details.addTags = before.tags.filter { !has.contains(TagSet.key($0)) }
         details.removeTags = after.tags.filter { !had.contains(TagSet.key($0)) }

@@ -46,9 +46,10 @@ struct TodoActions {
         return try store().editTodo(id: id, text: text, details: details, at: now)
     }
 
-    /// Words that only change fields: `+tag`, `-tag` (removes it), `due:WHEN`, `pri:H`, and
-    /// `due:none`, `pri:none` (clear them). A word that would be text is refused, so a slip never
-    /// replaces the text.
+    /// Words that only change fields: `+tag`, `-tag` (removes it), `due:WHEN`, `pri:H`,
+    /// `assignee:LOGIN` (`@me` too), and `due:none`, `pri:none`, `assignee:none` (clear them; a
+    /// user named none is `assignee:@none`). A word that would be text is refused, so a slip
+    /// never replaces the text.
     func editFields(_ id: Int64, words: [String]) throws -> TodoRecord {
         var removals: [String] = [], rest: [String] = []
         var cleared = DetailsEdit()
@@ -57,6 +58,13 @@ struct TodoActions {
                 cleared.due = .some(nil)
             } else if word.lowercased() == Self.clearPriority {
                 cleared.priority = .some(nil)
+            } else if word.lowercased().hasPrefix(Self.assigneePrefix) {
+                let login = String(word.dropFirst(Self.assigneePrefix.count))
+                guard cleared.assignee == nil else {
+                    throw UsageError(message: "a todo is assigned to one login; give one", topic: Self.editTopic)
+                }
+                cleared.assignee = .some(login.lowercased() == "none" ? nil
+                                         : try DetailsInput.login(login, me: self.login, topic: Self.editTopic))
             } else if word.hasPrefix("-"), word.count > 1 {
                 removals.append(try DetailsInput.tag(String(word.dropFirst()), topic: Self.editTopic))
             } else {
@@ -70,11 +78,13 @@ struct TodoActions {
         details.removeTags += removals
         if let due = cleared.due { details.due = due }
         if let priority = cleared.priority { details.priority = priority }
+        if let assignee = cleared.assignee { details.assignee = assignee }
         return try edit(id, text: nil, details: details)
     }
 
     static let clearDue = "due:none"
     static let clearPriority = "pri:none"
+    static let assigneePrefix = "assignee:"
 
     func setDone(_ ids: [Int64], done: Bool) throws -> [TodoRecord] {
         let store = try store()
