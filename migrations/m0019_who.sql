@@ -22,11 +22,13 @@ ALTER TABLE todo_tombstones ADD COLUMN finished_by_clock TEXT;
 ALTER TABLE todo_tombstones ADD COLUMN assignee_clock    TEXT;
 
 -- The user behind the token, as GitHub last said (GET /user): "me" of `todo list --mine`, and
--- the author of what is added here.
+-- the author of what is added here. The token itself is never kept: a fingerprint of it tells a
+-- sync that another token is in use, whose user it asks again.
 CREATE TABLE github_logins (
-    origin  TEXT PRIMARY KEY,                                 -- the API's scheme, host and port
-    login   TEXT NOT NULL CHECK (length(login) BETWEEN 1 AND 100),
-    seen_at TEXT NOT NULL                                     -- RFC 3339, UTC
+    origin            TEXT PRIMARY KEY,                       -- the API's scheme, host and port
+    login             TEXT NOT NULL CHECK (length(login) BETWEEN 1 AND 100),
+    token_fingerprint TEXT,                                   -- the first 16 hex digits of SHA-1 of the token
+    seen_at           TEXT NOT NULL                           -- RFC 3339, UTC
 ) WITHOUT ROWID;
 
 -- A change of the new fields waits to be sent like any other.

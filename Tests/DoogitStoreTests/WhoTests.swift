@@ -107,17 +107,24 @@ struct WhoTests {
         #expect(try store.nextTodos(limit: 10, today: today, now: moment(9)).first?.todo.id == theirs.id, "without a login, by urgency")
     }
 
-    @Test("the token's login is kept per API origin; one that is no login is not")
+    @Test("the token's login is kept per API origin with the token's fingerprint; one that is no login is not")
     func logins() throws {
         let store = try store()
-        #expect(try store.login(origin: "https://api.github.com") == nil)
-        try store.recordLogin("octocat", origin: "https://api.github.com", at: moment(1))
-        try store.recordLogin("hubot", origin: "http://127.0.0.1:8080", at: moment(1))
-        try store.recordLogin("evil\u{1B}[2J", origin: "https://api.github.com", at: moment(2))
-        #expect(try store.login(origin: "https://api.github.com") == "octocat")
+        let github = "https://api.github.com", (first, second) = (Store.tokenFingerprint("ghp_one"), Store.tokenFingerprint("ghp_two"))
+        #expect(first.count == 16 && first != second && !first.contains("one"))
+        #expect(try store.login(origin: github) == nil)
+        #expect(try !store.loginIsCurrent(origin: github, tokenFingerprint: first))
+        try store.recordLogin("octocat", origin: github, tokenFingerprint: first, at: moment(1))
+        try store.recordLogin("hubot", origin: "http://127.0.0.1:8080", tokenFingerprint: nil, at: moment(1))
+        try store.recordLogin("evil\u{1B}[2J", origin: github, tokenFingerprint: second, at: moment(2))
+        #expect(try store.login(origin: github) == "octocat")
+        #expect(try store.loginIsCurrent(origin: github, tokenFingerprint: first))
+        #expect(try !store.loginIsCurrent(origin: github, tokenFingerprint: second), "another token: its user is asked again")
         #expect(try store.login(origin: "http://127.0.0.1:8080") == "hubot")
-        try store.recordLogin("mona", origin: "https://api.github.com", at: moment(3))
-        #expect(try store.login(origin: "https://api.github.com") == "mona")
+        try store.recordLogin("mona", origin: github, tokenFingerprint: second, at: moment(3))
+        #expect(try store.login(origin: github) == "mona" && store.loginIsCurrent(origin: github, tokenFingerprint: second))
+        try store.forgetLogin(origin: github)
+        #expect(try store.login(origin: github) == nil)
     }
 }
 

@@ -102,6 +102,27 @@ struct WhoEndToEndTests: RemoteEndToEndSuite {
         #expect(sandbox.run("todo", "show", "1", "--json").stdout.contains(#""assignee":"octocat""#))
     }
 
+    @Test func anotherAccountsTokenIsAskedWhoseItIsOnce() throws {
+        let sandbox = try Sandbox()
+        sandbox.github.addRepository(id: 1, name: "app", description: nil)
+        #expect(sandbox.run("repo", "add", "octocat/app").status == 0)
+        #expect(sandbox.run("sync").status == 0)
+        #expect(sandbox.run("todo", "add", "-R", "app", "from octocat").status == 0)
+        #expect(sandbox.run("todo", "show", "1", "--json").stdout.contains(#""author":"octocat""#))
+        // Another account's token: the next sync asks whose it is, once.
+        let hubot = sandbox.github.addUser(login: "hubot")
+        sandbox.github.addCollaborator("hubot", to: 1, permission: .write)
+        sandbox.environment["GH_TOKEN"] = hubot.token
+        sandbox.github.resetCounters()
+        #expect(sandbox.run("sync").status == 0)
+        #expect(sandbox.github.requests.filter { $0.path == "/user" }.count == 1)
+        #expect(sandbox.run("todo", "add", "-R", "app", "from hubot").status == 0)
+        #expect(sandbox.run("todo", "show", "2", "--json").stdout.contains(#""author":"hubot""#))
+        sandbox.github.resetCounters()
+        #expect(sandbox.run("sync").status == 0)
+        #expect(!sandbox.github.requests.contains { $0.path == "/user" }, "the same token: not asked again")
+    }
+
     private func texts(_ json: String) throws -> [String] {
         guard case .array(let sections) = try JSONParser.parse(json) else { return [] }
         return try sections.flatMap { try $0.array("todos").map { try $0.string("text") } }

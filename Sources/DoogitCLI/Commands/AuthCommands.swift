@@ -1,4 +1,5 @@
 import DoogitGitHub
+import DoogitStore
 import DoogitSupport
 
 /// `doogit auth ...`: the GitHub token. The token itself is never printed.
@@ -48,7 +49,7 @@ enum AuthCommands {
         guard let token = try runtime.tokenResolver(for: endpoint).resolve() else { throw GitHubError.missingToken }
         runtime.useToken(from: token.source)
         let user = try runtime.makeClient(endpoint: endpoint, token: token.value).currentUser()
-        keepLogin(user.login, endpoint, runtime)
+        keepLogin(user.login, token: token.value, endpoint, runtime)
         if runtime.global.json {
             runtime.printJSON {
                 JSONOutput.authStatus(host: endpoint.host, origin: endpoint.canonicalOrigin, user: user,
@@ -66,8 +67,9 @@ enum AuthCommands {
 
     /// Keeps the token's login for this API (who adds and finishes todos here); a database that
     /// cannot be written does not fail the command.
-    private static func keepLogin(_ login: String, _ endpoint: APIEndpoint, _ runtime: Runtime) {
-        try? runtime.store().recordLogin(login, origin: endpoint.canonicalOrigin, at: runtime.now())
+    private static func keepLogin(_ login: String, token: String, _ endpoint: APIEndpoint, _ runtime: Runtime) {
+        try? runtime.store().recordLogin(login, origin: endpoint.canonicalOrigin, tokenFingerprint: Store.tokenFingerprint(token),
+                                         at: runtime.now())
     }
 
     static func runLogin(_ invocation: Invocation, _ runtime: Runtime) throws {
@@ -98,7 +100,7 @@ enum AuthCommands {
         let user = try runtime.makeClient(endpoint: endpoint, token: token).currentUser()
         let origin = endpoint.canonicalOrigin
         let path = try saved.save(token, for: origin)
-        keepLogin(user.login, endpoint, runtime)
+        keepLogin(user.login, token: token, endpoint, runtime)
         runtime.say("Signed in to \(origin) as \(TerminalText.sanitize(user.login)); token saved for \(origin) in \(path)")
         for name in ["GH_TOKEN", "GITHUB_TOKEN"] where runtime.context.variable(name) != nil {
             runtime.note("\(name) is set and takes precedence over the saved token")

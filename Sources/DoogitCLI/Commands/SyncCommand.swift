@@ -74,12 +74,14 @@ enum SyncCommand {
     }
 
     /// The first sync with a token on an API that ends well learns its user's login (one
-    /// `GET /user`): who adds and finishes todos here, and whose `--mine` are. Not knowing it
-    /// costs nothing else; a failed sync does not ask (GitHub may be down or limiting).
+    /// `GET /user`): who adds and finishes todos here, and whose `--mine` are; so does the first
+    /// with another token (`GH_TOKEN` switched to another account). Not knowing it costs nothing
+    /// else; a failed sync does not ask (GitHub may be down or limiting).
     static func learnLogin(_ github: GitHubClient, _ store: Store, _ runtime: Runtime) {
-        guard let origin = try? runtime.endpoint().canonicalOrigin, (try? store.login(origin: origin)) ?? nil == nil,
+        guard let origin = try? runtime.endpoint().canonicalOrigin, let fingerprint = runtime.tokenFingerprint,
+              !((try? store.loginIsCurrent(origin: origin, tokenFingerprint: fingerprint)) ?? true),
               let user = try? github.currentUser() else { return }
-        try? store.recordLogin(user.login, origin: origin, at: runtime.now())
+        try? store.recordLogin(user.login, origin: origin, tokenFingerprint: fingerprint, at: runtime.now())
     }
 
     static func report(_ summary: SyncSummary, _ runtime: Runtime, dryRun: Bool) {

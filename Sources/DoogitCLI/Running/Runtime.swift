@@ -13,6 +13,8 @@ final class Runtime {
     private var openedGitHub: GitHubClient?
     /// The token the command uses, once it asked for one: for a message if GitHub refuses it.
     private(set) var tokenInUse: ErrorReporter.TokenInUse?
+    /// The fingerprint of the token `github()` uses (`Store.tokenFingerprint`).
+    private(set) var tokenFingerprint: String?
 
     init(context: Context, global: GlobalOptions) {
         self.context = context
@@ -89,6 +91,7 @@ final class Runtime {
         let endpoint = try endpoint()
         guard let token = try tokenResolver(for: endpoint).resolve() else { throw GitHubError.missingToken }
         tokenInUse = ErrorReporter.TokenInUse(source: token.source)
+        tokenFingerprint = Store.tokenFingerprint(token.value)
         let client = makeClient(endpoint: endpoint, token: token.value)
         if let hold = try store().rateLimitHold(origin: endpoint.origin, at: now()) {
             client.hold(until: hold.until, hold.kind == .primary ? .rateLimited(resetAt: hold.until)
