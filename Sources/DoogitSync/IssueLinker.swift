@@ -95,7 +95,8 @@ public struct IssueLinker {
     /// Adds a todo and creates its issue as one step. The POST comes first: if GitHub refuses
     /// it, no todo is added. If its answer is lost the todo is kept, with the creation recorded,
     /// so that the next `sync` links the issue if GitHub made it, or creates it.
-    public func addTodoWithIssue(repositoryID: Int64, text: String, body: String, labels: [String]) throws -> Linked {
+    public func addTodoWithIssue(repositoryID: Int64, text: String, body: String, labels: [String], author: String? = nil)
+        throws -> Linked {
         let repository = try requireRepository(repositoryID)
         let uuid = UUIDv4.make()
         let pending = PendingIssue(todoUUID: uuid, repositoryID: repository.id, title: text,
@@ -104,10 +105,10 @@ public struct IssueLinker {
         let lock = try creationLock()
         return try withExtendedLifetime(lock) {
             let issue = try create(pending, in: repository, todoID: nil) {
-                try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+                try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, author: author, at: clock())
             }
             return try store.transaction {
-                let todo = try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, at: clock())
+                let todo = try store.addTodo(repositoryID: repository.id, text: text, uuid: uuid, author: author, at: clock())
                 return try link(issue, to: todo, in: repository, foundEarlier: false)
             }
         }

@@ -100,6 +100,10 @@ struct WhoEndToEndTests: RemoteEndToEndSuite {
         #expect(sandbox.run("sync").status == 0)
         #expect(sandbox.run("todo", "assign", "1", "@me").status == 0)
         #expect(sandbox.run("todo", "show", "1", "--json").stdout.contains(#""assignee":"octocat""#))
+        // A todo added with its issue has its author and assignee too.
+        let withIssue = sandbox.run("--json", "todo", "add", "-R", "app", "--issue", "crash on start", "--assignee", "hubot")
+        #expect(withIssue.status == 0 && withIssue.stdout.contains(#""author":"octocat""#)
+                && withIssue.stdout.contains(#""assignee":"hubot""#), "\(withIssue.stdout)|\(withIssue.stderr)")
     }
 
     @Test func anotherAccountsTokenIsAskedWhoseItIsOnce() throws {

@@ -59,8 +59,10 @@ enum IssueCommands {
         let (body, labels) = try issueContent(invocation, runtime)
         var linked = try linker(runtime).addTodoWithIssue(repositoryID: repository.id, text: text,
                                                           body: body ?? details.note.flatMap { $0 } ?? "",
-                                                          labels: Array(Set(labels + details.addTags)).sorted())
-        let rest = DetailsEdit(due: details.due, priority: details.priority, addTags: details.addTags, note: details.note)
+                                                          labels: Array(Set(labels + details.addTags)).sorted(),
+                                                          author: runtime.login(reading: false))
+        let rest = DetailsEdit(due: details.due, priority: details.priority, addTags: details.addTags, note: details.note,
+                               assignee: details.assignee)
         if !rest.isEmpty { linked.todo = try runtime.store().editTodo(id: linked.todo.id, text: nil, details: rest, at: runtime.now()) }
         runtime.say("Added \(linked.todo.id) to \(TerminalText.sanitize(repository.fullName))")
         try report(linked, runtime)
