@@ -22,8 +22,8 @@ ALTER TABLE todo_tombstones ADD COLUMN finished_by_clock TEXT;
 ALTER TABLE todo_tombstones ADD COLUMN assignee_clock    TEXT;
 
 -- The user behind the token, as GitHub last said (GET /user): "me" of `todo list --mine`, and
--- the author of what is added here. The token itself is never kept: a fingerprint of it tells a
--- sync that another token is in use, whose user it asks again.
+-- the author of what is added here. No token is kept here: a fingerprint of it tells a sync
+-- that another token is in use, whose user it asks again.
 CREATE TABLE github_logins (
     origin            TEXT PRIMARY KEY,                       -- the API's scheme, host and port
     login             TEXT NOT NULL CHECK (length(login) BETWEEN 1 AND 100),

@@ -73,7 +73,7 @@ struct TodoActions {
         }
         var (text, details) = try read(rest, topic: Self.editTopic)
         if let word = text.first {
-            throw UsageError(message: "'\(TerminalText.sanitize(word))' is not a +tag, -tag, due: or pri: word", topic: Self.editTopic)
+            throw UsageError(message: "'\(TerminalText.sanitize(word))' is not a +tag, -tag, due:, pri: or assignee: word", topic: Self.editTopic)
         }
         details.removeTags += removals
         if let due = cleared.due { details.due = due }
