@@ -24,9 +24,8 @@ extension TodoFile {
     }
 
     /// Who added, finished and is assigned the todo: each register, by its key in the line.
-    static var whoFields: [(key: String, register: WritableKeyPath<TodoDetails, Register<String?>>)] {
+    static let whoFields: [(key: String, register: any WritableKeyPath<TodoDetails, Register<String?>> & Sendable)] =
         [("author", \.author), ("finishedBy", \.finishedBy), ("assignee", \.assignee)]
-    }
 
     static func writeDetailStamps(_ details: TodoDetails, into json: inout JSONStream) {
         if details.due.stamp != .zero { json.key("due"); json.string(details.due.stamp.text) }

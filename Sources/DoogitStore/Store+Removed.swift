@@ -22,8 +22,7 @@ extension Store {
                        AS issue_url,
                    CASE WHEN b.seen_number = b.issue_number AND b.seen_clock = b.issue_clock THEN b.seen_state END AS issue_state,
                    CASE WHEN b.seen_number = b.issue_number AND b.seen_clock = b.issue_clock THEN b.seen_labels END AS issue_labels,
-                   b.due, b.priority, b.note, b.author,
-                   CASE WHEN b.finished_by IS NOT NULL AND b.done = 1 AND b.finished_by_clock = b.done_clock THEN b.finished_by END AS finished_by, b.assignee,
+                   b.due, b.priority, b.note, b.author, \(Self.finishedByColumn("b")), b.assignee,
                    (SELECT group_concat(tag, ' ') FROM todo_tags WHERE todo_uuid = b.uuid AND is_on = 1) AS tags
             FROM todo_tombstones b LEFT JOIN repositories r ON r.id = b.repository_id
                  LEFT JOIN untracked_repositories u ON u.id = b.repository_id

@@ -23,10 +23,15 @@ extension Store {
         CASE WHEN t.seen_labels IS NOT NULL AND t.seen_labels <> '' AND t.issue_number IS NOT NULL
              THEN (SELECT group_concat(label, char(31)) FROM label_changes WHERE todo_uuid = t.uuid AND adding = 0)
         END AS labels_leaving,
-        t.due, t.priority, t.note, t.author,
-        CASE WHEN t.finished_by IS NOT NULL AND t.done = 1 AND t.finished_by_clock = t.done_clock THEN t.finished_by END
-            AS finished_by, t.assignee
+        t.due, t.priority, t.note, t.author, \(finishedByColumn("t")), t.assignee
         """
+
+    /// Who finished the todo of table `alias`, known only while it is done by that change (its
+    /// stamp the done state's); tested first for a login, since most todos have none.
+    static func finishedByColumn(_ alias: String) -> String {
+        "CASE WHEN \(alias).finished_by IS NOT NULL AND \(alias).done = 1 AND \(alias).finished_by_clock = \(alias).done_clock "
+            + "THEN \(alias).finished_by END AS finished_by"
+    }
 
     /// The todo of a row that has `todoColumns` (or `listColumns`, then with `tags`).
     static func readTodo(_ row: Row, tags: [String]? = nil) throws(StoreError) -> TodoRecord {
