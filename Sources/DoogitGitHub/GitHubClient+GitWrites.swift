@@ -62,10 +62,20 @@ extension GitHubClient {
         ]), about: .other("the branch \(branch) of \(repository)"))
     }
 
+    /// POST /repos/{repo}/git/refs: a new branch at `commit`. Not repeated on its own: a lost
+    /// answer is read back instead. GitHub answers 422 "Reference already exists" to a branch that
+    /// another writer made first, a lost race (`isNotFastForward` says so too).
+    public func createBranch(repository: String, branch: String, commit: String) throws(GitHubError) {
+        _ = try send(.create, URLPath.repository(repository) + "/git/refs", body: .object([
+            JSONMember("ref", .string("refs/heads/" + branch)), JSONMember("sha", .string(commit)),
+        ]), about: .other("the branch \(branch) of \(repository)"))
+    }
+
     /// Whether an error is a lost race of `updateRef` (422 not a fast forward).
     public static func isNotFastForward(_ error: GitHubError) -> Bool {
         guard case .validationFailed(let message) = error else { return false }
-        return message.lowercased().contains("not a fast forward")
+        let text = message.lowercased()
+        return text.contains("not a fast forward") || text.contains("reference already exists")
     }
 
     /// The "sha" of what a POST created.

@@ -41,6 +41,7 @@ public enum Migrations {
         Migration(version: 18, name: "m0018_todo_counts",
                   sql: String(decoding: PackageResources.m0018_todo_counts_sql, as: UTF8.self)),
         Migration(version: 19, name: "m0019_who", sql: String(decoding: PackageResources.m0019_who_sql, as: UTF8.self)),
+        Migration(version: 20, name: "m0020_shares", sql: String(decoding: PackageResources.m0020_shares_sql, as: UTF8.self)),
     ]
 
     public static var latestVersion: Int { all.count }

@@ -102,7 +102,7 @@ public struct ReplicaChanges: Equatable, Sendable {
 
     /// Whether two copies of a todo agree on everything this machine stores (unknown fields are
     /// the file's alone).
-    static func sameRegisters(_ lhs: TodoEntry, _ rhs: TodoEntry) -> Bool {
+    public static func sameRegisters(_ lhs: TodoEntry, _ rhs: TodoEntry) -> Bool {
         lhs.createdAt == rhs.createdAt && lhs.repository == rhs.repository && lhs.text == rhs.text && lhs.done == rhs.done && lhs.removed == rhs.removed
             && lhs.issue == rhs.issue && lhs.seen == rhs.seen && lhs.commits == rhs.commits && lhs.details == rhs.details
     }

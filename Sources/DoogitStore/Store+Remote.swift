@@ -226,7 +226,7 @@ extension Store {
         }
     }
 
-    private static func removals(_ row: Row) throws(StoreError) -> RemoteRemovals? {
+    static func removals(_ row: Row) throws(StoreError) -> RemoteRemovals? {
         guard let first = try row.optionalInt64("first_since"), let last = try row.optionalInt64("last_since"),
               let oldest = try optionalTimestamp(row, "oldest_removal") else { return nil }
         return RemoteRemovals(firstSince: first, lastSince: last, oldest: oldest)

@@ -79,6 +79,8 @@ public struct SyncSummary: Equatable, Sendable {
     public var remote: RemoteSummary?
     /// The board (`board on`); nil when it is not kept.
     public var board: BoardSummary?
+    /// The exchanges of shared todos (`repo share`), by repository.
+    public var shares: [ShareSummary] = []
 
     public init() {}
 }
@@ -89,11 +91,17 @@ public struct SyncFailure: Equatable, Sendable {
     public var error: String
     /// A write GitHub refused (an issue not updated), not a read.
     public var wrote: Bool
+    /// The exchange of the repository's shared todos, not a read of the repository.
+    public var shared: Bool
+    /// Trying again later may be all it takes (GitHub unreachable or failing).
+    public var temporary: Bool
 
-    public init(fullName: String, error: String, wrote: Bool = false) {
+    public init(fullName: String, error: String, wrote: Bool = false, shared: Bool = false, temporary: Bool = false) {
         self.fullName = fullName
         self.error = error
         self.wrote = wrote
+        self.shared = shared
+        self.temporary = temporary
     }
 }
 

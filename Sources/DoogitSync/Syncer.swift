@@ -30,6 +30,8 @@ public final class Syncer {
     private var phases: [any SyncPhase] {
         [RemotePhase(closing: false),
          RepositoryPhase(listingThreshold: listingThreshold),
+         // After the repositories: a shared one renamed on GitHub is asked by its name now.
+         SharePhase(closing: false),
          // Trailers before issues: a todo a commit finished closes its issue in the same sync.
          CommitPhase(),
          // The board's ticks before the issues (a tick closes a linked issue in the same sync), its
@@ -39,7 +41,17 @@ public final class Syncer {
          // The branches of repositories whose first todos the import just brought.
          CommitPhase(firstReadsOnly: true),
          BoardPhase(writing: true),
+         SharePhase(closing: true),
          RemotePhase(closing: true)]
+    }
+
+    /// Exchanges the shared todos alone (`repo share`, right after sharing).
+    public func exchangeShares() throws -> SyncSummary {
+        try withExtendedLifetime(lock) {
+            var session = SyncSession(store: store, github: github, clock: clock, machine: try store.replica.machineID(), dryRun: false,
+                                      rateLimitReserve: rateLimitReserve, progress: { _ in })
+            return try run([SharePhase(closing: false)], in: &session)
+        }
     }
 
     public func run(dryRun: Bool = false, progress: (SyncProgress) -> Void = { _ in }) throws -> SyncSummary {
@@ -74,6 +86,11 @@ public final class Syncer {
             }
         } catch {
             throw SyncError.failed(underlying: error, summary: finished())
+        }
+        for share in session.summary.shares {
+            guard let failure = share.failure else { continue }
+            session.summary.failures.append(SyncFailure(fullName: share.repository, error: failure.advice, shared: true,
+                                                          temporary: failure.isTemporary))
         }
         if let failure = session.summary.remote?.failure { throw SyncError.exchangeFailed(failure, summary: finished()) }
         if !session.summary.failures.isEmpty { throw SyncError.incomplete(summary: finished()) }

@@ -45,6 +45,8 @@ import Testing
           repo remove REPO...     Stop tracking repositories
           repo search [QUERY...]  Search your repositories on GitHub
           repo set REPO...        Choose what sync does with issues and commits
+          repo share REPO         Share a repository's todos with its readers
+          repo unshare REPO       Stop sharing a repository's todos from here
           next                    Show the most urgent open todos across all
                                   repositories
           ui [REPO...]            Browse and change the todo list in a full-screen view
@@ -322,15 +324,26 @@ import Testing
         remote costs one conditional request. A write that loses a race with another
         machine is merged and tried again (5 times at most, then exit 75 with nothing
         lost). Removals leave the remote once every machine has merged them (see 'doogit
-        help remote forget'). When the exchange fails (a file, the repository or
-        GitHub), the rest of the sync goes on and the changes wait; the exit code and
-        message say what failed and what to do.
+        help remote forget'). Each repository shared with 'doogit repo share' is
+        exchanged the same way with its doogit-todos branch, and says what it received
+        and sent. When the exchange fails (a file, the repository or GitHub), the rest
+        of the sync goes on and the changes wait; the exit code and message say what
+        failed and what to do.
 
         Options:
               --wait     wait for a sync already running instead of exiting
           -n, --dry-run  show what would change without changing anything
 
-        \(globalOptions)
+        Global options:
+              --db PATH     the database file (default: $DOOGIT_DB, else
+                            $XDG_DATA_HOME/doogit/doogit.sqlite3)
+              --json        machine-readable output on stdout
+              --color WHEN  colour: auto (default), always or never
+          -q, --quiet       print nothing but errors and requested data
+          -v, --verbose     print more on stderr (requests to GitHub, timings)
+          -h, --help        show help for the command
+              --version     print doogit's version
+              --ascii       use ASCII markers: [ ] and [x] for ○ and ●
 
         Examples:
           doogit sync

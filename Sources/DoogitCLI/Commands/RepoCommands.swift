@@ -8,7 +8,7 @@ enum RepoCommands {
     static let group = CommandSpec(
         name: "repo", abstract: "Track, list, search and remove GitHub repositories",
         discussion: "Tracked repositories are the sections of the todo list. They are identified by GitHub's numeric id, so a renamed or transferred repository keeps its todos.",
-        subcommands: [add, list, remove, search, RepoSetCommand.spec])
+        subcommands: [add, list, remove, search, RepoSetCommand.spec, ShareCommands.share, ShareCommands.unshare])
 
     static let add = CommandSpec(
         name: "add", abstract: "Fetch repositories from GitHub and track them",

@@ -29,7 +29,8 @@ enum SyncCommand {
             commit; an unchanged remote costs one conditional request. A write that loses a race with \
             another machine is merged and tried again (5 times at most, then exit 75 with nothing \
             lost). Removals leave the remote once every machine has merged them (see 'doogit help \
-            remote forget'). When the exchange fails (a file, the repository or GitHub), the rest of \
+            remote forget'). Each repository shared with 'doogit repo share' is exchanged the same way \
+            with its doogit-todos branch, and says what it received and sent. When the exchange fails (a file, the repository or GitHub), the rest of \
             the sync goes on and the changes wait; the exit code and message say what failed and what \
             to do.
             """,
@@ -97,6 +98,7 @@ enum SyncCommand {
         if let remote = summary.remote, let line = droppedLine(for: remote, dryRun: dryRun) { runtime.console.print(line) }
         if let remote = summary.remote { for line in untrackedLines(for: remote, dryRun: dryRun) { runtime.console.print(line) } }
         if let board = summary.board { for line in boardLines(for: board) { runtime.console.print(line) } }
+        for share in summary.shares { for line in shareLines(for: share, dryRun: dryRun) { runtime.console.print(line) } }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
@@ -126,6 +128,33 @@ enum SyncCommand {
         if remote.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + changes(remote.pulled)) }
         if remote.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + changes(remote.pushed)) }
         return "\(TerminalText.sanitize(remote.repository)): " + parts.joined(separator: ", ")
+    }
+
+    /// What the exchange of a repository's shared todos did, and what waits there, said once per
+    /// change in the number waiting.
+    static func shareLines(for share: ShareSummary, dryRun: Bool) -> [String] {
+        var lines: [String] = []
+        let name = TerminalText.sanitize(share.repository)
+        if share.pulled > 0 || share.pushed > 0 {
+            var parts: [String] = []
+            if share.pulled > 0 { parts.append((dryRun ? "would receive " : "received ") + Counted.text(share.pulled, "change")) }
+            if share.pushed > 0 { parts.append((dryRun ? "would send " : "sent ") + Counted.text(share.pushed, "change")) }
+            lines.append("\(name) (shared): " + parts.joined(separator: ", "))
+        }
+        if share.droppedEdits > 0 {
+            lines.append("\(name) (shared): \(Counted.text(share.droppedEdits, "edit")) made here dropped: "
+                + "the todo had been removed meanwhile ('doogit todo list --removed' shows it)")
+        }
+        if share.waiting > 0 && share.waiting != share.waitingNoted { lines.append(waitingLine(share)) }
+        return lines
+    }
+
+    /// Changes that wait for push access to a shared repository.
+    static func waitingLine(_ share: ShareSummary) -> String {
+        let name = TerminalText.sanitize(share.repository)
+        let count = Counted.text(share.waiting, "change")
+        return "\(name) (shared): \(count) made here \(share.waiting == 1 ? "waits" : "wait"): you cannot push to \(name); "
+            + "ask its owner for write access, and the next sync after that sends \(share.waiting == 1 ? "it" : "them")"
     }
 
     /// The remote repository renamed or transferred on GitHub, found by this sync (and kept by

@@ -180,6 +180,19 @@ enum JSONOutput {
         } else {
             json.null()
         }
+        json.key("shares")
+        json.beginArray()
+        for share in summary.shares {
+            json.beginObject()
+            json.key("repository"); json.string(share.repository)
+            json.key("pulled"); json.int(Int64(share.pulled))
+            json.key("pushed"); json.int(Int64(share.pushed))
+            json.key("waiting"); json.int(Int64(share.waiting))
+            json.key("dropped"); json.int(Int64(share.droppedEdits))
+            json.key("failure"); json.string(share.failure?.advice)
+            json.endObject()
+        }
+        json.endArray()
         json.endObject()
     }
 

@@ -43,19 +43,23 @@ extension ErrorReporter {
         let hint = writesOnly
             ? "run 'doogit sync -v' for details; where GitHub keeps refusing, turn pushing off with 'doogit repo set REPO --push-issues off'"
             : "run 'doogit sync -v' for details"
-        return Report(code: .failure, message: "sync finished, but " + failed(failures) + "; \(hint)")
+        // Only exchanges that GitHub's trouble stopped: trying again later is all it takes.
+        let code: ExitCode = failures.allSatisfy(\.temporary) ? .temporaryFailure : .failure
+        return Report(code: code, message: "sync finished, but " + failed(failures) + "; \(hint)")
     }
 
     /// "2 repositories could not be read (owner/name: why; and others)". A repository whose
     /// reads failed in more than one phase (its issues and its commits, say) counts once.
     private static func failed(_ failures: [SyncFailure]) -> String {
-        let reads = Set(failures.filter { !$0.wrote }.map(\.fullName)).count
+        let reads = Set(failures.filter { !$0.wrote && !$0.shared }.map(\.fullName)).count
         let writes = Set(failures.filter(\.wrote).map(\.fullName)).count
+        let shared = Set(failures.filter(\.shared).map(\.fullName)).count
         var parts: [String] = []
+        if shared > 0 { parts.append("the shared todos of \(shared) repositor\(shared == 1 ? "y" : "ies") could not be exchanged") }
         if reads > 0 { parts.append("\(reads) repositor\(reads == 1 ? "y" : "ies") could not be read") }
         if writes > 0 { parts.append("\(writes) issue\(writes == 1 ? "" : "s") could not be updated") }
         let first = failures.first.map { "\($0.fullName): \($0.error)" } ?? ""
-        let more = reads + writes > 1 ? "; and others" : ""
+        let more = reads + writes + shared > 1 ? "; and others" : ""
         return parts.joined(separator: " and ") + " (\(first)\(more))"
     }
 

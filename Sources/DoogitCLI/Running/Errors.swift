@@ -9,6 +9,8 @@ struct UsageError: Error, Equatable {
 struct CommandFailure: Error, Equatable {
     var message: String
     var hint: String?
+    /// 75 where trying again later may be all it takes.
+    var temporary = false
 }
 
 /// A token that cannot be sent (spaces or control characters): an authentication problem, exit 4.

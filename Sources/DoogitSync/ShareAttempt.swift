@@ -1,0 +1,120 @@
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// One attempt of a shared branch's exchange, once the branch is read: the planner's input
+/// (`RemoteExchange`, the remote's merge) for the one repository the branch holds.
+///
+/// The branch is written by others, so it is read for this repository alone: its todos file,
+/// and `remote.jsonl` for the machines that merged its removals. Lines there of todos in another
+/// repository are not taken, and nothing of this machine's other repositories is given to the
+/// planner: no other file is ever written there, and no repository's settings travel.
+///
+/// What changed here is what differs from the branch as this machine last read or wrote it
+/// (`share_files`): whatever made the change (a command, the private remote, an issue), it goes
+/// out. A todo moved from the repository to another is left there as it was, and what the branch
+/// says of it is not taken here: the move is this machine's (and its remote's) alone.
+struct ShareAttempt {
+    let share: ShareSettings
+    let now: Timestamp
+    /// This machine's todos of the repository as stored, and with stamps far ahead of GitHub's
+    /// brought back to its time (what the merge starts from).
+    private(set) var local = Replica()
+    private(set) var localAtGitHubTime = Replica()
+    /// Todos the branch names that are in another repository here.
+    private(set) var elsewhere: Set<String> = []
+    private(set) var handEdits = 0
+    private(set) var input: RemoteExchange.Input
+
+    var path: String { RemoteLayout.todosPath(share.repositoryID) }
+
+    /// `known`: the branch as read now; `fresh`: the files read anew.
+    init(share: ShareSettings, known: RemoteTree, fresh: [String: [UInt8]?], now: Timestamp, login: String?, store: Store,
+         machine: String) throws {
+        self.share = share
+        self.now = now
+        let id = share.repositoryID, path = RemoteLayout.todosPath(share.repositoryID)
+        let handEdit = RemoteAttempt.handEditStamp(at: now, machine: machine)
+        func content(_ path: String) throws -> [UInt8]? {
+            if let read = fresh[path] { return read }
+            return known.entries[path] == nil ? nil : try store.shareContent(id, path)
+        }
+        func decoded<T>(_ path: String, _ decode: () throws(TodoFileError) -> T) throws -> T {
+            do { return try decode() } catch { throw ShareFailure.unreadableFile(repository: share.fullName, path: path, error) }
+        }
+        func ofThisRepository(_ piece: RemotePiece) -> RemotePiece {
+            var piece = piece
+            piece.replica.todos = piece.replica.todos.filter { $0.value.repository.value == id }
+            piece.todoSince = piece.todoSince.filter { piece.replica.todos[$0.key] != nil }
+            return piece
+        }
+
+        // The branch as this machine last read or wrote it: what differs from it here is news.
+        let before = try store.shareContent(id, path).flatMap { try? ofThisRepository(RemotePiece.decode($0).piece) }
+        var piece = RemotePiece()
+        if let bytes = try content(path) {
+            piece = ofThisRepository(try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit).piece })
+        }
+        var meta = RemoteMeta()
+        if let bytes = try content(RemoteLayout.metaPath) {
+            meta = try decoded(RemoteLayout.metaPath) { () throws(TodoFileError) in try RemoteMeta.decode(bytes, handEdit: handEdit) }
+        }
+        var rewrite: Set<String> = []
+        if meta.branch != share.branch {
+            if try content(RemoteLayout.metaPath) != nil { rewrite.insert(RemoteLayout.metaPath) }
+            meta.branch = share.branch
+        }
+
+        let named = Set(piece.replica.todos.keys).union(before.map { Array($0.replica.todos.keys) } ?? [])
+        var stored = try store.replica.read(repositories: [id], uuids: named)
+        stored.repositories = [:]
+        let moved = Set(stored.todos.filter { $0.value.repository.value != id }.keys)
+        for uuid in moved { stored.todos[uuid] = nil }
+        piece.replica.todos = piece.replica.todos.filter { !moved.contains($0.key) }
+        elsewhere = moved
+        local = stored
+        let clamped = stored.clamped(to: now)
+        localAtGitHubTime = clamped.replica
+
+        if fresh[path] != nil {
+            // A value a copy known here holds at the same stamp, but otherwise: changed by hand.
+            let restamped = piece.replica.restampingHandEdits(against: [stored] + (before.map { [$0.replica] } ?? []), at: handEdit)
+            (piece.replica, handEdits) = (restamped.replica, restamped.edits)
+            if handEdits > 0 { rewrite.insert(path) }
+        }
+        piece.replica = piece.replica.clamped(to: now).replica
+
+        // What changed here: what differs from the branch as last known (a removal older than
+        // its compaction point left it, and is no news).
+        var pending: Set<String> = []
+        for (uuid, entry) in localAtGitHubTime.todos {
+            if let there = before?.replica.todos[uuid] {
+                if !ReplicaChanges.sameRegisters(entry, there) { pending.insert(uuid) }
+            } else if !entry.isRemoved || entry.latestStamp > meta.compacted {
+                pending.insert(uuid)
+            }
+        }
+        let ownGeneration = meta.machines[machine]?.generation
+        let waitsForThisMachine = known.entries[path]?.removals.map { $0.lastSince > (ownGeneration ?? -1) } ?? false
+        input = RemoteExchange.Input(
+            machine: machine, machineName: login.map { "@" + $0 } ?? "", now: now, stamp: handEdit, meta: meta,
+            repositories: RemotePiece(), todoFiles: [id: piece], existingTodoFiles: known.entries[path] == nil ? [] : [id],
+            local: localAtGitHubTime, pendingTodos: pending, pendingRepositories: [],
+            formerlyHeldTodos: fresh[path] != nil ? Set(before.map { Array($0.replica.todos.keys) } ?? []) : [],
+            exchangedBefore: share.exchanged, reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite)
+    }
+
+    /// The plan, and what it changes here: never a todo that is in another repository here, and
+    /// nothing purged (this machine's remote, if any, decides that).
+    func plan() throws -> (plan: RemoteExchange.Plan, changes: ReplicaChanges) {
+        var plan = RemoteExchange.plan(input)
+        guard plan.needed.isEmpty else {
+            throw ShareFailure.failed(repository: share.fullName, "the branch names todos of other repositories")
+        }
+        for uuid in elsewhere { plan.local.todos[uuid] = nil }
+        for uuid in plan.purgedTodos { plan.local.todos[uuid] = local.todos[uuid] }
+        plan.purgedTodos = []
+        plan.local.repositories = [:]
+        return (plan, ReplicaChanges(from: local, to: plan.local))
+    }
+}

@@ -1,0 +1,255 @@
+import DoogitGitHub
+import DoogitMerge
+import DoogitStore
+import DoogitSupport
+
+/// Exchanges each shared repository's todos (`repo share`) with the branch they live on in that
+/// repository (`Store.sharedBranch`): an orphan whose tree holds only doogit's files for this
+/// one repository, in the remote's layout and by the remote's merge (`ShareAttempt`).
+///
+/// An exchange is the remote's four steps. The read asks the branch's ref and the repository
+/// together, each conditional on its last ETag (a settled branch is two free 304s); the merge
+/// is committed here before anything is written there; the write is one commit on the commit
+/// read, checked to keep every other file before the branch moves without force (a branch that
+/// is not there yet is made by the first write, with no parent). A lost race is read, merged
+/// and tried again, at most 5 times.
+///
+/// GitHub's permissions decide the rest: a token that may not push (the repository's
+/// `permissions.push`) reads the branch and writes nothing, its changes waiting here, said once
+/// per change in their number; a repository GitHub no longer shows keeps what was last seen. A
+/// failure of one branch fails only its exchange, kept in the summary with its advice.
+struct SharePhase: SyncPhase {
+    /// The closing exchange, after the phases that may change todos themselves, writes what they
+    /// changed; it reads the ref again (a free 304 when nothing moved).
+    let closing: Bool
+
+    func run(_ session: inout SyncSession) throws {
+        for share in try session.store.shares() {
+            let earlier = session.summary.shares.first { $0.repository == share.fullName }
+            if closing && (earlier?.failure != nil || session.dryRun) { continue }
+            var summary = earlier ?? ShareSummary(repository: share.fullName)
+            // What the sync said before it (the closing exchange keeps what the first found).
+            if earlier == nil { summary.waitingNoted = share.waitingNoted }
+            do {
+                try exchange(share, &summary, &session)
+            } catch let failure as ShareFailure {
+                summary.failure = failure
+            } catch let error as GitHubError {
+                if let stop = SyncSession.stop(for: error), !Self.concernsOnlyTheExchange(stop) { throw stop }
+                summary.failure = Self.failure(error, repository: share.fullName)
+            }
+            session.summary.shares.removeAll { $0.repository == share.fullName }
+            session.summary.shares.append(summary)
+        }
+    }
+
+    private static func concernsOnlyTheExchange(_ stop: SyncStop) -> Bool {
+        if case .interrupted = stop { return true }
+        return false
+    }
+
+    static func failure(_ error: GitHubError, repository: String) -> ShareFailure {
+        switch error {
+        case .network, .serverError, .outcomeUnknown: return .unavailable(repository: repository, RepositoryPhase.describe(error))
+        default: return .failed(repository: repository, RepositoryPhase.describe(error))
+        }
+    }
+
+    private func exchange(_ stored: ShareSettings, _ summary: inout ShareSummary, _ session: inout SyncSession) throws {
+        var share = stored
+        for attempt in 0...RemotePhase.maximumRetries {
+            try session.checkBudget()
+            if attempt > 0 {
+                guard let again = try session.store.share(of: share.repositoryID) else { return }
+                share = again
+                // Apart, so that two writers racing do not keep colliding.
+                _ = session.github.wait(milliseconds: Int.random(in: 20...120) * attempt)
+            }
+            let snapshot = try read(share, conditional: attempt == 0, &summary, session)
+            let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now, login: nil,
+                                          store: session.store, machine: session.machine)
+            let (plan, changes) = try merged.plan()
+            summary.pulled += changes.count(beyond: merged.localAtGitHubTime)
+            summary.droppedEdits += plan.dropped.count
+            guard !session.dryRun else {
+                if !plan.files.isEmpty { summary.pushed += plan.changedLines }
+                return
+            }
+            try commitHere(merged, plan, changes, snapshot, session)
+            guard !plan.files.isEmpty else { return try noteWaiting(0, share, &summary, session) }
+            if share.isPublic && !share.publicAllowed { throw ShareFailure.madePublic(repository: share.fullName) }
+            guard share.canPush != false else { return try noteWaiting(plan.changedLines, share, &summary, session) }
+            switch try write(plan, snapshot, share, session) {
+            case .written:
+                summary.pushed += plan.changedLines + merged.handEdits
+                return try noteWaiting(0, share, &summary, session)
+            case .refused:
+                return try noteWaiting(plan.changedLines, share, &summary, session)
+            case .lostRace:
+                continue
+            }
+        }
+        throw ShareFailure.keptChanging(repository: share.fullName)
+    }
+
+    private func noteWaiting(_ count: Int, _ share: ShareSettings, _ summary: inout ShareSummary, _ session: SyncSession) throws {
+        summary.waiting = count
+        if count != share.waitingNoted, !session.dryRun { try session.store.noteShareWaiting(share.repositoryID, count: count) }
+    }
+
+    struct Snapshot {
+        var known: RemoteTree
+        var fresh: [String: [UInt8]?] = [:]
+        var head: String?
+        var refETag: String?
+        var now: Timestamp
+    }
+
+    /// Step 1: the branch's ref and the repository, each conditional on its last ETag, and what
+    /// changed on the branch since this machine last read it.
+    private func read(_ share: ShareSettings, conditional: Bool, _ summary: inout ShareSummary, _ session: SyncSession) throws -> Snapshot {
+        let store = session.store, id = share.repositoryID
+        let (ref, repository) = try session.github.branchRefAndRepository(
+            repository: share.fullName, branch: share.branch, refETag: conditional ? share.refETag : nil, id: id,
+            repositoryETag: share.repositoryETag)
+        switch repository {
+        case .success(.modified(let found, let etag)):
+            try store.recordShareRepository(id, etag: etag, isPublic: !found.isPrivate, canPush: found.canPush)
+        case .success(.notModified):
+            break
+        case .failure(.notFound), .failure(.unavailable):
+            try store.recordShareUnreadable(id, at: session.clock())
+            summary.unreadableSince = try store.share(of: id)?.unreadableSince
+            throw ShareFailure.unreadable(repository: share.fullName)
+        case .failure(let error):
+            throw error
+        }
+        var snapshot = Snapshot(known: RemoteTree(entries: try store.shareEntries(id)), head: share.headCommit, refETag: share.refETag,
+                                now: session.github.gitHubNow ?? session.clock())
+        switch ref {
+        case .notModified(let date):
+            if let date { snapshot.now = date }
+        case .head(let commit, let etag, let date):
+            if let date { snapshot.now = date }
+            snapshot.refETag = etag
+            if commit != share.headCommit || snapshot.known.rootSHA == nil {
+                let blobs = RemoteBlobReader(progress: store.readProgress(RemoteBlobReader.progressName)) { wanted in
+                    try session.checkBudget()
+                    return session.requestRoom(upTo: wanted)
+                }
+                let read = try RemotePhase.afterLag(of: share.fullName, session) {
+                    try snapshot.known.read(commit: commit, repository: share.fullName, github: session.github, blobs: blobs) { _, _, _ in }
+                }
+                (snapshot.known, snapshot.fresh, snapshot.head) = (read.tree, read.files, commit)
+            }
+        case .missing(let date):
+            // No branch yet (or no more): the first write makes it, with doogit's files alone.
+            if let date { snapshot.now = date }
+            if share.headCommit != nil { try store.forgetShareTree(id) }
+            (snapshot.known, snapshot.head, snapshot.refETag) = (RemoteTree(entries: [:]), nil, nil)
+        case .empty:
+            throw ShareFailure.emptyRepository(repository: share.fullName)
+        }
+        return snapshot
+    }
+
+    /// Step 3: the merge committed here, with the branch as read: what differs from it here is
+    /// what waits to be sent. What came from the branch waits for this machine's remote, if any.
+    private func commitHere(_ merged: ShareAttempt, _ plan: RemoteExchange.Plan, _ changes: ReplicaChanges, _ snapshot: Snapshot,
+                            _ session: SyncSession) throws {
+        let store = session.store, id = merged.share.repositoryID
+        let recorded = snapshot.known.changes(from: try store.shareEntries(id))
+        try store.transaction {
+            if !changes.isEmpty {
+                try store.replica.apply(changes, at: session.clock())
+                try store.replica.awaitSending(todos: Set(changes.todos.map(\.entry.uuid)), in: plan.local, repositories: [])
+            }
+            try store.replica.observeClock(plan.local.latestStamp, reference: snapshot.now)
+            try store.recordShare(id, set: recorded.set, removed: recorded.removed, head: snapshot.head, refETag: snapshot.refETag,
+                                  exchanged: plan.files.isEmpty, at: session.clock())
+        }
+    }
+
+    /// Step 4: one commit on the commit read (or the branch's first, with no parent), checked to
+    /// keep every file the write did not mean to change, and the branch moved without force (or
+    /// made).
+    private func write(_ plan: RemoteExchange.Plan, _ snapshot: Snapshot, _ share: ShareSettings, _ session: SyncSession) throws
+        -> WriteOutcome
+    {
+        let github = session.github, repository = share.fullName, known = snapshot.known
+        var files = plan.files
+        if known.entries[RemoteLayout.stubPath] == nil { files[RemoteLayout.stubPath] = RemoteLayout.stub }
+        guard snapshot.head == nil || known.rootSHA != nil else {
+            throw ShareFailure.failed(repository: repository, "the tree of the branch's commit is not known")
+        }
+        let expected = known.writing(files.reduce(into: [:]) { result, file in
+            let removals = (plan.pieces[file.key] ?? nil)?.removals
+            result[file.key] = .some(file.value.map {
+                ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) })
+            })
+        })
+        do {
+            let made = try github.createTree(
+                repository: repository, base: snapshot.head == nil ? nil : known.rootSHA,
+                files: files.sorted { $0.key < $1.key }.map { GitTreeWrite(path: $0.key, content: $0.value, mode: known.mode(forWriting: $0.key)) })
+            let after = try RemotePhase.afterLag(of: repository, session) {
+                try known.verified(made: made, expected: expected, written: Set(files.keys), repository: repository, github: github)
+            }
+            let commit = try RemotePhase.afterLag(of: repository, session) {
+                try github.createCommit(repository: repository, message: Self.commitMessage(plan), tree: made.sha,
+                                        parents: snapshot.head.map { [$0] } ?? [])
+            }
+            do {
+                try RemotePhase.afterLag(of: repository, session) {
+                    if snapshot.head == nil {
+                        try github.createBranch(repository: repository, branch: share.branch, commit: commit)
+                    } else {
+                        try github.updateRef(repository: repository, branch: share.branch, commit: commit)
+                    }
+                }
+            } catch let error as GitHubError where GitHubClient.isNotFastForward(error) {
+                return .lostRace
+            }
+            let store = session.store
+            let recorded = after.changes(from: try store.shareEntries(share.repositoryID))
+            try store.recordShare(share.repositoryID, set: recorded.set, removed: recorded.removed, head: commit, refETag: nil,
+                                  exchanged: true, at: session.clock())
+            return .written
+        } catch let error as GitHubError {
+            try? session.store.forgetShareTree(share.repositoryID)
+            switch error {
+            case .notFound, .forbidden:
+                // GitHub answers a write without push access as not found (or forbidden): the
+                // token reads but may not write; its changes wait, said once.
+                try session.store.recordShareRepository(share.repositoryID, etag: nil, isPublic: share.isPublic, canPush: false)
+                return .refused
+            case .validationFailed(let message) where message.lowercased().contains("not authorized to push"):
+                throw ShareFailure.protectedBranch(repository: repository, branch: share.branch)
+            default:
+                throw error
+            }
+        } catch let failure as RemoteFailure {
+            try? session.store.forgetShareTree(share.repositoryID)
+            switch failure {
+            case .wouldDropFiles(_, let paths): throw ShareFailure.wouldDropFiles(repository: repository, paths: paths)
+            default: throw ShareFailure.unavailable(repository: repository, "GitHub's copies lag right after a write")
+            }
+        }
+    }
+
+    enum WriteOutcome {
+        case written
+        /// Another writer moved the branch first: read, merge and try again.
+        case lostRace
+        /// GitHub refused it for want of push access: the changes wait, and nothing more is tried
+        /// until the repository's permissions change.
+        case refused
+    }
+
+    /// "doogit: 2 added, 1 changed": no host name, which the branch's readers have no need of.
+    static func commitMessage(_ plan: RemoteExchange.Plan) -> String {
+        let counts = [(plan.added, "added"), (plan.changed, "changed"), (plan.removed, "removed")].filter { $0.0 > 0 }
+            .map { "\($0.0) \($0.1)" }
+        return "doogit: " + (counts.isEmpty ? "shared todos updated" : counts.joined(separator: ", "))
+    }
+}
