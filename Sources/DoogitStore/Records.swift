@@ -91,6 +91,18 @@ public struct RepositorySummary: Equatable, Sendable {
     public var repository: RepositoryRecord
     public var open: Int
     public var done: Int
+    /// Whether its todos are shared from here (`repo share`), and since when GitHub no longer
+    /// shows it (what was last seen is kept).
+    public var shared = false
+    public var sharedUnreadableSince: Timestamp? = nil
+
+    public init(repository: RepositoryRecord, open: Int, done: Int, shared: Bool = false, sharedUnreadableSince: Timestamp? = nil) {
+        self.repository = repository
+        self.open = open
+        self.done = done
+        self.shared = shared
+        self.sharedUnreadableSince = sharedUnreadableSince
+    }
 }
 
 /// A todo. `id` is the short local id users type; `uuid` names it everywhere else.

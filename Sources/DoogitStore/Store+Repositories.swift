@@ -121,12 +121,14 @@ extension Store {
     public func repositorySummaries(repositoryIDs: [Int64]? = nil) throws -> [RepositorySummary] {
         let restriction = repositoryIDs.map { "WHERE r.id IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
         return try database.query("""
-            SELECT \(Self.repositoryColumns), coalesce(c.open, 0) AS open_count, coalesce(c.done, 0) AS done_count
-            FROM repositories r LEFT JOIN todo_counts c ON c.repository_id = r.id
+            SELECT \(Self.repositoryColumns), coalesce(c.open, 0) AS open_count, coalesce(c.done, 0) AS done_count,
+                   s.repository_id IS NOT NULL AS shared, s.unreadable_since
+            FROM repositories r LEFT JOIN todo_counts c ON c.repository_id = r.id LEFT JOIN shares s ON s.repository_id = r.id
             \(restriction) ORDER BY \(Self.repositoryOrder)
             """, (repositoryIDs ?? []).map(SQLValue.integer)) { row throws(StoreError) in
             RepositorySummary(repository: try Self.readRepository(row), open: Int(try row.int64("open_count")),
-                              done: Int(try row.int64("done_count")))
+                              done: Int(try row.int64("done_count")), shared: try row.bool("shared"),
+                              sharedUnreadableSince: try Self.optionalTimestamp(row, "unreadable_since"))
         }
     }
 

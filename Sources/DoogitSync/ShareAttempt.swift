@@ -24,13 +24,17 @@ struct ShareAttempt {
     /// Todos the branch names that are in another repository here.
     private(set) var elsewhere: Set<String> = []
     private(set) var handEdits = 0
+    /// What the branch's file holds of removals waiting to leave, as read (kept with the file's entry).
+    private(set) var removals: RemoteRemovals?
     private(set) var input: RemoteExchange.Input
 
     var path: String { RemoteLayout.todosPath(share.repositoryID) }
 
+    /// Whether anything here differs from the branch as this machine knows it.
+    var hasNews: Bool { !input.pendingTodos.isEmpty }
+
     /// `known`: the branch as read now; `fresh`: the files read anew.
-    init(share: ShareSettings, known: RemoteTree, fresh: [String: [UInt8]?], now: Timestamp, login: String?, store: Store,
-         machine: String) throws {
+    init(share: ShareSettings, known: RemoteTree, fresh: [String: [UInt8]?], now: Timestamp, store: Store, machine: String) throws {
         self.share = share
         self.now = now
         let id = share.repositoryID, path = RemoteLayout.todosPath(share.repositoryID)
@@ -94,10 +98,12 @@ struct ShareAttempt {
                 pending.insert(uuid)
             }
         }
+        removals = piece.removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) }
         let ownGeneration = meta.machines[machine]?.generation
-        let waitsForThisMachine = known.entries[path]?.removals.map { $0.lastSince > (ownGeneration ?? -1) } ?? false
+        let waitsForThisMachine = removals.map { $0.lastSince > (ownGeneration ?? -1) } ?? false
         input = RemoteExchange.Input(
-            machine: machine, machineName: login.map { "@" + $0 } ?? "", now: now, stamp: handEdit, meta: meta,
+            // Machines are listed by id alone: their host names are their owners' own.
+            machine: machine, machineName: "", now: now, stamp: handEdit, meta: meta,
             repositories: RemotePiece(), todoFiles: [id: piece], existingTodoFiles: known.entries[path] == nil ? [] : [id],
             local: localAtGitHubTime, pendingTodos: pending, pendingRepositories: [],
             formerlyHeldTodos: fresh[path] != nil ? Set(before.map { Array($0.replica.todos.keys) } ?? []) : [],

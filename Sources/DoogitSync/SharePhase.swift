@@ -65,9 +65,17 @@ struct SharePhase: SyncPhase {
                 // Apart, so that two writers racing do not keep colliding.
                 _ = session.github.wait(milliseconds: Int.random(in: 20...120) * attempt)
             }
-            let snapshot = try read(share, conditional: attempt == 0, &summary, session)
-            let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now, login: nil,
+            if closing && attempt == 0 {
+                // Nothing changed here since the first exchange: the branch is not asked again.
+                let known = RemoteTree(entries: try session.store.shareEntries(share.repositoryID))
+                let now = session.github.gitHubNow ?? session.clock()
+                guard try ShareAttempt(share: share, known: known, fresh: [:], now: now, store: session.store,
+                                       machine: session.machine).hasNews else { return }
+            }
+            var snapshot = try read(share, conditional: attempt == 0, &summary, session)
+            let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now,
                                           store: session.store, machine: session.machine)
+            if snapshot.fresh[merged.path] != nil { snapshot.known.entries[merged.path]?.removals = merged.removals }
             let (plan, changes) = try merged.plan()
             summary.pulled += changes.count(beyond: merged.localAtGitHubTime)
             summary.droppedEdits += plan.dropped.count

@@ -136,7 +136,9 @@ import Testing
             "syncedAt": "2023-11-14T22:13:20.000Z",
             "pushIssues": true,
             "importIssues": "assigned",
-            "scanCommits": false
+            "scanCommits": false,
+            "shared": false,
+            "sharedUnreadableSince": null
           },
           {
             "id": 1296269,
@@ -153,7 +155,9 @@ import Testing
             "syncedAt": "2023-11-14T22:13:20.000Z",
             "pushIssues": false,
             "importIssues": "off",
-            "scanCommits": true
+            "scanCommits": true,
+            "shared": false,
+            "sharedUnreadableSince": null
           }
         ]
 

@@ -230,6 +230,69 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         #expect(!(github.contents.files(Self.app, branch: Self.branch)["todos/2/2.jsonl"] != nil), "no file of another repository there")
     }
 
+    @Test func aWriteThatLosesARaceIsMergedAndTriedAgain() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "first").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        #expect(owner.run("todo", "add", "-R", "app", "second").status == 0)
+        // Another writer's commit lands between this machine's read and its move of the branch.
+        github.contents.moveRefBeforeNextUpdate(Self.app, files: ["NOTES.md": "theirs"], branch: Self.branch)
+        let commits = github.contents.commits(Self.app, branch: Self.branch)
+        let raced = owner.run("sync")
+        #expect(raced.status == 0 && raced.stdout.contains("sent 1 change"), "\(raced.stdout)|\(raced.stderr)")
+        let files = github.contents.files(Self.app, branch: Self.branch)
+        #expect(files["NOTES.md"] == "theirs" && files["todos/1/1.jsonl"]?.contains("second") == true)
+        #expect(github.contents.commits(Self.app, branch: Self.branch) == commits + 2)
+    }
+
+    @Test func onePersonsTwoMachinesShareThroughTheBranchAndTheirRemote() throws {
+        let (github, machines) = try machines(2)
+        github.contents.commitFiles(Self.app, ["README.md": "# app\n"], message: "First commit")
+        let (laptop, desktop) = (machines[0], machines[1])
+        #expect(laptop.run("sync").status == 0 && desktop.run("sync").status == 0)
+        #expect(laptop.run("todo", "add", "-R", "app", "from the laptop").status == 0)
+        #expect(laptop.run("repo", "share", Self.app, "--public").status == 0)
+        #expect(desktop.run("repo", "share", Self.app, "--public").status == 0)
+        let hubot = try person("hubot", github, permission: .write)
+        #expect(hubot.run("repo", "share", Self.app, "--public").status == 0)
+        #expect(hubot.run("todo", "add", "-R", "app", "from hubot").status == 0)
+        #expect(hubot.run("sync").status == 0)
+        // Each machine takes each todo once, by whichever way it comes first.
+        for _ in 0..<2 {
+            #expect(laptop.run("sync").status == 0)
+            #expect(desktop.run("sync").status == 0)
+        }
+        #expect(try todos(laptop) == ["octocat/app: from the laptop, from hubot"])
+        #expect(try todos(desktop) == todos(laptop))
+        // Settled: the branch is read once per sync, conditionally, and nothing is written.
+        github.resetCounters()
+        let settled = desktop.run("sync")
+        #expect(settled.status == 0 && settled.stdout.isEmpty, "\(settled.stdout)")
+        #expect(!github.requests.contains { $0.method != "GET" })
+        #expect(github.requests.filter { $0.path.hasSuffix("/git/ref/heads/\(Self.branch)") }.count == 1)
+    }
+
+    @Test func someoneWhoLosesReadAccessKeepsWhatTheyLastSaw() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "the team's todo").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        let hubot = try person("hubot", github, permission: .write)
+        #expect(hubot.run("repo", "share", Self.app).status == 0)
+        #expect(hubot.run("repo", "list").stdout.contains("[shared]"))
+        github.removeAccess(of: "hubot", to: 1)
+        let lost = hubot.run("sync")
+        #expect(lost.status == 1 && lost.stderrLines.count == 1, "\(lost.stderr)")
+        #expect(lost.stderr.contains("octocat/app: GitHub no longer shows it to you; its shared todos stay here as last seen"),
+                "\(lost.stderr)")
+        #expect(try shared(hubot) == ["the team's todo octocat/-/-"])
+        let list = hubot.run("repo", "list")
+        #expect(list.stdout.contains("[shared, unreadable since "), "\(list.stdout)")
+        #expect(hubot.run("repo", "list", "--json").stdout.contains(#""shared":true,"sharedUnreadableSince":""#))
+        // Its advice works: unshared, the sync goes through again.
+        #expect(hubot.run("repo", "unshare", Self.app).status == 0)
+        #expect(hubot.run("todo", "list").stdout.contains("the team's todo"))
+    }
+
     private func texts(_ json: String) throws -> [String] {
         guard case .array(let sections) = try JSONParser.parse(json) else { return [] }
         return try sections.flatMap { try $0.array("todos").map { try $0.string("text") } }

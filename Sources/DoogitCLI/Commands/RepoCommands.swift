@@ -28,7 +28,7 @@ enum RepoCommands {
 
     static let list = CommandSpec(
         name: "list", aliases: ["ls"], abstract: "List tracked repositories with their todo counts",
-        discussion: "Each line shows the full name, the open and done counts, flags ([private], [gone], [archived]), the settings of 'doogit repo set' that are not the default ([push issues], [import assigned], [import all], [commits off]) and the description.",
+        discussion: "Each line shows the full name, the open and done counts, flags ([private], [gone], [archived]), the settings of 'doogit repo set' that are not the default ([push issues], [import assigned], [import all], [commits off]), [shared] for a repository whose todos are shared from here ('doogit repo share'; [shared, unreadable since DATE] once GitHub no longer shows it) and the description.",
         examples: ["doogit repo list", "doogit repo list --json"],
         run: runList)
 

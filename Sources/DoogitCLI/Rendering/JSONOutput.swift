@@ -25,6 +25,8 @@ enum JSONOutput {
         json.key("pushIssues"); json.bool(r.settings.pushIssues)
         json.key("importIssues"); json.string(r.settings.importIssues.rawValue)
         json.key("scanCommits"); json.bool(r.settings.scanCommits)
+        json.key("shared"); json.bool(summary.shared)
+        json.key("sharedUnreadableSince"); json.timestamp(summary.sharedUnreadableSince)
         json.endObject()
     }
 
