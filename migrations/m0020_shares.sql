@@ -36,3 +36,20 @@ CREATE TABLE share_files (
     oldest_removal TEXT,
     PRIMARY KEY (repository_id, path)
 ) WITHOUT ROWID;
+
+-- Whether a tracked repository that is not shared from here has a shared branch, as last looked
+-- for: at the repository's `pushed_at` then (a branch made since moves it), with the ETag of that
+-- look (the next is a free 304 while no such branch comes or goes), and whether it was said. A
+-- repository counts as looked at when it is first tracked (`repo add` looks itself); no branch
+-- could exist before this version.
+CREATE TABLE share_checks (
+    repository_id INTEGER PRIMARY KEY REFERENCES repositories (id) ON DELETE CASCADE,
+    pushed_at     TEXT,
+    etag          TEXT,
+    found         INTEGER NOT NULL DEFAULT 0 CHECK (found IN (0, 1)),
+    noted         INTEGER NOT NULL DEFAULT 0 CHECK (noted IN (0, 1))
+);
+INSERT INTO share_checks (repository_id, pushed_at) SELECT id, pushed_at FROM repositories;
+CREATE TRIGGER repository_tracked_share_check AFTER INSERT ON repositories BEGIN
+    INSERT OR IGNORE INTO share_checks (repository_id, pushed_at) VALUES (NEW.id, NEW.pushed_at);
+END;

@@ -79,6 +79,35 @@ extension GitHubClient {
         return (ref, visibility, path.map { fileRead(answers[2], repository: repository, path: $0) })
     }
 
+    /// Whether each repository has the branch, asked in one window as GET
+    /// /repos/{repo}/git/matching-refs/heads/{branch}, each conditional on its ETag: a list (empty
+    /// without it) has one, unlike a missing ref's 404, so the next look is a free 304 while no
+    /// branch of that name comes or goes. A repository with no commit has none.
+    public func branchLooks(_ looks: [(repository: String, etag: String?)], branch: String) -> [Result<Conditional<Bool>, GitHubError>] {
+        let wanted = looks.map {
+            (url: configuration.endpoint.url(URLPath.repository($0.repository) + "/git/matching-refs/heads/" + URLPath.encodedSegments(branch)),
+             etag: $0.etag)
+        }
+        return getAll(wanted).enumerated().map { index, answer in
+            answer.flatMap { response in
+                Result { () throws(GitHubError) -> Conditional<Bool> in
+                    if let failure = error(for: response, about: .repository(looks[index].repository)) {
+                        if Self.isEmptyRepository(failure) { return .modified(false, etag: nil) }
+                        throw failure
+                    }
+                    if response.status == 304 { return .notModified }
+                    guard case .array(let refs) = try parse(response) else { throw .unexpectedResponse("expected a list of refs") }
+                    var found = false
+                    for ref in refs {
+                        let name = try decodeValue(ref) { json throws(JSONError) in try json.string("ref") }
+                        if name == "refs/heads/" + branch { found = true }
+                    }
+                    return .modified(found, etag: response.header("etag"))
+                }
+            }
+        }
+    }
+
     /// GET /repos/{repo}/git/matching-refs/heads (the ref `heads`, as GitHub documents it: every
     /// ref that starts with it): the names of the repository's branches (none for a repository
     /// with no commit).

@@ -154,4 +154,48 @@ extension Store {
             _ = try database.run("UPDATE shares SET waiting_noted = ? WHERE repository_id = ?", .integer(Int64(count)), .integer(repositoryID))
         }
     }
+
+    // MARK: Shared branches of others
+
+    /// A tracked repository to look at for a shared branch, with the ETag of the last look.
+    public struct ShareCandidate: Equatable, Sendable {
+        public var id: Int64
+        public var fullName: String
+        public var pushedAt: String?
+        public var etag: String?
+    }
+
+    /// Tracked repositories not shared from here, not gone, pushed to since they were last looked
+    /// at for a shared branch, the longest waiting first, at most `limit`.
+    public func shareCandidates(limit: Int) throws -> [ShareCandidate] {
+        try database.query("""
+            SELECT r.id, r.full_name, r.pushed_at, c.etag FROM repositories r LEFT JOIN share_checks c ON c.repository_id = r.id
+            WHERE r.gone = 0 AND r.pushed_at IS NOT NULL AND c.pushed_at IS NOT r.pushed_at
+              AND NOT EXISTS (SELECT 1 FROM shares s WHERE s.repository_id = r.id)
+            ORDER BY c.pushed_at IS NOT NULL, c.pushed_at, r.id LIMIT ?
+            """, [.integer(Int64(limit))]) { row throws(StoreError) in
+            ShareCandidate(id: try row.int64("id"), fullName: try row.string("full_name"), pushedAt: try row.optionalString("pushed_at"),
+                           etag: try row.optionalString("etag"))
+        }
+    }
+
+    /// Records what a look for a repository's shared branch found (nil: the same as last time, a
+    /// 304); returns whether it is to be said (found, and never said before).
+    @discardableResult
+    public func recordShareCheck(_ repositoryID: Int64, pushedAt: String?, found: Bool?, etag: String?) throws -> Bool {
+        try database.transaction { () throws(StoreError) -> Bool in
+            let row = try database.query("SELECT found, noted, etag FROM share_checks WHERE repository_id = ?",
+                                         [.integer(repositoryID)]) { row throws(StoreError) in
+                (found: try row.bool("found"), noted: try row.bool("noted"), etag: try row.optionalString("etag"))
+            }.first
+            let isFound = found ?? row?.found ?? false
+            let noted = row?.noted ?? false
+            try database.run("""
+                INSERT INTO share_checks (repository_id, pushed_at, etag, found, noted) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (repository_id) DO UPDATE SET pushed_at = ?2, etag = ?3, found = ?4, noted = ?5
+                """, .integer(repositoryID), .optional(pushedAt), .optional(found == nil ? row?.etag : etag), .bool(isFound),
+                .bool(noted || isFound))
+            return isFound && !noted
+        }
+    }
 }

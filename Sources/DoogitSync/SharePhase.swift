@@ -18,7 +18,7 @@ import DoogitSupport
 /// `permissions.push`) reads the branch and writes nothing, its changes waiting here, said once
 /// per change in their number; a repository GitHub no longer shows keeps what was last seen. A
 /// failure of one branch fails only its exchange, kept in the summary with its advice.
-struct SharePhase: SyncPhase {
+public struct SharePhase: SyncPhase {
     /// The closing exchange, after the phases that may change todos themselves, writes what they
     /// changed; it reads the ref again (a free 304 when nothing moved).
     let closing: Bool
@@ -40,6 +40,35 @@ struct SharePhase: SyncPhase {
             }
             session.summary.shares.removeAll { $0.repository == share.fullName }
             session.summary.shares.append(summary)
+        }
+        if !closing && !session.dryRun { try lookForSharedBranches(&session) }
+    }
+
+    /// At most this many repositories are looked at per sync: the first look at each costs a
+    /// request of the hour's budget (later ones are free 304s), and the rest wait their turn.
+    public static let looksPerSync = 10
+
+    /// Tracked repositories pushed to since they were last looked at (a branch made moves a
+    /// repository's `pushed_at`): whether one has a shared branch, asked in one window, each
+    /// conditional on its last look's ETag; found, it is said once, with how to see its todos. A
+    /// failed look is tried again next time.
+    private func lookForSharedBranches(_ session: inout SyncSession) throws {
+        let candidates = try session.store.shareCandidates(limit: Self.looksPerSync)
+        guard !candidates.isEmpty else { return }
+        try session.checkBudget()
+        let looks = session.github.branchLooks(candidates.map { ($0.fullName, $0.etag) }, branch: Store.sharedBranch)
+        for (candidate, answer) in zip(candidates, looks) {
+            let found: Bool?, etag: String?
+            switch answer {
+            case .success(.modified(let exists, let tag)): (found, etag) = (exists, tag)
+            case .success(.notModified): (found, etag) = (nil, nil)
+            case .failure(let error):
+                if let stop = SyncSession.stop(for: error) { throw stop }
+                continue
+            }
+            if try session.store.recordShareCheck(candidate.id, pushedAt: candidate.pushedAt, found: found, etag: etag) {
+                session.summary.sharesOffered.append(candidate.fullName)
+            }
         }
     }
 

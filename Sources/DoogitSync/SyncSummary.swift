@@ -81,6 +81,8 @@ public struct SyncSummary: Equatable, Sendable {
     public var board: BoardSummary?
     /// The exchanges of shared todos (`repo share`), by repository.
     public var shares: [ShareSummary] = []
+    /// Tracked repositories found to have shared todos that are not shared from here (said once).
+    public var sharesOffered: [String] = []
 
     public init() {}
 }

@@ -110,10 +110,18 @@ struct CommitScanTests {
         world.github.resetCounters()
         try world.sync()
         let branch = world.github.requests.filter { $0.path.contains("/branches/") }
-        #expect(branch.count == 1 && world.github.rateLimitUsed == 1, "the repository's 200, then the branch's 304")
+        let looks = world.github.requests.filter { $0.path.hasSuffix("/git/matching-refs/heads/doogit-todos") }
+        // The first look for a shared branch costs one; its list's ETag makes every later look free.
+        #expect(branch.count == 1 && looks.count == 1 && world.github.rateLimitUsed == 2,
+                "the repository's 200, the branch's 304, and the first look for a shared branch")
         world.github.resetCounters()
         try world.sync()
         #expect(world.github.requests.count == 1 && world.github.rateLimitUsed == 0, "only the repository's 304")
+        world.github.pushCommits(repository: Self.app, branch: "elsewhere", messages: ["more work"])
+        world.activity.setClock(2_000_000_002)
+        world.github.resetCounters()
+        try world.sync()
+        #expect(world.github.rateLimitUsed == 1, "the repository's 200; the branch and the look are 304s")
     }
 
     /// GitHub's times have whole seconds: a push in the second of the last read leaves pushed_at as

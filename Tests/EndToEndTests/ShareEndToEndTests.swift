@@ -64,8 +64,17 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         #expect(!(files["todos/1/1.jsonl"] ?? "").contains("not shared") && !(files["remote.jsonl"] ?? "").contains("site"))
         #expect(github.contents.head(Self.app) == code)
 
-        // The collaborator joins with the same command, and sees the todos with their author.
-        let hubot = try person("hubot", github, permission: .write)
+        // Tracking the repository, the collaborator is told once that it has shared todos, and how to see them.
+        let hubotUser = github.addUser(login: "hubot")
+        github.addCollaborator("hubot", to: 1, permission: .write)
+        let hubot = try Sandbox(github: github)
+        hubot.environment["GH_TOKEN"] = hubotUser.token
+        let told = hubot.run("repo", "add", Self.app)
+        #expect(told.status == 0 && told.stdout.contains(
+            "octocat/app has shared todos (its branch doogit-todos); 'doogit repo share octocat/app' shows them here"), "\(told.stdout)")
+        #expect(hubot.run("auth", "status").status == 0)
+        #expect(!hubot.run("sync").stdout.contains("has shared todos"), "said once")
+        // They join with the same command, and see the todos with their author.
         let joined = hubot.run("repo", "share", Self.app)
         #expect(joined.status == 0 && joined.stdout.contains("received 2 changes"), "\(joined.stdout)|\(joined.stderr)")
         #expect(try self.shared(hubot) == ["set up CI octocat/-/-", "write the release notes octocat/-/-"])
@@ -107,6 +116,9 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
 
     @Test func aReaderWithoutPushAccessSeesTheTodosAndTheirChangesWait() throws {
         let (github, owner) = try owner(private: false)
+        // Tracked by the reader before the branch is made: the branch's push is noticed.
+        let reader = try person("monalisa", github, permission: nil)
+        #expect(reader.run("sync").status == 0)
         #expect(owner.run("todo", "add", "-R", "app", "triage the issues").status == 0)
         // A public repository's todos would be public: asked for, nothing changed until then.
         let refused = owner.run("repo", "share", Self.app)
@@ -117,7 +129,8 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         #expect(shared.status == 0 && shared.stdout.contains("with everyone (octocat/app is public)"), "\(shared.stdout)|\(shared.stderr)")
         let head = try #require(github.contents.head(Self.app, branch: Self.branch))
 
-        let reader = try person("monalisa", github, permission: nil)
+        let told = reader.run("sync")
+        #expect(told.stdout.contains("octocat/app has shared todos"), "\(told.stdout)|\(told.stderr)")
         let joined = reader.run("repo", "share", Self.app, "--public")
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(try self.shared(reader) == ["triage the issues octocat/-/-"])
@@ -157,7 +170,8 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
                 && empty.stderr.contains("push a first commit"), "\(empty.status) \(empty.stdout) \(empty.stderr)")
         github.resetCounters()
         #expect(owner.run("sync").status == 0)
-        #expect(!github.requests.contains { $0.path.contains("/git/") }, "not shared: the branch is not read")
+        #expect(!github.requests.contains { $0.method != "GET" }, "not shared: nothing is written")
+        #expect(!owner.run("repo", "list").stdout.contains("[shared]"))
         // Untracked: the command to run.
         let untracked = owner.run("repo", "share", "octocat/other")
         #expect(untracked.status == 1 && untracked.stderr.contains("repo add"), "\(untracked.stderr)")

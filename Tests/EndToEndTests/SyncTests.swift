@@ -64,7 +64,7 @@ struct SyncTests {
             return
         }
         #expect(members.map(\.key) == ["repositories", "updated", "renamed", "gone", "unchanged",
-                                       "requests", "rateLimitRemaining", "dryRun", "issues", "remote", "board"])
+                                       "requests", "rateLimitRemaining", "dryRun", "issues", "remote", "board", "shares"])
         #expect(json["issues"] == .object(["pulled", "pushed", "imported", "closedByCommit", "conflicts"].map {
             JSONMember($0, .number("0"))
         }))

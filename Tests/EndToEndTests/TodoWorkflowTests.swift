@@ -98,7 +98,7 @@ struct TodoWorkflowTests {
         }
         #expect(fields.map(\.key) == ["id", "fullName", "owner", "name", "description", "url", "private",
                                       "archived", "gone", "open", "done", "syncedAt", "pushIssues", "importIssues",
-                                      "scanCommits"])
+                                      "scanCommits", "shared", "sharedUnreadableSince"])
         #expect(entries.first?["done"] == .number("1"))
         #expect(entries.first?["open"] == .number("0"))
         #expect(entries.first?["description"] == .null)

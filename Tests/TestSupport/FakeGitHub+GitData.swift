@@ -51,9 +51,11 @@ extension FakeContents {
                 case ("GET", "matching-refs", 2...) where route[1] == "heads" && !request.path.hasSuffix("/"):
                     let prefix = route.dropFirst(2).joined(separator: "/").removingPercentEncoding ?? ""
                     let heads = withObjects(repository) { $0.refs }.filter { $0.key.hasPrefix(prefix) && branchExists($0.key) }
-                    response = .json(200, JSONWriter.write(.array(heads.sorted { $0.key < $1.key }.map {
-                        Self.refJSON($0.key, $0.value, base: base)
-                    })))
+                    // A list has an ETag, and a request that names it is a 304 while the list is the same.
+                    let body = JSONWriter.write(.array(heads.sorted { $0.key < $1.key }.map { Self.refJSON($0.key, $0.value, base: base) }))
+                    let tag = "W/" + FakeGitHub.etag(body)
+                    response = request.headers["if-none-match"] == tag ? ServerResponse(status: 304, headers: [("ETag", tag)])
+                        : .json(200, body, headers: [("ETag", tag)])
                 case ("GET", "ref", 3...) where route[1] == "heads":
                     let branch = Self.branch(route)
                     response = readRef(request, repository, branch: branch, stale: staleRef(repository, branch), base: base,

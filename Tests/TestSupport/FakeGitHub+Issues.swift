@@ -639,7 +639,7 @@ extension FakeGitHub {
                                   forget: forget)
     }
 
-    private func notePush(_ repository: Int64) {
+    func notePush(_ repository: Int64) {
         let time = activity.nextPushTime(repository: repository)
         update(repository) { $0.pushedAt = FakeActivity.time(time) }
     }

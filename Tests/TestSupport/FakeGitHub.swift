@@ -386,6 +386,11 @@ public final class FakeGitHub: @unchecked Sendable {
         let response = contents.gitAnswer(request, parts: parts, apiURL: apiURL, branchExists: { branch in
             !activity.branchDeleted(repository: repository.id, branch: branch)
         }, created: { branch in activity.restoreBranch(repository: repository.id, branch: branch) })
+        // A branch made or moved through the API is a push: the repository's `pushed_at` moves
+        // (GitHub sends a push event for a ref written so, as for `git push`).
+        if ["POST", "PATCH"].contains(request.method), parts.count >= 5, parts[4] == "refs", (200..<300).contains(response.status) {
+            notePush(repository.id)
+        }
         return fault?.applied(to: response) ?? response
     }
 

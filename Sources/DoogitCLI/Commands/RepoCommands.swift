@@ -21,7 +21,9 @@ enum RepoCommands {
             Adding a tracked repository again refreshes it. All are fetched at once, in parallel, \
             before any is saved: if any fails, none is added, and the error names each one that \
             failed and why. Ten or more of one owner are read from that owner's listing of public \
-            repositories, 100 a page, as sync reads it; the others (private, renamed) one by one.
+            repositories, 100 a page, as sync reads it; the others (private, renamed) one by one. \
+            Adding up to 10, each is looked at for shared todos ('doogit repo share'), and one that \
+            has them is said, with how to see them.
             """,
         examples: ["doogit repo add octocat/Hello-World", "doogit repo add https://github.com/octocat/Spoon-Knife"],
         run: runAdd)
@@ -74,6 +76,7 @@ enum RepoCommands {
         let github = try runtime.github()
         let store = try runtime.store()
         let added = try RepositoryTracker(store: store, github: github).add(wanted, at: runtime.now()).map(\.record)
+        let offered = try ShareCommands.lookForSharedBranches(of: added, store, github)
         if runtime.global.json {
             let ids = Set(added.map(\.id))
             runtime.printJSONArray(try store.repositorySummaries().filter { ids.contains($0.repository.id) },
@@ -83,6 +86,7 @@ enum RepoCommands {
         for repository in added {
             runtime.say("Tracking \(TerminalText.sanitize(repository.fullName))")
         }
+        for repository in offered { runtime.say(ShareCommands.offerLine(repository.fullName)) }
     }
 
     static func runList(_ invocation: Invocation, _ runtime: Runtime) throws {

@@ -102,4 +102,31 @@ enum ShareCommands {
         }
         runtime.say("Stopped sharing the todos of \(name) from here; they stay here, and the branch \(Store.sharedBranch) stays for the others")
     }
+
+    /// "octocat/app has shared todos (...)": what a sync or `repo add` says once of a tracked
+    /// repository that someone else shares.
+    static func offerLine(_ fullName: String) -> String {
+        let name = TerminalText.sanitize(fullName)
+        return "\(name) has shared todos (its branch \(Store.sharedBranch)); 'doogit repo share \(name)' shows them here"
+    }
+
+    /// `repo add` of a few repositories looks at each for a shared branch at once (one request
+    /// each, in one window); a look that fails is left to the next sync. Returns those found.
+    static func lookForSharedBranches(of added: [RepositoryRecord], _ store: Store, _ github: GitHubClient) throws -> [RepositoryRecord] {
+        guard !added.isEmpty, added.count <= SharePhase.looksPerSync else { return [] }
+        var found: [RepositoryRecord] = []
+        let shared = Set(try store.shares().map(\.repositoryID))
+        let looked = added.filter { !shared.contains($0.id) }
+        for (repository, answer) in zip(looked, github.branchLooks(looked.map { ($0.fullName, nil) }, branch: Store.sharedBranch)) {
+            switch answer {
+            case .success(.modified(let exists, let etag)):
+                if try store.recordShareCheck(repository.id, pushedAt: repository.pushedAt, found: exists, etag: etag) {
+                    found.append(repository)
+                }
+            case .success(.notModified), .failure:
+                try store.recordShareCheck(repository.id, pushedAt: nil, found: nil, etag: nil)
+            }
+        }
+        return found
+    }
 }

@@ -99,6 +99,7 @@ enum SyncCommand {
         if let remote = summary.remote { for line in untrackedLines(for: remote, dryRun: dryRun) { runtime.console.print(line) } }
         if let board = summary.board { for line in boardLines(for: board) { runtime.console.print(line) } }
         for share in summary.shares { for line in shareLines(for: share, dryRun: dryRun) { runtime.console.print(line) } }
+        for offered in summary.sharesOffered { runtime.console.print(ShareCommands.offerLine(offered)) }
         for change in sorted(summary.changes) {
             runtime.console.print(line(for: change, prefix: prefix))
         }
