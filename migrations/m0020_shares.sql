@@ -53,3 +53,40 @@ INSERT INTO share_checks (repository_id, pushed_at) SELECT id, pushed_at FROM re
 CREATE TRIGGER repository_tracked_share_check AFTER INSERT ON repositories BEGIN
     INSERT OR IGNORE INTO share_checks (repository_id, pushed_at) VALUES (NEW.id, NEW.pushed_at);
 END;
+
+-- Whether a todo is kept private (file format 4.2): never written to its repository's shared
+-- branch, though it goes to this user's remote like any other. A register with its own stamp.
+ALTER TABLE todos ADD COLUMN kept_private INTEGER NOT NULL DEFAULT 0 CHECK (kept_private IN (0, 1));
+ALTER TABLE todos ADD COLUMN kept_private_clock TEXT;
+ALTER TABLE todo_tombstones ADD COLUMN kept_private INTEGER NOT NULL DEFAULT 0 CHECK (kept_private IN (0, 1));
+ALTER TABLE todo_tombstones ADD COLUMN kept_private_clock TEXT;
+
+-- A change of it waits to be sent like any other.
+DROP TRIGGER todo_changed;
+CREATE TRIGGER todo_changed AFTER UPDATE OF repository_id, text, done, done_at, repository_clock, text_clock, done_clock,
+    removed_clock, issue_number, issue_url, issue_clock, seen_number, seen_state, seen_title, seen_url, seen_updated_at,
+    seen_at, seen_clock, seen_labels, due, priority, note, due_clock, priority_clock, tags_clock, note_clock,
+    author, finished_by, assignee, author_clock, finished_by_clock, assignee_clock, kept_private, kept_private_clock ON todos
+    WHEN (OLD.repository_id IS NOT NEW.repository_id OR OLD.text IS NOT NEW.text
+        OR OLD.done IS NOT NEW.done OR OLD.done_at IS NOT NEW.done_at OR OLD.repository_clock IS NOT NEW.repository_clock
+        OR OLD.text_clock IS NOT NEW.text_clock OR OLD.done_clock IS NOT NEW.done_clock OR OLD.removed_clock IS NOT NEW.removed_clock
+        OR OLD.issue_number IS NOT NEW.issue_number OR OLD.issue_url IS NOT NEW.issue_url OR OLD.issue_clock IS NOT NEW.issue_clock
+        OR OLD.seen_number IS NOT NEW.seen_number OR OLD.seen_state IS NOT NEW.seen_state OR OLD.seen_title IS NOT NEW.seen_title
+        OR OLD.seen_url IS NOT NEW.seen_url OR OLD.seen_updated_at IS NOT NEW.seen_updated_at OR OLD.seen_at IS NOT NEW.seen_at
+        OR OLD.seen_clock IS NOT NEW.seen_clock OR OLD.seen_labels IS NOT NEW.seen_labels OR OLD.due IS NOT NEW.due OR OLD.priority IS NOT NEW.priority
+        OR OLD.note IS NOT NEW.note OR OLD.due_clock IS NOT NEW.due_clock OR OLD.priority_clock IS NOT NEW.priority_clock
+        OR OLD.tags_clock IS NOT NEW.tags_clock OR OLD.note_clock IS NOT NEW.note_clock
+        OR OLD.author IS NOT NEW.author OR OLD.finished_by IS NOT NEW.finished_by OR OLD.assignee IS NOT NEW.assignee
+        OR OLD.author_clock IS NOT NEW.author_clock OR OLD.finished_by_clock IS NOT NEW.finished_by_clock
+        OR OLD.assignee_clock IS NOT NEW.assignee_clock OR OLD.kept_private IS NOT NEW.kept_private
+        OR OLD.kept_private_clock IS NOT NEW.kept_private_clock) BEGIN
+    INSERT INTO remote_pending_todos SELECT NEW.uuid, NEW.repository_id
+        WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = NEW.uuid AND repository_id = NEW.repository_id);
+    INSERT INTO remote_pending_todos SELECT OLD.uuid, OLD.repository_id
+        WHERE NOT EXISTS (SELECT 1 FROM remote_pending_todos WHERE uuid = OLD.uuid AND repository_id = OLD.repository_id);
+END;
+
+-- A doogit of 4.1 kept `private` of files of 4.2 only in those files: the next exchange reads
+-- the remote's files whole once, so that it is merged here too.
+DELETE FROM remote_files;
+UPDATE remote SET head_commit = NULL, ref_etag = NULL;

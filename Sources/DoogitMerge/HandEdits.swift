@@ -43,6 +43,7 @@ extension Replica {
             for field in TodoFile.whoFields {
                 check(&edited.details[keyPath: field.register], references.map { $0.details[keyPath: field.register] })
             }
+            check(&edited.details.keptPrivate, references.map(\.details.keptPrivate))
             if edited != entry { result.todos[uuid] = edited }
         }
         for (id, entry) in repositories {

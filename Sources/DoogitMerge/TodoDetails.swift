@@ -39,7 +39,8 @@ extension CalendarDate: RegisterValue {
 }
 
 /// What a todo says beyond its text: when it is due, how pressing it is, its tags, a note, and
-/// who: the GitHub login that added it, that finished it, and the one it is assigned to. Each
+/// who: the GitHub login that added it, that finished it, and the one it is assigned to; and
+/// whether it is kept private (never shared, though its repository's todos are). Each
 /// but the tags is a register of its own, so two machines changing different ones both keep
 /// theirs; tags are a set that merges tag by tag (`TagSet`). Who finished a todo is written
 /// with the same stamp as its done state, so the two always settle on the same change. Never
@@ -52,11 +53,13 @@ public struct TodoDetails: Equatable, Sendable {
     public var author: Register<String?>
     public var finishedBy: Register<String?>
     public var assignee: Register<String?>
+    /// Kept to its owner: never written to the branch of a shared repository (`repo share`).
+    public var keptPrivate: Register<Bool>
 
     public init(due: Register<CalendarDate?> = Register(nil, at: .zero), priority: Register<Priority?> = Register(nil, at: .zero),
                 tags: TagSet = .empty, note: Register<String?> = Register(nil, at: .zero),
                 author: Register<String?> = Register(nil, at: .zero), finishedBy: Register<String?> = Register(nil, at: .zero),
-                assignee: Register<String?> = Register(nil, at: .zero)) {
+                assignee: Register<String?> = Register(nil, at: .zero), keptPrivate: Register<Bool> = Register(false, at: .zero)) {
         self.due = due
         self.priority = priority
         self.tags = tags
@@ -64,18 +67,19 @@ public struct TodoDetails: Equatable, Sendable {
         self.author = author
         self.finishedBy = finishedBy
         self.assignee = assignee
+        self.keptPrivate = keptPrivate
     }
 
     public static let none = TodoDetails()
 
     /// Every stamp: each register's and each tag's.
     public var stamps: [HybridTimestamp] {
-        [due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp] + tags.stamps
+        [due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp, keptPrivate.stamp] + tags.stamps
     }
 
     /// The latest of `stamps`, without making the list.
     public var latestStamp: HybridTimestamp {
-        var latest = max(due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp)
+        var latest = max(due.stamp, priority.stamp, note.stamp, author.stamp, finishedBy.stamp, assignee.stamp, keptPrivate.stamp)
         if let tag = tags.latestStamp, tag > latest { latest = tag }
         return latest
     }
@@ -84,7 +88,7 @@ public struct TodoDetails: Equatable, Sendable {
         TodoDetails(due: due.merged(with: other.due), priority: priority.merged(with: other.priority),
                     tags: tags.merged(with: other.tags), note: note.merged(with: other.note),
                     author: author.merged(with: other.author), finishedBy: finishedBy.merged(with: other.finishedBy),
-                    assignee: assignee.merged(with: other.assignee))
+                    assignee: assignee.merged(with: other.assignee), keptPrivate: keptPrivate.merged(with: other.keptPrivate))
     }
 
     /// Every stamp set transformed; the zero stamp (never set) stays.
@@ -97,6 +101,7 @@ public struct TodoDetails: Equatable, Sendable {
         if author.stamp != .zero { copy.author.stamp = transform(author.stamp) }
         if finishedBy.stamp != .zero { copy.finishedBy.stamp = transform(finishedBy.stamp) }
         if assignee.stamp != .zero { copy.assignee.stamp = transform(assignee.stamp) }
+        if keptPrivate.stamp != .zero { copy.keptPrivate.stamp = transform(keptPrivate.stamp) }
         return copy
     }
 }

@@ -2,7 +2,8 @@ import DoogitSupport
 
 /// A todo's details in a line of the file: `"due":"2026-12-24"`, `"priority":"H"`,
 /// `"tags":["ci","Release"]`, `"note":"…"`, and (format 4.1) `"author"`, `"finishedBy"` and
-/// `"assignee"`, GitHub logins, after `commits`. Each but the tags has its stamp in `clock`
+/// `"assignee"`, GitHub logins, and (format 4.2) `"private"`, true or false, after `commits`.
+/// Each but the tags has its stamp in `clock`
 /// under the same name; tags have one stamp each, by the tag's name
 /// folded, in `clock.tags` (`{"ci":"…","old":"…","release":"…"}`): a name there that `tags` does
 /// not hold is a tag removed. A field never set has no key; one cleared is `null` (tags: `[]`).
@@ -21,6 +22,7 @@ extension TodoFile {
         for field in whoFields where details[keyPath: field.register].stamp != .zero {
             json.key(named: field.key); json.string(details[keyPath: field.register].value)
         }
+        if details.keptPrivate.stamp != .zero { json.key("private"); json.bool(details.keptPrivate.value) }
     }
 
     /// Who added, finished and is assigned the todo: each register, by its key in the line.
@@ -42,6 +44,7 @@ extension TodoFile {
         for field in whoFields where details[keyPath: field.register].stamp != .zero {
             json.key(named: field.key); json.string(details[keyPath: field.register].stamp.text)
         }
+        if details.keptPrivate.stamp != .zero { json.key("private"); json.string(details.keptPrivate.stamp.text) }
     }
 
     /// `issueSeen.labels`: the names of the issue's labels (nil: not known).
@@ -110,6 +113,10 @@ extension TodoFile {
                 login = text
             }
             details[keyPath: field.register] = Register(login, at: try stamp(field.key))
+        }
+        if let value = json["private"] {
+            guard case .bool(let kept) = value else { throw LineProblem("\"private\" is not true or false") }
+            details.keptPrivate = Register(kept, at: try stamp("private"))
         }
         return details
     }

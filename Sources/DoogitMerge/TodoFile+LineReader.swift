@@ -103,9 +103,9 @@ extension TodoFile {
         static let repositoryStamps: Set<String> = ["name", "tracked", "settings"]
         static let todoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
                                             "removed", "issue", "issueSeen", "commits", "localID", "clock",
-                                            "due", "priority", "tags", "note", "author", "finishedBy", "assignee"]
+                                            "due", "priority", "tags", "note", "author", "finishedBy", "assignee", "private"]
         static let todoStamps: Set<String> = ["repository", "text", "done", "removed", "issue", "issueSeen",
-                                              "due", "priority", "tags", "note", "author", "finishedBy", "assignee"]
+                                              "due", "priority", "tags", "note", "author", "finishedBy", "assignee", "private"]
         static let legacyTodoKeys: Set<String> = ["type", "uuid", "repository", "text", "done", "doneAt", "createdAt",
                                                   "removed", "issue", "localID", "clock"]
         static let legacyTodoStamps: Set<String> = ["repository", "text", "done", "removed", "issue"]

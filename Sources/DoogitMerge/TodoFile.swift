@@ -31,7 +31,8 @@ public enum TodoFile {
     public static let majorVersion = 4
     /// 4.1: who added, finished and is assigned a todo (`author`, `finishedBy`, `assignee`),
     /// which a doogit of 4.0 keeps as fields it does not know.
-    public static let minorVersion = 1
+    /// 4.2: whether a todo is kept private (`private`), never shared with its repository's team.
+    public static let minorVersion = 2
     public static let fileName = "todos.jsonl"
 
     // MARK: Writing

@@ -204,6 +204,9 @@ extension ReplicaStore {
         if takes(details.assignee, over: merged.details.assignee, held: heldDetails?.assignee) {
             merged.details.assignee = details.assignee
         }
+        if takes(details.keptPrivate, over: merged.details.keptPrivate, held: heldDetails?.keptPrivate) {
+            merged.details.keptPrivate = details.keptPrivate
+        }
         merged.commits.formUnion(incoming.commits)
         // Made on two machines under one UUID (an issue's todo, imported on each): the first.
         merged.createdAt = min(merged.createdAt, incoming.createdAt)

@@ -89,13 +89,15 @@ struct TodoFields: OptionSet, Sendable {
     /// Who finished it: written with `done`, at its stamp.
     static let finishedBy = TodoFields(rawValue: 1024)
     static let assignee = TodoFields(rawValue: 2048)
+    static let keptPrivate = TodoFields(rawValue: 4096)
     /// Everything a new todo has.
     static let added: TodoFields = [.repository, .text, .done]
 
     var columns: [String] {
         [(TodoFields.repository, "repository_clock"), (.text, "text_clock"), (.done, "done_clock"), (.removed, "removed_clock"),
          (.issue, "issue_clock"), (.due, "due_clock"), (.priority, "priority_clock"), (.tags, "tags_clock"),
-         (.note, "note_clock"), (.author, "author_clock"), (.finishedBy, "finished_by_clock"), (.assignee, "assignee_clock")]
+         (.note, "note_clock"), (.author, "author_clock"), (.finishedBy, "finished_by_clock"), (.assignee, "assignee_clock"),
+         (.keptPrivate, "kept_private_clock")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

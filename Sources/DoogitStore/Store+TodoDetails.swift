@@ -11,15 +11,18 @@ public struct DetailsEdit: Equatable, Sendable {
     public var note: String??
     /// The GitHub login it is assigned to (`.some(nil)`: to nobody).
     public var assignee: String??
+    /// Kept private (never shared with its repository's team), or shared again.
+    public var keptPrivate: Bool?
 
     public init(due: CalendarDate?? = nil, priority: Priority?? = nil, addTags: [String] = [], removeTags: [String] = [],
-                note: String?? = nil, assignee: String?? = nil) {
+                note: String?? = nil, assignee: String?? = nil, keptPrivate: Bool? = nil) {
         self.due = due
         self.priority = priority
         self.addTags = addTags
         self.removeTags = removeTags
         self.note = note
         self.assignee = assignee
+        self.keptPrivate = keptPrivate
     }
 
     public var isEmpty: Bool { self == DetailsEdit() }
@@ -200,6 +203,10 @@ extension Store {
             try database.run("UPDATE todos SET assignee = ? WHERE id = ?", .optional(assignee), .integer(todo.id))
             changed.insert(.assignee)
         }
+        if let kept = edit.keptPrivate,
+           try database.run("UPDATE todos SET kept_private = ?1 WHERE id = ?2 AND kept_private <> ?1", .bool(kept), .integer(todo.id)) > 0 {
+            changed.insert(.keptPrivate)
+        }
         // Tags added that it lacks (without case); tags and labels of its issue taken off.
         let labels = todo.labels ?? []
         var keys = Set(todo.tags.map(TagSet.key))
@@ -258,5 +265,14 @@ extension Store {
             SELECT min(tag) AS tag, count(*) AS uses FROM todo_tags WHERE is_on = 1 AND todo_uuid IN (SELECT uuid FROM todos)
             GROUP BY tag_key ORDER BY tag_key
             """) { row throws(StoreError) in (try row.string("tag"), Int(try row.int64("uses"))) }
+    }
+}
+
+extension Store {
+    /// Whether a live todo is kept private (`--private`): never shared with its repository's team.
+    public func isKeptPrivate(_ id: Int64) throws -> Bool {
+        try database.reading { () throws(StoreError) -> Bool in
+            try database.scalarInt("SELECT kept_private FROM todos WHERE id = ?", .integer(id)) == 1
+        }
     }
 }

@@ -17,7 +17,7 @@ enum TodoRows {
         "repository_id", "text", "done", "done_at", "repository_clock", "text_clock", "done_clock", "removed_clock",
         "issue_number", "issue_url", "issue_clock", "seen_number", "seen_state", "seen_title", "seen_url", "seen_updated_at",
         "seen_at", "seen_clock", "seen_labels", "due", "priority", "note", "due_clock", "priority_clock", "tags_clock", "note_clock",
-        "author", "finished_by", "assignee", "author_clock", "finished_by_clock", "assignee_clock",
+        "author", "finished_by", "assignee", "author_clock", "finished_by_clock", "assignee_clock", "kept_private", "kept_private_clock",
     ]
 
     static let registerList = registerColumns.joined(separator: ", ")
@@ -55,7 +55,8 @@ enum TodoRows {
             optionalStamp(entry.details.tags.latestStamp ?? .zero), optionalStamp(entry.details.note.stamp),
             .optional(entry.details.author.value), .optional(entry.details.finishedBy.value), .optional(entry.details.assignee.value),
             optionalStamp(entry.details.author.stamp), optionalStamp(entry.details.finishedBy.stamp),
-            optionalStamp(entry.details.assignee.stamp),
+            optionalStamp(entry.details.assignee.stamp), .bool(entry.details.keptPrivate.value),
+            optionalStamp(entry.details.keptPrivate.stamp),
         ]
     }
 
@@ -118,7 +119,7 @@ enum TodoRows {
             seen: Register(seen, at: try optionalStamp(row, "seen_clock")), commits: commits, details: try details(row))
     }
 
-    /// Due date, priority, tags, note and who of a row read with `liveColumns` or `removedColumns`.
+    /// Due date, priority, tags, note, who and privacy of a row read with `liveColumns` or `removedColumns`.
     static func details(_ row: Row) throws(StoreError) -> TodoDetails {
         var due: CalendarDate?
         if let text = try row.optionalString("due") {
@@ -143,7 +144,8 @@ enum TodoRows {
                            tags: TagSet(states: states),
                            note: Register(try row.optionalString("note"), at: try optionalStamp(row, "note_clock")),
                            author: try login(row, "author"), finishedBy: try login(row, "finished_by"),
-                           assignee: try login(row, "assignee"))
+                           assignee: try login(row, "assignee"),
+                           keptPrivate: Register(try row.bool("kept_private"), at: try optionalStamp(row, "kept_private_clock")))
     }
 
     /// A login column and its stamp (`author` and `author_clock`).

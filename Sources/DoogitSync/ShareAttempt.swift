@@ -12,8 +12,9 @@ import DoogitSupport
 ///
 /// What changed here is what differs from the branch as this machine last read or wrote it
 /// (`share_files`): whatever made the change (a command, the private remote, an issue), it goes
-/// out. A todo moved from the repository to another is left there as it was, and what the branch
-/// says of it is not taken here: the move is this machine's (and its remote's) alone.
+/// out. A todo kept private (`--private`) never goes there. A todo moved from the repository to
+/// another, or made private after it was shared, is left there as it was, and what the branch
+/// says of it is not taken here: the move and the privacy are this user's (and their remote's) alone.
 struct ShareAttempt {
     let share: ShareSettings
     let now: Timestamp
@@ -21,8 +22,9 @@ struct ShareAttempt {
     /// brought back to its time (what the merge starts from).
     private(set) var local = Replica()
     private(set) var localAtGitHubTime = Replica()
-    /// Todos the branch names that are in another repository here.
-    private(set) var elsewhere: Set<String> = []
+    /// Todos the branch names, or this machine holds, that are not for the branch: in another
+    /// repository here, or kept private.
+    private(set) var keptOut: Set<String> = []
     private(set) var handEdits = 0
     /// What the branch's file holds of removals waiting to leave, as read (kept with the file's entry).
     private(set) var removals: RemoteRemovals?
@@ -72,10 +74,10 @@ struct ShareAttempt {
         let named = Set(piece.replica.todos.keys).union(before.map { Array($0.replica.todos.keys) } ?? [])
         var stored = try store.replica.read(repositories: [id], uuids: named)
         stored.repositories = [:]
-        let moved = Set(stored.todos.filter { $0.value.repository.value != id }.keys)
-        for uuid in moved { stored.todos[uuid] = nil }
-        piece.replica.todos = piece.replica.todos.filter { !moved.contains($0.key) }
-        elsewhere = moved
+        let notShared = Set(stored.todos.filter { $0.value.repository.value != id || $0.value.details.keptPrivate.value }.keys)
+        for uuid in notShared { stored.todos[uuid] = nil }
+        piece.replica.todos = piece.replica.todos.filter { !notShared.contains($0.key) }
+        keptOut = notShared
         local = stored
         let clamped = stored.clamped(to: now)
         localAtGitHubTime = clamped.replica
@@ -110,14 +112,14 @@ struct ShareAttempt {
             exchangedBefore: share.exchanged, reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite)
     }
 
-    /// The plan, and what it changes here: never a todo that is in another repository here, and
-    /// nothing purged (this machine's remote, if any, decides that).
+    /// The plan, and what it changes here: never a todo kept out of the branch, and nothing
+    /// purged (this machine's remote, if any, decides that).
     func plan() throws -> (plan: RemoteExchange.Plan, changes: ReplicaChanges) {
         var plan = RemoteExchange.plan(input)
         guard plan.needed.isEmpty else {
             throw ShareFailure.failed(repository: share.fullName, "the branch names todos of other repositories")
         }
-        for uuid in elsewhere { plan.local.todos[uuid] = nil }
+        for uuid in keptOut { plan.local.todos[uuid] = nil }
         for uuid in plan.purgedTodos { plan.local.todos[uuid] = local.todos[uuid] }
         plan.purgedTodos = []
         plan.local.repositories = [:]

@@ -175,6 +175,8 @@ import Testing
               --note-file FILE  the note from FILE ('-': standard input)
               --raw             keep every word as text: no +tag, due: or pri: fields
               --assignee LOGIN  the GitHub login it is assigned to (@me: yours)
+              --private         keep it yours: never shared, though its repository's
+                                todos are
 
         Global options:
               --db PATH     the database file (default: $DOOGIT_DB, else

@@ -136,8 +136,8 @@ import TestSupport
         _ = try store.moveTodos([3], toRepository: 9, at: Fixture.t3)
         let exported = source.run("export")
         #expect(exported.code == 0)
-        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"4.1"}"#),
-                "the files' format, 4.1")
+        #expect(!exported.stdout.isEmpty && exported.stdout.hasPrefix(#"{"format":"doogit","version":"4.2"}"#),
+                "the files' format, 4.2")
         #expect(exported.stdout.contains(#""localID":1"#), "the removed todo travels too, with its ID")
 
         let target = CLIHarness()

@@ -183,9 +183,10 @@ import TestSupport
                     case 3: machine.replica.todos[id]?.details.note.set(Bool.random(using: &random) ? text() + "\n" + text() : nil, at: stamp)
                     default:
                         let login = pick(["octocat", "hubot", "mona-lisa", "user_corp", nil]) ?? nil
-                        switch Int.random(in: 0..<3, using: &random) {
+                        switch Int.random(in: 0..<4, using: &random) {
                         case 0: machine.replica.todos[id]?.details.author.set(login, at: stamp)
                         case 1: machine.replica.todos[id]?.details.finishedBy.set(login, at: stamp)
+                        case 2: machine.replica.todos[id]?.details.keptPrivate.set(Bool.random(using: &random), at: stamp)
                         default: machine.replica.todos[id]?.details.assignee.set(login, at: stamp)
                         }
                     }

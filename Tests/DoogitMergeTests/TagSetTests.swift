@@ -110,7 +110,7 @@ import TestSupport
     @Test func aLineKeepsEachTagsStateAndStamp() throws {
         let stampA = Self.stamp(1).text, stampB = Self.stamp(2, "bbbbbbbbbbbb").text
         let file = """
-            {"format":"doogit","version":"4.1"}
+            {"format":"doogit","version":"4.2"}
             {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":7,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","tags":["ci","Release"],"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","tags":{"ci":"\(stampA)","old":"\(stampB)","release":"\(stampB)"}}}
 
             """
@@ -136,14 +136,14 @@ import TestSupport
         let tags = try #require(read.replica.todos["9f1c2d3e-0000-4000-8000-000000000001"]?.details.tags)
         #expect(tags == TagSet(["ci", "release"], at: Self.stamp(1)))
         let written = String(decoding: TodoFile.encode(read.replica), as: UTF8.self)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.1"}"#)
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.2"}"#)
                 && written.contains(#""tags":{"ci":"\#(stampA)","release":"\#(stampA)"}"#), "\(written)")
     }
 
     @Test func aTagTakenOutByHandIsAChangeMadeWhenItWasRead() throws {
         let stampA = Self.stamp(1).text
         let line = { (tags: String) in """
-            {"format":"doogit","version":"4.1"}
+            {"format":"doogit","version":"4.2"}
             {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":7,"text":"t","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","tags":\(tags),"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","tags":{"ci":"\(stampA)","docs":"\(stampA)"}}}
 
             """ }

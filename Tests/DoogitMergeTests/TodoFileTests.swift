@@ -9,7 +9,7 @@ import TestSupport
     static let stampB = "2023-11-14T22:14:20.000Z/0001/bbbbbbbbbbbb"
 
     static let sample = """
-        {"format":"doogit","version":"4.1"}
+        {"format":"doogit","version":"4.2"}
         {"type":"repository","id":7,"fullName":"octocat/tools","url":"https://github.com/octocat/tools","tracked":false,"clock":{"name":"\(stampA)","tracked":"\(stampB)"}}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(stampA)","tracked":"\(stampA)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":7,"text":"old idea","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","removed":true,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","removed":"\(stampB)"}}
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     static let linked = """
-        {"format":"doogit","version":"4.1"}
+        {"format":"doogit","version":"4.2"}
         {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"settings":{"pushIssues":true,"importIssues":"assigned","scanCommits":false},"clock":{"name":"\(stampA)","tracked":"\(stampA)","settings":"\(stampB)"}}
         {"type":"todo","uuid":"0b1c2d3e-0000-4000-8000-000000000002","repository":1296269,"text":"unlinked","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","issue":null,"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampA)","issue":"\(stampB)"}}
         {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"fix the bug","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":"Fix the bug","url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":"2023-11-14T22:14:00.000Z","seenAt":"\(stampB)"},"commits":["6dcb09b5b57875f334f61aebed695e2e4193db5e","aaaa09b5b57875f334f61aebed695e2e4193db5e"],"clock":{"repository":"\(stampA)","text":"\(stampA)","done":"\(stampB)","issue":"\(stampB)","issueSeen":"\(stampB)"}}
@@ -78,7 +78,7 @@ import TestSupport
         #expect(todo.observation == IssueObservation(number: 12, state: "closed", title: nil,
                                                      url: "https://github.com/octocat/Hello-World/issues/12", updatedAt: nil))
         let written = String(decoding: TodoFile.encode(file.replica), as: UTF8.self)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.1"}"#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.2"}"#))
         #expect(written.contains(#""issue":{"number":12,"url":"https://github.com/octocat/Hello-World/issues/12","repository":1296269},"issueSeen":{"number":12,"state":"closed","title":null,"url":"https://github.com/octocat/Hello-World/issues/12","updatedAt":null,"seenAt":null}"#))
         var expected = file.replica
         expected.formatMinor = TodoFile.minorVersion
@@ -149,7 +149,7 @@ import TestSupport
                 // A newer minor version read is written back so.
                 var expected = replica
                 expected.formatMinor = max(replica.formatMinor, decoded.formatMinor)
-                #expect(decoded == expected && decoded.formatMinor <= max(replica.formatMinor, 1))
+                #expect(decoded == expected && decoded.formatMinor <= max(replica.formatMinor, 2))
                 #expect(TodoFile.encode(decoded) == bytes)
                 // A copy built in another order writes the same bytes.
                 var rebuilt = Replica()
@@ -181,7 +181,7 @@ import TestSupport
     /// that is no GitHub login (a control character, a space) names its line.
     @Test func whoReadsBackWithItsStampsAndALoginThatIsNoneIsRefused() throws {
         let who = """
-            {"format":"doogit","version":"4.1"}
+            {"format":"doogit","version":"4.2"}
             {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)"}}
             {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"review","done":true,"doneAt":"2023-11-14T22:14:20.000Z","createdAt":"2023-11-14T22:13:20.000Z","author":"octocat","finishedBy":"user_corp","assignee":null,"clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampB)","author":"\(Self.stampA)","finishedBy":"\(Self.stampB)","assignee":"\(Self.stampB)"}}
 
@@ -194,10 +194,10 @@ import TestSupport
         #expect(todo.details.assignee == Register(nil, at: b), "assigned to nobody, with its stamp")
         #expect(todo.unknown.isEmpty)
         #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == who)
-        // A file of 4.0 (no one known) is written as 4.1, with no key for who.
+        // A file of 4.0 (no one known) is written as 4.2, with no key for who or privacy.
         let older = try TodoFile.decode(Array(Self.sample.utf8)).replica
         let written = String(decoding: TodoFile.encode(older), as: UTF8.self)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.1"}"#) && !written.contains("author"))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.2"}"#) && !written.contains("author") && !written.contains("private"))
         for (good, bad) in [(#""author":"octocat""#, #""author":"octo cat""#), (#""assignee":null"#, #""assignee":"\u001b[2J""#),
                             (#""finishedBy":"user_corp""#, #""finishedBy":"-x""#), (#""assignee":null"#, #""assignee":7"#),
                             (#""author":"octocat""#, #""author":"\#(String(repeating: "a", count: 101))""#)] {
@@ -205,6 +205,29 @@ import TestSupport
             #expect(text != who)
             #expect(throws: TodoFileError.self, "\(bad)") { try TodoFile.decode(Array(text.utf8)) }
         }
+    }
+
+    /// Format 4.2: whether a todo is kept private, with its stamp; anything but true or false
+    /// names its line.
+    @Test func privacyReadsBackWithItsStampAndAValueThatIsNoneIsRefused() throws {
+        let kept = """
+            {"format":"doogit","version":"4.2"}
+            {"type":"repository","id":1296269,"fullName":"octocat/Hello-World","url":"https://github.com/octocat/Hello-World","tracked":true,"clock":{"name":"\(Self.stampA)","tracked":"\(Self.stampA)"}}
+            {"type":"todo","uuid":"9f1c2d3e-0000-4000-8000-000000000001","repository":1296269,"text":"a gift","done":false,"doneAt":null,"createdAt":"2023-11-14T22:13:20.000Z","private":true,"clock":{"repository":"\(Self.stampA)","text":"\(Self.stampA)","done":"\(Self.stampA)","private":"\(Self.stampB)"}}
+
+            """
+        let replica = try TodoFile.decode(Array(kept.utf8)).replica
+        let todo = try #require(replica.todos["9f1c2d3e-0000-4000-8000-000000000001"])
+        #expect(todo.details.keptPrivate == Register(true, at: try #require(HybridTimestamp(text: Self.stampB))))
+        #expect(todo.unknown.isEmpty)
+        #expect(String(decoding: TodoFile.encode(replica), as: UTF8.self) == kept)
+        for bad in [#""private":"yes""#, #""private":1"#, #""private":null"#] {
+            let text = kept.replacingOccurrences(of: #""private":true"#, with: bad)
+            #expect(throws: TodoFileError.self, "\(bad)") { try TodoFile.decode(Array(text.utf8)) }
+        }
+        let unstamped = kept.replacingOccurrences(of: #","private":"\#(Self.stampB)""#, with: "")
+        #expect(unstamped != kept)
+        #expect(throws: TodoFileError.self) { try TodoFile.decode(Array(unstamped.utf8)) }
     }
 
     @Test func aNewerMajorVersionIsRefused() {

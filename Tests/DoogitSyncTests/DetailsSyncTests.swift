@@ -26,7 +26,7 @@ struct DetailsSyncTests {
                     && merged.note == "two\nlines")
         }
         let file = try #require(github.contents.file(Machine.dataRepository, RemoteSyncTests.todosPath)?.text)
-        #expect(file.hasPrefix(#"{"format":"doogit","version":"4.1""#) && file.contains(#""due":"2026-12-24""#))
+        #expect(file.hasPrefix(#"{"format":"doogit","version":"4.2""#) && file.contains(#""due":"2026-12-24""#))
         // The same field on both: the later change wins on both.
         _ = try a.store.editDetails(id: a.id(todo.uuid), DetailsEdit(priority: .some(.low)), at: a.now)
         b.advance(seconds: 5)

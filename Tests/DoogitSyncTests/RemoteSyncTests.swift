@@ -202,7 +202,7 @@ struct RemoteSyncTests: RemoteSyncSuite {
         // A newer doogit rewrote the file: a minor version up, a field of its own (stamped), keys in its order.
         let file = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
         let stamp = "2026-01-01T00:00:00.000Z/0000/cccccccccccc"
-        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"4.1","#, with: #"{"version":"4.2","format":"doogit","#)
+        let newer = file.replacingOccurrences(of: #"{"format":"doogit","version":"4.2","#, with: #"{"version":"4.3","format":"doogit","#)
             .replacingOccurrences(of: #"{"type":"todo","#, with: #"{"estimate":{"hours":2},"type":"todo","#)
             .replacingOccurrences(of: #""clock":{"repository""#, with: #""clock":{"estimate":"\#(stamp)","repository""#)
         github.contents.commitFiles(Machine.dataRepository, [Self.todosPath: newer])
@@ -215,7 +215,7 @@ struct RemoteSyncTests: RemoteSyncSuite {
         _ = try b.store.editTodo(id: b.id(todo.uuid), text: "shared, edited", at: b.now)
         try b.sync()
         let written = try #require(github.contents.file(Machine.dataRepository, Self.todosPath)?.text)
-        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.2""#))
+        #expect(written.hasPrefix(#"{"format":"doogit","version":"4.3""#))
         #expect(written.contains(#""estimate":{"hours":2}"#) && written.contains(#""estimate":"\#(stamp)""#))
         #expect(written.contains("shared, edited"))
     }

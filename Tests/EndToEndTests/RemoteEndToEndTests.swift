@@ -28,10 +28,10 @@ struct RemoteEndToEndTests: RemoteEndToEndSuite {
         #expect(Set(files.keys) == ["README.md", "todos.jsonl", "remote.jsonl", "repositories.jsonl", "todos/1/1.jsonl"])
         #expect(files["todos.jsonl"] == #"{"format":"doogit","version":"4.0"}"# + "\n", "the header alone")
         let repositories = try #require(files["repositories.jsonl"]).split(separator: "\n")
-        #expect(repositories.count == 2 && repositories[0] == #"{"format":"doogit","version":"4.1"}"#)
+        #expect(repositories.count == 2 && repositories[0] == #"{"format":"doogit","version":"4.2"}"#)
         #expect(repositories[1].hasPrefix(#"{"type":"repository","id":1,"fullName":"octocat/app","url":"https://github.com/octocat/app","tracked":true,"clock":{"#))
         let lines = try #require(files["todos/1/1.jsonl"]).split(separator: "\n")
-        #expect(lines.count == 3 && lines[0] == #"{"format":"doogit","version":"4.1","repository":"octocat/app"}"#)
+        #expect(lines.count == 3 && lines[0] == #"{"format":"doogit","version":"4.2","repository":"octocat/app"}"#)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(#"{"type":"todo","uuid":""#) && !$0.contains("localID") })
 
         // The other machine gets them, and the repository they are in.

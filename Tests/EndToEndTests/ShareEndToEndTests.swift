@@ -307,6 +307,38 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         #expect(hubot.run("todo", "list").stdout.contains("the team's todo"))
     }
 
+    @Test func aPrivateTodoInASharedRepositoryStaysTheUsersOwn() throws {
+        let (github, machines) = try machines(2)
+        github.contents.commitFiles(Self.app, ["README.md": "# app\n"], message: "First commit")
+        let (laptop, desktop) = (machines[0], machines[1])
+        #expect(laptop.run("sync").status == 0 && desktop.run("sync").status == 0)
+        #expect(laptop.run("repo", "share", Self.app, "--public").status == 0)
+        #expect(desktop.run("repo", "share", Self.app, "--public").status == 0)
+        let hubot = try person("hubot", github, permission: .write)
+        #expect(hubot.run("repo", "share", Self.app, "--public").status == 0)
+        #expect(laptop.run("todo", "add", "-R", "app", "buy the team a gift", "--private").status == 0)
+        #expect(laptop.run("todo", "add", "-R", "app", "for the team").status == 0)
+        let show = laptop.run("todo", "show", try idOf("buy the team a gift", laptop)).stdout
+        #expect(show.contains("\nPrivate ") && show.contains(" yes: never shared with its repository's team\n"), "\(show)")
+        // To this user's other machine through their remote; never to the branch, from either.
+        for machine in [laptop, desktop, laptop, desktop] { #expect(machine.run("sync").status == 0) }
+        #expect(try todos(desktop) == ["octocat/app: buy the team a gift, for the team"])
+        #expect(!(github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"] ?? "").contains("gift"))
+        #expect(hubot.run("sync").status == 0)
+        #expect(try todos(hubot) == ["octocat/app: for the team"])
+        // Edited while private: still not shared. Shared again: it goes.
+        #expect(desktop.run("todo", "edit", try idOf("buy the team a gift", desktop), "buy the team a big gift").status == 0)
+        #expect(desktop.run("sync").status == 0)
+        #expect(!(github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"] ?? "").contains("gift"))
+        let both = desktop.run("todo", "edit", try idOf("buy the team a big gift", desktop), "--private", "--no-private")
+        #expect(both.status == 2 && both.stderr.contains("--private and --no-private cannot be used together"))
+        #expect(desktop.run("todo", "edit", try idOf("buy the team a big gift", desktop), "--no-private").status == 0)
+        #expect(desktop.run("sync").status == 0)
+        #expect(hubot.run("sync").status == 0)
+        let seen = try todos(hubot)
+        #expect(seen == ["octocat/app: buy the team a big gift, for the team"], "\(seen)")
+    }
+
     private func texts(_ json: String) throws -> [String] {
         guard case .array(let sections) = try JSONParser.parse(json) else { return [] }
         return try sections.flatMap { try $0.array("todos").map { try $0.string("text") } }

@@ -9,7 +9,8 @@ extension TodoCommands {
         discussion: """
             Prints the todo's ID, UUID (the name its copies share), repository, text, state, and \
             when it was created, last changed and done, who added it, finished it and is assigned \
-            it (GitHub logins, where known), and its GitHub issue with the issue's state as last \
+            it (GitHub logins, where known), whether it is kept private ('--private': never shared \
+            with its repository's team), and its GitHub issue with the issue's state as last \
             seen. Times are UTC, with how long ago.
             """,
         examples: ["doogit todo show 3", "doogit show 3 --json"],
@@ -20,7 +21,8 @@ extension TodoCommands {
         guard ids.count == 1 else {
             throw UsageError(message: "'doogit todo show' shows one todo; give one ID", topic: invocation.path)
         }
-        let todo = try runtime.readingStore().requireTodos(ids)[0]
+        let store = try runtime.readingStore()
+        let todo = try store.requireTodos(ids)[0]
         if runtime.global.json {
             runtime.printJSON { JSONOutput.todoDetails(todo, into: &$0) }
             return
@@ -43,6 +45,7 @@ extension TodoCommands {
         for (label, login) in [("Added by", todo.author), ("Finished by", todo.finishedBy), ("Assigned to", todo.assignee)] {
             if let login { rows.append((label, "@" + TerminalText.sanitize(login))) }
         }
+        if try store.isKeptPrivate(todo.id) { rows.append(("Private", "yes: never shared with its repository's team")) }
         if let due = todo.due {
             // Relative to today while it is open: nothing is pressing about a done one.
             rows.append(("Due", todo.done ? due.text : "\(due.text) (\(ListRenderer.duePhrase(due, today: try DetailsInput.today(runtime))))"))

@@ -15,6 +15,7 @@ enum DetailsInput {
         OptionSpec("note-file", value: "FILE", help: "the note from FILE ('-': standard input)"),
         OptionSpec("raw", help: "keep every word as text: no +tag, due: or pri: fields"),
         OptionSpec("assignee", value: "LOGIN", help: "the GitHub login it is assigned to (@me: yours)"),
+        OptionSpec("private", help: "keep it yours: never shared, though its repository's todos are"),
     ]
 
     static let editOptions = [
@@ -24,6 +25,7 @@ enum DetailsInput {
                                    values: .tag),
         addOptions[3], addOptions[4], OptionSpec("no-note", help: "clear the note"),
         addOptions[5], addOptions[6], OptionSpec("no-assignee", help: "assign it to nobody"),
+        addOptions[7], OptionSpec("no-private", help: "share it again with its repository's todos"),
     ]
 
     static let shorthandHelp = """
@@ -163,6 +165,10 @@ enum DetailsInput {
         }
         if invocation.flag("no-assignee") { assignees.append(("--no-assignee", nil)) }
         edit.assignee = try single(assignees, of: "assignees", topic: topic)
+        if invocation.flag("private") && invocation.flag("no-private") {
+            throw UsageError(message: "--private and --no-private cannot be used together", topic: topic)
+        }
+        if invocation.flag("private") { edit.keptPrivate = true } else if invocation.flag("no-private") { edit.keptPrivate = false }
         return edit
     }
 
