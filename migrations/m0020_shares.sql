@@ -24,9 +24,10 @@ CREATE TABLE shares (
 );
 
 -- Each shared branch's files and folders as this machine last read or wrote them (as
--- `remote_files` for the remote).
+-- `remote_files` for the remote). They outlive an unshare: shared again, what differs from them
+-- here is what goes.
 CREATE TABLE share_files (
-    repository_id  INTEGER NOT NULL REFERENCES shares (repository_id) ON DELETE CASCADE,
+    repository_id  INTEGER NOT NULL REFERENCES repositories (id) ON DELETE CASCADE,
     path           TEXT    NOT NULL,
     sha            TEXT    NOT NULL,
     mode           TEXT    NOT NULL,

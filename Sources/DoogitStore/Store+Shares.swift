@@ -60,22 +60,26 @@ extension Store {
         }
     }
 
-    /// Shares a tracked repository's todos (again: `publicAllowed` is updated, nothing else).
+    /// Shares a tracked repository's todos. Asked again, it starts afresh but for what was last
+    /// read of the branch (what differs from it here is news): the branch is read whole, made
+    /// again if it was deleted, and a write GitHub refused is tried again.
     public func addShare(repositoryID: Int64, publicAllowed: Bool, at now: Timestamp) throws {
         try database.transaction { () throws(StoreError) in
             _ = try database.run("""
                 INSERT INTO shares (repository_id, branch, public_allowed, added_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (repository_id) DO UPDATE SET public_allowed = excluded.public_allowed
+                ON CONFLICT (repository_id) DO UPDATE SET public_allowed = excluded.public_allowed, head_commit = NULL,
+                    ref_etag = NULL, repository_etag = NULL, can_push = NULL
                 """, .integer(repositoryID), .text(Self.sharedBranch), .bool(publicAllowed), .text(now.rfc3339))
+            try forgetShareFolders(repositoryID)
         }
     }
 
-    /// Stops sharing a repository's todos here (they stay, private again); false when it was not shared.
+    /// Stops sharing a repository's todos here (they stay, private again); false when it was not
+    /// shared. The branch's files as last read stay: shared again, only what changed here since goes.
     @discardableResult
     public func removeShare(repositoryID: Int64) throws -> Bool {
         try database.transaction { () throws(StoreError) -> Bool in
-            try database.run("DELETE FROM share_files WHERE repository_id = ?", .integer(repositoryID))
-            return try database.run("DELETE FROM shares WHERE repository_id = ?", .integer(repositoryID)) > 0
+            try database.run("DELETE FROM shares WHERE repository_id = ?", .integer(repositoryID)) > 0
         }
     }
 
@@ -122,12 +126,18 @@ extension Store {
         }
     }
 
-    /// Forgets the branch as last read, so that the next exchange reads it whole.
+    /// Forgets the branch's commit and folders as last read, so that the next exchange lists it
+    /// whole. Its files stay: what differs from them here is what waits to be sent, and a file
+    /// whose git name did not change is not read again.
     public func forgetShareTree(_ repositoryID: Int64) throws {
         try database.transaction { () throws(StoreError) in
-            try database.run("DELETE FROM share_files WHERE repository_id = ?", .integer(repositoryID))
+            try forgetShareFolders(repositoryID)
             try database.run("UPDATE shares SET head_commit = NULL, ref_etag = NULL WHERE repository_id = ?", .integer(repositoryID))
         }
+    }
+
+    private func forgetShareFolders(_ repositoryID: Int64) throws(StoreError) {
+        try database.run("DELETE FROM share_files WHERE repository_id = ? AND mode = ?", .integer(repositoryID), .text(GitMode.tree.text))
     }
 
     /// Records what a read of the repository said: its ETag, whether it is public, and whether the token may push.

@@ -16,42 +16,22 @@ extension RemotePhase {
         throws -> WriteOutcome
     {
         if !snapshot.checkedPrivate { try checkStillPrivate(settings, session) }
-        let github = session.github, repository = settings.fullName
-        let remote = merge.attempt.known
-        // Never a tree without its base while the branch has a commit: it would hold only these files.
-        guard snapshot.head == nil || remote.rootSHA != nil else {
-            throw RemoteFailure.failed(repository: repository, .unexpectedResponse("the tree of the branch's commit is not known"))
-        }
-        let expected = remote.writing(merge.files.reduce(into: [:]) { result, file in
-            let removals = (merge.plan.pieces[file.key] ?? nil)?.removals
-            // `.some`: a file removed is written as nil, which a plain assignment would drop.
-            result[file.key] = .some(file.value.map {
-                ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) })
-            })
-        })
+        let write = BranchWrite(repository: settings.fullName, branch: settings.branch, head: snapshot.head, known: merge.attempt.known,
+                                files: merge.files, pieces: merge.plan.pieces)
         let made: GitTreeListing
         do throws(GitHubError) {
-            made = try github.createTree(
-                repository: repository, base: snapshot.head == nil ? nil : remote.rootSHA,
-                files: merge.files.sorted { $0.key < $1.key }.map {
-                    GitTreeWrite(path: $0.key, content: $0.value, mode: remote.mode(forWriting: $0.key))
-                })
+            made = try write.makeTree(session.github)
         } catch .notFound {
             throw try refusedWrite(settings, session)
+        } catch .unexpectedResponse(let why) {
+            throw RemoteFailure.failed(repository: settings.fullName, .unexpectedResponse(why))
         } catch {
             throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
         }
-        let after: RemoteTree, commit: String
+        let written: (tree: RemoteTree, commit: String)
         do {
-            after = try Self.afterLag(of: repository, session) {
-                try remote.verified(made: made, expected: expected, written: Set(merge.files.keys), repository: repository,
-                                    github: github)
-            }
-            commit = try Self.afterLag(of: repository, session) {
-                try github.createCommit(repository: repository, message: Self.commitMessage(merge.plan), tree: made.sha,
-                                        parents: snapshot.head.map { [$0] } ?? [])
-            }
-            guard try moveBranch(to: commit, settings, session) else { return .lostRace }
+            guard let done = try write.finish(made, message: Self.commitMessage(merge.plan), session) else { return .lostRace }
+            written = done
         } catch {
             // GitHub made a tree from what is known here, and the write went no further: that
             // knowledge may be what is wrong, so the next exchange reads the branch whole. (The
@@ -59,6 +39,7 @@ extension RemotePhase {
             try? session.store.forgetRemoteTree()
             throw error
         }
+        let (after, commit) = written
         let store = session.store
         let recorded = after.changes(from: try store.remoteEntries())
         try store.transaction {
@@ -67,18 +48,6 @@ extension RemotePhase {
             try store.replica.sent(todos: merge.attempt.held(merge.plan), repositories: merge.attempt.heldRepositories(merge.plan))
         }
         return .written
-    }
-
-    /// Moves the branch to `commit` without force; false when another machine moved it first.
-    private func moveBranch(to commit: String, _ settings: RemoteSettings, _ session: SyncSession) throws -> Bool {
-        do {
-            try Self.afterLag(of: settings.fullName, session) {
-                try session.github.updateRef(repository: settings.fullName, branch: settings.branch, commit: commit)
-            }
-            return true
-        } catch let error as GitHubError where GitHubClient.isNotFastForward(error) {
-            return false
-        }
     }
 
     /// Runs a step of a write that names objects the write has just made. A replica of GitHub

@@ -55,6 +55,10 @@ struct ShareAttempt {
             return piece
         }
 
+        // The stub says which doogit may write here: a newer major version's branch is left as it is.
+        if let stub = try content(RemoteLayout.stubPath) {
+            _ = try decoded(RemoteLayout.stubPath) { () throws(TodoFileError) in try TodoFile.decode(stub) }
+        }
         // The branch as this machine last read or wrote it: what differs from it here is news.
         let before = try store.shareContent(id, path).flatMap { try? ofThisRepository(RemotePiece.decode($0).piece) }
         var piece = RemotePiece()
@@ -71,12 +75,16 @@ struct ShareAttempt {
             meta.branch = share.branch
         }
 
-        let named = Set(piece.replica.todos.keys).union(before.map { Array($0.replica.todos.keys) } ?? [])
-        var stored = try store.replica.read(repositories: [id], uuids: named)
+        let heldThere = Set(piece.replica.todos.keys).union(before.map { Array($0.replica.todos.keys) } ?? [])
+        var stored = try store.replica.read(repositories: [id], uuids: heldThere)
         stored.repositories = [:]
-        let notShared = Set(stored.todos.filter { $0.value.repository.value != id || $0.value.details.keptPrivate.value }.keys)
+        // Not for the branch: a todo in another repository here, one kept private, and a removal
+        // the branch never held (a todo removed before it was shared, or before it ever went).
+        // The branch's copy of such a todo stays there as it is, and changes nothing here.
+        let notShared = Set(stored.todos.filter { uuid, entry in
+            entry.repository.value != id || entry.details.keptPrivate.value || (entry.isRemoved && !heldThere.contains(uuid))
+        }.keys)
         for uuid in notShared { stored.todos[uuid] = nil }
-        piece.replica.todos = piece.replica.todos.filter { !notShared.contains($0.key) }
         keptOut = notShared
         local = stored
         let clamped = stored.clamped(to: now)
@@ -90,16 +98,10 @@ struct ShareAttempt {
         }
         piece.replica = piece.replica.clamped(to: now).replica
 
-        // What changed here: what differs from the branch as last known (a removal older than
-        // its compaction point left it, and is no news).
-        var pending: Set<String> = []
-        for (uuid, entry) in localAtGitHubTime.todos {
-            if let there = before?.replica.todos[uuid] {
-                if !ReplicaChanges.sameRegisters(entry, there) { pending.insert(uuid) }
-            } else if !entry.isRemoved || entry.latestStamp > meta.compacted {
-                pending.insert(uuid)
-            }
-        }
+        // What changed here: what differs from the branch as last known.
+        let pending = Set(localAtGitHubTime.todos.filter { uuid, entry in
+            before?.replica.todos[uuid].map { !ReplicaChanges.sameRegisters(entry, $0) } ?? true
+        }.keys)
         removals = piece.removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) }
         let ownGeneration = meta.machines[machine]?.generation
         let waitsForThisMachine = removals.map { $0.lastSince > (ownGeneration ?? -1) } ?? false
@@ -109,16 +111,14 @@ struct ShareAttempt {
             repositories: RemotePiece(), todoFiles: [id: piece], existingTodoFiles: known.entries[path] == nil ? [] : [id],
             local: localAtGitHubTime, pendingTodos: pending, pendingRepositories: [],
             formerlyHeldTodos: fresh[path] != nil ? Set(before.map { Array($0.replica.todos.keys) } ?? []) : [],
-            exchangedBefore: share.exchanged, reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite)
+            // Known there before: what left the branch since is a removal, not news from here.
+            exchangedBefore: before != nil, reportMerge: meta.machines[machine] != nil && waitsForThisMachine, rewrite: rewrite)
     }
 
     /// The plan, and what it changes here: never a todo kept out of the branch, and nothing
     /// purged (this machine's remote, if any, decides that).
     func plan() throws -> (plan: RemoteExchange.Plan, changes: ReplicaChanges) {
         var plan = RemoteExchange.plan(input)
-        guard plan.needed.isEmpty else {
-            throw ShareFailure.failed(repository: share.fullName, "the branch names todos of other repositories")
-        }
         for uuid in keptOut { plan.local.todos[uuid] = nil }
         for uuid in plan.purgedTodos { plan.local.todos[uuid] = local.todos[uuid] }
         plan.purgedTodos = []

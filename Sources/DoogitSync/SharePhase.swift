@@ -20,14 +20,16 @@ import DoogitSupport
 /// failure of one branch fails only its exchange, kept in the summary with its advice.
 public struct SharePhase: SyncPhase {
     /// The closing exchange, after the phases that may change todos themselves, writes what they
-    /// changed; it reads the ref again (a free 304 when nothing moved).
+    /// changed; it asks the branch only when something here differs from it.
     let closing: Bool
+    /// Only this repository's share (`repo share`, right after sharing), and no look for others'.
+    var only: Int64? = nil
 
     func run(_ session: inout SyncSession) throws {
-        for share in try session.store.shares() {
-            let earlier = session.summary.shares.first { $0.repository == share.fullName }
+        for share in try session.store.shares() where only == nil || share.repositoryID == only {
+            let earlier = session.summary.shares.first { $0.repositoryID == share.repositoryID }
             if closing && (earlier?.failure != nil || session.dryRun) { continue }
-            var summary = earlier ?? ShareSummary(repository: share.fullName)
+            var summary = earlier ?? ShareSummary(repositoryID: share.repositoryID, repository: share.fullName)
             // What the sync said before it (the closing exchange keeps what the first found).
             if earlier == nil { summary.waitingNoted = share.waitingNoted }
             do {
@@ -38,10 +40,10 @@ public struct SharePhase: SyncPhase {
                 if let stop = SyncSession.stop(for: error), !Self.concernsOnlyTheExchange(stop) { throw stop }
                 summary.failure = Self.failure(error, repository: share.fullName)
             }
-            session.summary.shares.removeAll { $0.repository == share.fullName }
+            session.summary.shares.removeAll { $0.repositoryID == share.repositoryID }
             session.summary.shares.append(summary)
         }
-        if !closing && !session.dryRun { try lookForSharedBranches(&session) }
+        if !closing && only == nil && !session.dryRun { try lookForSharedBranches(&session) }
     }
 
     /// At most this many repositories are looked at per sync: the first look at each costs a
@@ -51,7 +53,7 @@ public struct SharePhase: SyncPhase {
     /// Tracked repositories pushed to since they were last looked at (a branch made moves a
     /// repository's `pushed_at`): whether one has a shared branch, asked in one window, each
     /// conditional on its last look's ETag; found, it is said once, with how to see its todos. A
-    /// failed look is tried again next time.
+    /// look that fails is tried again next time; only what stops every phase stops the sync.
     private func lookForSharedBranches(_ session: inout SyncSession) throws {
         let candidates = try session.store.shareCandidates(limit: Self.looksPerSync)
         guard !candidates.isEmpty else { return }
@@ -63,7 +65,7 @@ public struct SharePhase: SyncPhase {
             case .success(.modified(let exists, let tag)): (found, etag) = (exists, tag)
             case .success(.notModified): (found, etag) = (nil, nil)
             case .failure(let error):
-                if let stop = SyncSession.stop(for: error) { throw stop }
+                if let stop = SyncSession.stop(for: error), !Self.concernsOnlyTheExchange(stop) { throw stop }
                 continue
             }
             if try session.store.recordShareCheck(candidate.id, pushedAt: candidate.pushedAt, found: found, etag: etag) {
@@ -85,23 +87,23 @@ public struct SharePhase: SyncPhase {
     }
 
     private func exchange(_ stored: ShareSettings, _ summary: inout ShareSummary, _ session: inout SyncSession) throws {
-        var share = stored
+        let id = stored.repositoryID
+        if closing {
+            // Nothing changed here since the first exchange: the branch is not asked again.
+            let known = RemoteTree(entries: try session.store.shareEntries(id))
+            guard try ShareAttempt(share: stored, known: known, fresh: [:], now: session.github.gitHubNow ?? session.clock(),
+                                   store: session.store, machine: session.machine).hasNews else { return }
+        }
         for attempt in 0...RemotePhase.maximumRetries {
             try session.checkBudget()
             if attempt > 0 {
-                guard let again = try session.store.share(of: share.repositoryID) else { return }
-                share = again
                 // Apart, so that two writers racing do not keep colliding.
                 _ = session.github.wait(milliseconds: Int.random(in: 20...120) * attempt)
             }
-            if closing && attempt == 0 {
-                // Nothing changed here since the first exchange: the branch is not asked again.
-                let known = RemoteTree(entries: try session.store.shareEntries(share.repositoryID))
-                let now = session.github.gitHubNow ?? session.clock()
-                guard try ShareAttempt(share: share, known: known, fresh: [:], now: now, store: session.store,
-                                       machine: session.machine).hasNews else { return }
-            }
-            var snapshot = try read(share, conditional: attempt == 0, &summary, session)
+            guard let before = try session.store.share(of: id) else { return }
+            var snapshot = try read(before, conditional: attempt == 0, &summary, session)
+            // As the read left it: public now, allowed to push.
+            let share = try session.store.share(of: id) ?? before
             let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now,
                                           store: session.store, machine: session.machine)
             if snapshot.fresh[merged.path] != nil { snapshot.known.entries[merged.path]?.removals = merged.removals }
@@ -126,12 +128,12 @@ public struct SharePhase: SyncPhase {
                 continue
             }
         }
-        throw ShareFailure.keptChanging(repository: share.fullName)
+        throw ShareFailure.keptChanging(repository: stored.fullName)
     }
 
     private func noteWaiting(_ count: Int, _ share: ShareSettings, _ summary: inout ShareSummary, _ session: SyncSession) throws {
         summary.waiting = count
-        if count != share.waitingNoted, !session.dryRun { try session.store.noteShareWaiting(share.repositoryID, count: count) }
+        if count != share.waitingNoted { try session.store.noteShareWaiting(share.repositoryID, count: count) }
     }
 
     struct Snapshot {
@@ -143,7 +145,8 @@ public struct SharePhase: SyncPhase {
     }
 
     /// Step 1: the branch's ref and the repository, each conditional on its last ETag, and what
-    /// changed on the branch since this machine last read it.
+    /// changed on the branch since this machine last read it. What GitHub says of the repository
+    /// is recorded (a dry run too: it is GitHub's news, not the sync's change).
     private func read(_ share: ShareSettings, conditional: Bool, _ summary: inout ShareSummary, _ session: SyncSession) throws -> Snapshot {
         let store = session.store, id = share.repositoryID
         let (ref, repository) = try session.github.branchRefAndRepository(
@@ -170,7 +173,8 @@ public struct SharePhase: SyncPhase {
             if let date { snapshot.now = date }
             snapshot.refETag = etag
             if commit != share.headCommit || snapshot.known.rootSHA == nil {
-                let blobs = RemoteBlobReader(progress: store.readProgress(RemoteBlobReader.progressName)) { wanted in
+                // A progress of its own: a read of the remote's left unfinished is not this one's.
+                let blobs = RemoteBlobReader(progress: store.readProgress(RemoteBlobReader.progressName + " \(id)")) { wanted in
                     try session.checkBudget()
                     return session.requestRoom(upTo: wanted)
                 }
@@ -180,9 +184,10 @@ public struct SharePhase: SyncPhase {
                 (snapshot.known, snapshot.fresh, snapshot.head) = (read.tree, read.files, commit)
             }
         case .missing(let date):
-            // No branch yet (or no more): the first write makes it, with doogit's files alone.
+            // Deleted on GitHub since this machine wrote or read it: made again only when asked.
+            guard share.headCommit == nil else { throw ShareFailure.branchGone(repository: share.fullName, branch: share.branch) }
+            // No branch yet: the first write makes it, with doogit's files alone.
             if let date { snapshot.now = date }
-            if share.headCommit != nil { try store.forgetShareTree(id) }
             (snapshot.known, snapshot.head, snapshot.refETag) = (RemoteTree(entries: [:]), nil, nil)
         case .empty:
             throw ShareFailure.emptyRepository(repository: share.fullName)
@@ -207,79 +212,54 @@ public struct SharePhase: SyncPhase {
         }
     }
 
-    /// Step 4: one commit on the commit read (or the branch's first, with no parent), checked to
-    /// keep every file the write did not mean to change, and the branch moved without force (or
-    /// made).
+    /// Step 4: one commit on the commit read (or the branch's first), as `BranchWrite` makes it.
     private func write(_ plan: RemoteExchange.Plan, _ snapshot: Snapshot, _ share: ShareSettings, _ session: SyncSession) throws
         -> WriteOutcome
     {
-        let github = session.github, repository = share.fullName, known = snapshot.known
         var files = plan.files
-        if known.entries[RemoteLayout.stubPath] == nil { files[RemoteLayout.stubPath] = RemoteLayout.stub }
-        guard snapshot.head == nil || known.rootSHA != nil else {
-            throw ShareFailure.failed(repository: repository, "the tree of the branch's commit is not known")
+        if snapshot.known.entries[RemoteLayout.stubPath] == nil { files[RemoteLayout.stubPath] = RemoteLayout.stub }
+        let write = BranchWrite(repository: share.fullName, branch: share.branch, head: snapshot.head, known: snapshot.known,
+                                files: files, pieces: plan.pieces)
+        let made: GitTreeListing
+        do throws(GitHubError) {
+            made = try write.makeTree(session.github)
+        } catch .notFound, .forbidden {
+            // GitHub answers a write without push access as not found (or forbidden): the token
+            // reads but may not write. Nothing more is tried until GitHub's answer about the
+            // repository changes, or `repo share` is run again.
+            try session.store.recordShareRepository(share.repositoryID, etag: share.repositoryETag, isPublic: share.isPublic,
+                                                    canPush: false)
+            return .refused
+        } catch {
+            throw error  // spelled out: Swift 6.3 crashes compiling this typed do-catch without it
         }
-        let expected = known.writing(files.reduce(into: [:]) { result, file in
-            let removals = (plan.pieces[file.key] ?? nil)?.removals
-            result[file.key] = .some(file.value.map {
-                ($0, removals.map { RemoteRemovals(firstSince: $0.first, lastSince: $0.last, oldest: $0.oldest) })
-            })
-        })
+        let written: (tree: RemoteTree, commit: String)
         do {
-            let made = try github.createTree(
-                repository: repository, base: snapshot.head == nil ? nil : known.rootSHA,
-                files: files.sorted { $0.key < $1.key }.map { GitTreeWrite(path: $0.key, content: $0.value, mode: known.mode(forWriting: $0.key)) })
-            let after = try RemotePhase.afterLag(of: repository, session) {
-                try known.verified(made: made, expected: expected, written: Set(files.keys), repository: repository, github: github)
-            }
-            let commit = try RemotePhase.afterLag(of: repository, session) {
-                try github.createCommit(repository: repository, message: Self.commitMessage(plan), tree: made.sha,
-                                        parents: snapshot.head.map { [$0] } ?? [])
-            }
-            do {
-                try RemotePhase.afterLag(of: repository, session) {
-                    if snapshot.head == nil {
-                        try github.createBranch(repository: repository, branch: share.branch, commit: commit)
-                    } else {
-                        try github.updateRef(repository: repository, branch: share.branch, commit: commit)
-                    }
-                }
-            } catch let error as GitHubError where GitHubClient.isNotFastForward(error) {
-                return .lostRace
-            }
-            let store = session.store
-            let recorded = after.changes(from: try store.shareEntries(share.repositoryID))
-            try store.recordShare(share.repositoryID, set: recorded.set, removed: recorded.removed, head: commit, refETag: nil,
-                                  exchanged: true, at: session.clock())
-            return .written
+            guard let done = try write.finish(made, message: Self.commitMessage(plan), session) else { return .lostRace }
+            written = done
         } catch let error as GitHubError {
             try? session.store.forgetShareTree(share.repositoryID)
-            switch error {
-            case .notFound, .forbidden:
-                // GitHub answers a write without push access as not found (or forbidden): the
-                // token reads but may not write; its changes wait, said once.
-                try session.store.recordShareRepository(share.repositoryID, etag: nil, isPublic: share.isPublic, canPush: false)
-                return .refused
-            case .validationFailed(let message) where message.lowercased().contains("not authorized to push"):
-                throw ShareFailure.protectedBranch(repository: repository, branch: share.branch)
-            default:
-                throw error
+            if case .validationFailed(let message) = error, message.lowercased().contains("not authorized to push") {
+                throw ShareFailure.protectedBranch(repository: share.fullName, branch: share.branch)
             }
+            throw error
         } catch let failure as RemoteFailure {
             try? session.store.forgetShareTree(share.repositoryID)
-            switch failure {
-            case .wouldDropFiles(_, let paths): throw ShareFailure.wouldDropFiles(repository: repository, paths: paths)
-            default: throw ShareFailure.unavailable(repository: repository, "GitHub's copies lag right after a write")
-            }
+            if case .wouldDropFiles(_, let paths) = failure { throw ShareFailure.wouldDropFiles(repository: share.fullName, paths: paths) }
+            throw ShareFailure.unavailable(repository: share.fullName, "GitHub's copies lag right after a write")
         }
+        let store = session.store
+        let recorded = written.tree.changes(from: try store.shareEntries(share.repositoryID))
+        try store.recordShare(share.repositoryID, set: recorded.set, removed: recorded.removed, head: written.commit, refETag: nil,
+                              exchanged: true, at: session.clock())
+        return .written
     }
 
     enum WriteOutcome {
         case written
         /// Another writer moved the branch first: read, merge and try again.
         case lostRace
-        /// GitHub refused it for want of push access: the changes wait, and nothing more is tried
-        /// until the repository's permissions change.
+        /// GitHub refused it for want of push access: the changes wait.
         case refused
     }
 

@@ -3,6 +3,7 @@ import DoogitSupport
 
 /// What a sync did with one repository's shared todos.
 public struct ShareSummary: Equatable, Sendable {
+    public var repositoryID: Int64
     public var repository: String
     /// Changes received from the branch, and sent to it.
     public var pulled = 0
@@ -17,7 +18,10 @@ public struct ShareSummary: Equatable, Sendable {
     public var unreadableSince: Timestamp?
     public var failure: ShareFailure?
 
-    public init(repository: String) { self.repository = repository }
+    public init(repositoryID: Int64, repository: String) {
+        self.repositoryID = repositoryID
+        self.repository = repository
+    }
 }
 
 /// Why a shared branch's exchange failed. What changed here waits for the next one.
@@ -28,6 +32,8 @@ public enum ShareFailure: Error, Equatable, Sendable {
     case unreadable(repository: String)
     /// The repository has no commit yet (GitHub's 409): the branch cannot be made.
     case emptyRepository(repository: String)
+    /// The branch was deleted on GitHub since this machine read or wrote it.
+    case branchGone(repository: String, branch: String)
     /// The repository was made public since it was shared without `--public`.
     case madePublic(repository: String)
     /// The branch is protected against this user's pushes.
@@ -44,6 +50,7 @@ public enum ShareFailure: Error, Equatable, Sendable {
     public var repository: String {
         switch self {
         case .unreadableFile(let repository, _, _), .unreadable(let repository), .emptyRepository(let repository),
+             .branchGone(let repository, _),
              .madePublic(let repository), .protectedBranch(let repository, _), .wouldDropFiles(let repository, _),
              .keptChanging(let repository), .unavailable(let repository, _), .failed(let repository, _):
             return repository
@@ -70,12 +77,15 @@ public enum ShareFailure: Error, Equatable, Sendable {
                 + "ask for access again, or stop with 'doogit repo unshare'"
         case .emptyRepository:
             return "it has no commit yet, so its shared todos have no branch; push a first commit to it, then sync"
+        case .branchGone(let repository, let branch):
+            return "its branch \(branch) was deleted on GitHub; 'doogit repo share \(repository)' makes it again with your todos, "
+                + "'doogit repo unshare \(repository)' stops sharing"
         case .madePublic(let repository):
             return "it is public now, so its shared todos would be too; nothing was sent; "
                 + "'doogit repo share \(repository) --public' sends them, 'doogit repo unshare \(repository)' stops sharing"
         case .protectedBranch(_, let branch):
             return "its branch \(branch) is protected against your pushes; your changes wait here; "
-                + "ask an admin to let you push to \(branch)"
+                + "ask an admin to let you push to \(branch), then sync"
         case .wouldDropFiles(_, let paths):
             return "GitHub's tree for the write would have dropped \(paths.joined(separator: ", ")); nothing was written; sync again"
         case .keptChanging:

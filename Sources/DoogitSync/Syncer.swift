@@ -45,12 +45,12 @@ public final class Syncer {
          RemotePhase(closing: true)]
     }
 
-    /// Exchanges the shared todos alone (`repo share`, right after sharing).
-    public func exchangeShares() throws -> SyncSummary {
+    /// Exchanges one repository's shared todos alone (`repo share`, right after sharing).
+    public func exchangeShare(of repositoryID: Int64) throws -> SyncSummary {
         try withExtendedLifetime(lock) {
             var session = SyncSession(store: store, github: github, clock: clock, machine: try store.replica.machineID(), dryRun: false,
                                       rateLimitReserve: rateLimitReserve, progress: { _ in })
-            return try run([SharePhase(closing: false)], in: &session)
+            return try run([SharePhase(closing: false, only: repositoryID)], in: &session)
         }
     }
 

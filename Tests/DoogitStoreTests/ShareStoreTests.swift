@@ -15,7 +15,7 @@ struct ShareStoreTests {
         return store
     }
 
-    @Test("a share keeps its branch as last read; sharing again changes only --public; unsharing forgets the branch")
+    @Test("a share keeps its branch as last read; sharing again reads it whole; what was read outlives an unshare")
     func sharesAndTheirBranches() throws {
         let store = try store()
         #expect(try store.shares().isEmpty)
@@ -36,12 +36,18 @@ struct ShareStoreTests {
         share = try #require(try store.share(of: 1))
         #expect(share.isPublic && share.canPush == false && share.unreadableSince == moment(3), "unreadable since the first time")
         #expect(share.repositoryETag == nil, "the next read is whole")
+        // Shared again: the branch is read whole, a refused write tried again; its files as last read stay.
         try store.addShare(repositoryID: 1, publicAllowed: true, at: moment(5))
         share = try #require(try store.share(of: 1))
-        #expect(share.publicAllowed && share.headCommit == "c1" && share.addedAt == moment(1))
+        #expect(share.publicAllowed && share.headCommit == nil && share.repositoryETag == nil && share.canPush == nil
+                && share.addedAt == moment(1))
+        #expect(try Set(store.shareEntries(1).keys) == ["todos/1/1.jsonl"], "the files stay, the folders go")
         #expect(try store.repositorySummaries().map(\.shared) == [true, false])
+        // Unshared: the files as last read stay for a share again; the repository untracked, they go.
         #expect(try store.removeShare(repositoryID: 1))
         #expect(try !store.removeShare(repositoryID: 1))
+        #expect(try store.shareContent(1, "todos/1/1.jsonl") == Array("line\n".utf8))
+        try store.database.execute("DELETE FROM repositories WHERE id = 1")
         #expect(try store.count("SELECT count(*) FROM share_files") == 0)
     }
 

@@ -242,6 +242,53 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         let moved = try todos(owner)
         #expect(moved.contains("octocat/site: move me"), "\(moved)")
         #expect(!(github.contents.files(Self.app, branch: Self.branch)["todos/2/2.jsonl"] != nil), "no file of another repository there")
+        // Writing for another reason, the mover leaves its line there as it was: no churn.
+        #expect(owner.run("todo", "add", "-R", "app", "another").status == 0)
+        #expect(owner.run("sync").status == 0)
+        #expect(github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"]?.contains("move me, edited") == true)
+        #expect(hubot.run("sync").status == 0 && owner.run("sync").status == 0)
+        let commits = github.contents.commits(Self.app, branch: Self.branch)
+        #expect(hubot.run("sync").status == 0 && owner.run("sync").status == 0)
+        #expect(github.contents.commits(Self.app, branch: Self.branch) == commits, "settled")
+    }
+
+    @Test func whatWasRemovedBeforeSharingStaysHere() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "a secret plan").status == 0)
+        #expect(owner.run("todo", "rm", try idOf("a secret plan", owner)).status == 0)
+        #expect(owner.run("todo", "add", "-R", "app", "the team's").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        let file = github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"] ?? ""
+        #expect(file.contains("the team's") && !file.contains("secret"), "\(file)")
+    }
+
+    @Test func aRepositoryMadePublicIsWrittenNoMoreUntilSharedWithPublic() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "first").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        let head = github.contents.head(Self.app, branch: Self.branch)
+        github.update(1) { $0.isPrivate = false }
+        #expect(owner.run("todo", "add", "-R", "app", "after it went public").status == 0)
+        let refused = owner.run("sync")
+        #expect(refused.status == 1 && refused.stderrLines.count == 1 && refused.stderr.contains("it is public now"), "\(refused.stderr)")
+        #expect(github.contents.head(Self.app, branch: Self.branch) == head, "nothing written")
+        // Its advice works.
+        #expect(owner.run("repo", "share", Self.app, "--public").status == 0)
+        #expect(github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"]?.contains("after it went public") == true)
+    }
+
+    @Test func aBranchDeletedOnGitHubIsMadeAgainOnlyWhenAsked() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "kept").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        github.activity.deleteBranch(repository: 1, branch: Self.branch)
+        let gone = owner.run("sync")
+        #expect(gone.status == 1 && gone.stderr.contains("its branch doogit-todos was deleted on GitHub"), "\(gone.stderr)")
+        #expect(github.activity.branchDeleted(repository: 1, branch: Self.branch), "not made again by a sync")
+        let again = owner.run("repo", "share", Self.app)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!github.activity.branchDeleted(repository: 1, branch: Self.branch))
+        #expect(github.contents.files(Self.app, branch: Self.branch)["todos/1/1.jsonl"]?.contains("kept") == true)
     }
 
     @Test func aWriteThatLosesARaceIsMergedAndTriedAgain() throws {

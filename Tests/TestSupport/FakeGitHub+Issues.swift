@@ -237,7 +237,7 @@ public final class FakeActivity: @unchecked Sendable {
     }
 
     /// Whether a test deleted the branch (whatever the repository's files hold).
-    func branchDeleted(repository: Int64, branch: String) -> Bool {
+    public func branchDeleted(repository: Int64, branch: String) -> Bool {
         locked { deletedBranches[repository]?.contains(branch) == true }
     }
 

@@ -16,8 +16,9 @@ enum ShareCommands {
             only doogit's files for this one repository, so no code branch, pull request or workflow \
             sees them. Everyone who tracks the repository and runs 'doogit repo share' on it sees \
             the same todos, with who added, finished and is assigned each one; 'doogit sync' \
-            exchanges them (a settled branch costs one conditional request). Sharing is asked of \
-            each person (or machine) once; the first one makes the branch. Who can see and change \
+            exchanges them (a settled branch costs two free 304s). Sharing is asked of each person \
+            (or machine) once; the first with todos makes the branch, and running it again reads the \
+            branch whole (and makes it again if it was deleted). Who can see and change \
             what is GitHub's: anyone who can read the repository can read the todos; a change made \
             by someone who cannot push to it waits on their machine, said once, and goes when they \
             can. A public repository's todos would be public: it asks for --public. The first \
@@ -64,16 +65,15 @@ enum ShareCommands {
         let syncer = Syncer(store: store, github: github, lock: lock, clock: runtime.context.clock)
         let summary: SyncSummary
         do {
-            summary = try syncer.exchangeShares()
+            summary = try syncer.exchangeShare(of: repository.id)
         } catch let error as SyncError {
+            // Stopped before the exchange could say anything (a rate limit, GitHub down): that is the error.
+            guard error.summary.shares.contains(where: { $0.repositoryID == repository.id }) else { throw error }
             summary = error.summary
         }
-        let outcome = summary.shares.first { $0.repository == repository.fullName }
+        let outcome = summary.shares.first { $0.repositoryID == repository.id }
         if let failure = outcome?.failure {
-            // A share that could not even start (no such repository, no commit) is taken back.
-            if before == nil, !failure.isTemporary { try store.removeShare(repositoryID: repository.id) }
-            let kept = before == nil && !failure.isTemporary ? "nothing was changed" : "the share stays, and the next sync tries again"
-            throw CommandFailure(message: "\(name): \(failure.advice); \(kept)", temporary: failure.isTemporary)
+            throw try failed(failure, name: name, wasShared: before != nil, repository.id, store)
         }
         if runtime.global.json {
             let share = try store.share(of: repository.id)
@@ -91,6 +91,28 @@ enum ShareCommands {
             runtime.say("received \(Counted.text(outcome.pulled, "change")), sent \(Counted.text(outcome.pushed, "change"))")
         }
         if let outcome, outcome.waiting > 0 { runtime.say(SyncCommand.waitingLine(outcome)) }
+    }
+
+    /// The first exchange failed. One that found nothing it could read or merge (no such
+    /// repository, no commit, a file it cannot read) takes a new share back: nothing changed.
+    /// Otherwise the share stays, and what waits goes at the next sync.
+    private static func failed(_ failure: ShareFailure, name: String, wasShared: Bool, _ id: Int64, _ store: Store) throws -> CommandFailure {
+        let beforeAnyMerge: Bool
+        switch failure {
+        case .unreadable, .emptyRepository, .unreadableFile: beforeAnyMerge = true
+        default: beforeAnyMerge = false
+        }
+        guard beforeAnyMerge, !wasShared else {
+            return CommandFailure(message: "\(name): \(failure.advice); the share stays, and the next sync tries again",
+                                  temporary: failure.isTemporary)
+        }
+        try store.removeShare(repositoryID: id)
+        let advice = switch failure {
+        case .emptyRepository: "it has no commit yet, so its shared todos have no branch; push a first commit to it, then run 'doogit repo share \(name)' again"
+        case .unreadable: "GitHub does not show it to you; check that the token may read it ('doogit auth status' shows which token is used)"
+        default: failure.advice
+        }
+        return CommandFailure(message: "\(name): \(advice); it is not shared", temporary: failure.isTemporary)
     }
 
     static func runUnshare(_ invocation: Invocation, _ runtime: Runtime) throws {

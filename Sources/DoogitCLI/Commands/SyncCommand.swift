@@ -155,7 +155,8 @@ enum SyncCommand {
         let name = TerminalText.sanitize(share.repository)
         let count = Counted.text(share.waiting, "change")
         return "\(name) (shared): \(count) made here \(share.waiting == 1 ? "waits" : "wait"): you cannot push to \(name); "
-            + "ask its owner for write access, and the next sync after that sends \(share.waiting == 1 ? "it" : "them")"
+            + "ask its owner for write access (the next sync then sends \(share.waiting == 1 ? "it" : "them")), or use a token that "
+            + "may write and run 'doogit repo share \(name)' again"
     }
 
     /// The remote repository renamed or transferred on GitHub, found by this sync (and kept by

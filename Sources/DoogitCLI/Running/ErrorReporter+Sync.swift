@@ -13,7 +13,8 @@ extension ErrorReporter {
             // What else failed is told too; it is not to be tried again without doing anything.
             if !summary.failures.isEmpty {
                 inner.message += "; and " + failed(summary.failures) + "; run 'doogit sync -v' for details"
-                inner.code = .failure
+                // Trying again later is all it takes only when that holds of every failure.
+                if !(inner.code == .temporaryFailure && summary.failures.allSatisfy(\.temporary)) { inner.code = .failure }
             }
             return inner
         case .rateLimited(let resetAt, _):
