@@ -35,10 +35,16 @@ struct ShareAttempt {
     /// Whether anything here differs from the branch as this machine knows it.
     var hasNews: Bool { !input.pendingTodos.isEmpty }
 
+    /// Nothing to merge or write: nothing read anew, nothing changed here, nothing of the
+    /// branch's to bring up to date (a removal waiting for this machine, a file to write back).
+    var isSettled: Bool { freshIsEmpty && !hasNews && !input.reportMerge && input.rewrite.isEmpty }
+    private let freshIsEmpty: Bool
+
     /// `known`: the branch as read now; `fresh`: the files read anew.
     init(share: ShareSettings, known: RemoteTree, fresh: [String: [UInt8]?], now: Timestamp, store: Store, machine: String) throws {
         self.share = share
         self.now = now
+        freshIsEmpty = fresh.isEmpty
         let id = share.repositoryID, path = RemoteLayout.todosPath(share.repositoryID)
         let handEdit = RemoteAttempt.handEditStamp(at: now, machine: machine)
         func content(_ path: String) throws -> [UInt8]? {
@@ -60,10 +66,15 @@ struct ShareAttempt {
             _ = try decoded(RemoteLayout.stubPath) { () throws(TodoFileError) in try TodoFile.decode(stub) }
         }
         // The branch as this machine last read or wrote it: what differs from it here is news.
-        let before = try store.shareContent(id, path).flatMap { try? ofThisRepository(RemotePiece.decode($0).piece) }
+        // (No branch: everything here is.)
+        let before = known.entries.isEmpty ? nil
+            : try store.shareContent(id, path).flatMap { try? ofThisRepository(RemotePiece.decode($0, handEdit: handEdit).piece) }
         var piece = RemotePiece()
-        if let bytes = try content(path) {
+        if let bytes = fresh[path] ?? nil {
             piece = ofThisRepository(try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit).piece })
+        } else if fresh[path] == nil, known.entries[path] != nil, let before {
+            // Not read anew: as last read or written, decoded once.
+            piece = before
         }
         var meta = RemoteMeta()
         if let bytes = try content(RemoteLayout.metaPath) {

@@ -107,6 +107,14 @@ public struct SharePhase: SyncPhase {
             let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now,
                                           store: session.store, machine: session.machine)
             if snapshot.fresh[merged.path] != nil { snapshot.known.entries[merged.path]?.removals = merged.removals }
+            if merged.isSettled {
+                if !session.dryRun {
+                    try session.store.recordShare(id, set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag, exchanged: false,
+                                                  at: session.clock())
+                    try noteWaiting(0, share, &summary, session)
+                }
+                return
+            }
             let (plan, changes) = try merged.plan()
             summary.pulled += changes.count(beyond: merged.localAtGitHubTime)
             summary.droppedEdits += plan.dropped.count

@@ -1,16 +1,18 @@
 // A GitHub API on 127.0.0.1 for benchmarks: the same fake the tests use (Tests/TestSupport),
 // as a process. Prints its base URL, then serves until stdin closes.
 //
-//   fake-github --own N --others M [--owners K] [--private-others] [--issues K] [--delay MS] [--data NAME]
+//   fake-github --own N --others M [--owners K] [--private-others] [--issues K] [--delay MS] [--data NAME] [--commits K]
 //
 // The others' repositories belong to K owners (10 by default), `other0/lib-0000`...; with
 // --private-others they are private (no owner's listing shows them: they are read by id).
 // --issues K opens K issues in each repository. --data NAME adds the signed-in user's private
-// repository NAME, for `remote init` (its files in git objects). GitHub's secondary rate limits
+// repository NAME, for `remote init` (its files in git objects). --commits K gives the first K own
+// repositories a first commit in git objects, for `repo share`. GitHub's secondary rate limits
 // are on (on the real clock). Extra endpoints:
 // GET /_stats -> {"requests", "rateLimitUsed", "bytesSent" (request bodies), "bytesAnswered" (answer
 // bodies), and of them those of the --data repository: "remoteRequests", "remoteBytesSent",
-// "remoteBytesAnswered"};
+// "remoteBytesAnswered"; and the Git Data requests to other repositories, "gitRequests" and
+// "gitWrites" (not GETs)};
 // GET /_remoteSize -> {"bytes", "files"} of the --data repository's branch;
 // GET /_delay?ms=N sets the delay added to every answer; GET /_touch?count=N changes the
 // description of the first N repositories; GET /_limits?on=0 (or 1) switches the secondary rate
@@ -27,6 +29,7 @@ var issues = 0
 var data: String?
 var owners = 10
 var privateOthers = false
+var commits = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -37,6 +40,7 @@ while let argument = arguments.next() {
     case "--data": data = arguments.next()
     case "--owners": owners = max(1, Int(arguments.next() ?? "") ?? 10)
     case "--private-others": privateOthers = true
+    case "--commits": commits = Int(arguments.next() ?? "") ?? 0
     default:
         FileHandle.standardError.write(Data(("usage: fake-github --own N --others M [--owners K] [--private-others] [--issues K] "
             + "[--delay MS] [--data NAME]\n").utf8))
@@ -51,6 +55,9 @@ for index in 0..<own {
 for index in 0..<others {
     github.addRepository(id: Int64(2_000_000 + index), owner: "other\(index % owners)", name: String(format: "lib-%04d", index),
                          description: "lib \(index)", isPrivate: privateOthers)
+}
+for index in 0..<min(commits, own) {
+    github.contents.commitFiles("\(github.login)/" + String(format: "own-%04d", index), ["README.md": "# own \(index)\n"])
 }
 if let data { github.addRepository(id: 3_000_000, name: data, description: "doogit's todos", isPrivate: true) }
 github.setDelay(milliseconds: delay)
@@ -74,6 +81,8 @@ github.script { request in
                                       JSONMember("remoteBytesSent", .int(requests.filter(remote).reduce(0) { $0 + $1.body.count })),
                                       JSONMember("remoteBytesAnswered", .int(github.bytesSent(where: remote))),
                                       JSONMember("bytesAnswered", .int(github.bytesSent)),
+                                      JSONMember("gitRequests", .int(requests.filter { !remote($0) && $0.path.contains("/git/") }.count)),
+                                      JSONMember("gitWrites", .int(requests.filter { !remote($0) && $0.path.contains("/git/") && $0.method != "GET" }.count)),
                                       JSONMember("secondaryRefusals", .int(github.secondaryLimits.refusals)),
                                       JSONMember("requestsWhileLimited", .int(github.secondaryLimits.requestsWhileLimited))])
         return .json(200, JSONWriter.write(stats))
