@@ -129,32 +129,7 @@ struct SharedSoakTests {
         /// Starts a sync and kills it with -9 while its k-th request is on the wire.
         func killAtARandomRequest(_ machine: Sandbox) throws {
             let target = Int.random(in: 1...12, using: &random)
-            let seen = Counter(), arrived = Event(), release = Event()
-            github.script { _ in
-                if seen.next() == target {
-                    arrived.signal()
-                    _ = release.wait(seconds: 60)
-                }
-                return nil
-            }
-            defer {
-                release.signal()
-                github.script(nil)
-            }
-            let process = try ChildProcess.spawn(DoogitBinary.path, ["sync"], environment: machine.environment)
-            let ended = Event()
-            Thread {
-                _ = process.finish()
-                ended.signal()
-                arrived.signal()
-            }.start()
-            _ = arrived.wait(seconds: 60)
-            if !ended.wait(seconds: 0) {
-                process.kill()
-                count("kills (-9)")
-            }
-            release.signal()
-            _ = ended.wait(seconds: 60)
+            if try killAtRequest(target, running: ["sync"], on: machine, github: github) { count("kills (-9)") }
         }
     }
 

@@ -172,40 +172,13 @@ struct SoakTests {
 
         /// Starts a sync (or a promote) and kills it with -9 while its k-th request is on the wire.
         func killAtARandomRequest(_ machine: Sandbox) throws {
-            let github = machines.github
             let target = Int.random(in: 1...10, using: &random)
-            let seen = Counter(), arrived = Event(), release = Event()
-            github.script { _ in
-                if seen.next() == target {
-                    arrived.signal()
-                    _ = release.wait(seconds: 60)
-                }
-                return nil
-            }
-            defer {
-                release.signal()
-                github.script(nil)
-            }
             var arguments = ["sync"]
             if Bool.random(using: &random), let todo = pick(try todos(machine).filter { !$0.linked }) {
                 arguments = ["todo", "promote", todo.id]
                 everLinked.insert(todo.uuid)
             }
-            let process = try ChildProcess.spawn(DoogitBinary.path, arguments, environment: machine.environment)
-            // The request arrives, or the command ends before making that many.
-            let ended = Event()
-            Thread {
-                _ = process.finish()
-                ended.signal()
-                arrived.signal()
-            }.start()
-            _ = arrived.wait(seconds: 60)
-            if !ended.wait(seconds: 0) {
-                process.kill()
-                count("kills (-9)")
-            }
-            release.signal()
-            _ = ended.wait(seconds: 60)
+            if try killAtRequest(target, running: arguments, on: machine, github: machines.github) { count("kills (-9)") }
         }
     }
 
