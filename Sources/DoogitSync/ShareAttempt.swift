@@ -22,8 +22,8 @@ struct ShareAttempt {
     /// brought back to its time (what the merge starts from).
     private(set) var local = Replica()
     private(set) var localAtGitHubTime = Replica()
-    /// Todos the branch names, or this machine holds, that are not for the branch: in another
-    /// repository here, or kept private.
+    /// Todos this machine holds that are not for the branch: in another repository here, kept
+    /// private, or removed without the branch ever holding them.
     private(set) var keptOut: Set<String> = []
     private(set) var handEdits = 0
     /// What the branch's file holds of removals waiting to leave, as read (kept with the file's entry).
