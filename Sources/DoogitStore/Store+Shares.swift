@@ -126,13 +126,14 @@ extension Store {
         }
     }
 
-    /// Forgets the branch's commit and folders as last read, so that the next exchange lists it
-    /// whole. Its files stay: what differs from them here is what waits to be sent, and a file
-    /// whose git name did not change is not read again.
+    /// Forgets the branch's folders as last read, so that the next exchange reads its ref and
+    /// lists it whole. Its commit stays (the branch was read: gone later, it was deleted), and so
+    /// do its files: what differs from them here is what waits to be sent, and a file whose git
+    /// name did not change is not read again.
     public func forgetShareTree(_ repositoryID: Int64) throws {
         try database.transaction { () throws(StoreError) in
             try forgetShareFolders(repositoryID)
-            try database.run("UPDATE shares SET head_commit = NULL, ref_etag = NULL WHERE repository_id = ?", .integer(repositoryID))
+            try database.run("UPDATE shares SET ref_etag = NULL WHERE repository_id = ?", .integer(repositoryID))
         }
     }
 

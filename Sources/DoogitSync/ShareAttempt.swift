@@ -38,6 +38,7 @@ struct ShareAttempt {
     /// Nothing to merge or write: nothing read anew, nothing changed here, nothing of the
     /// branch's to bring up to date (a removal waiting for this machine, a file to write back).
     var isSettled: Bool { freshIsEmpty && !hasNews && !input.reportMerge && input.rewrite.isEmpty }
+    // (The caller checks that the branch did not move and that its tree is known.)
     private let freshIsEmpty: Bool
 
     /// `known`: the branch as read now; `fresh`: the files read anew.
@@ -67,8 +68,10 @@ struct ShareAttempt {
         }
         // The branch as this machine last read or wrote it: what differs from it here is news.
         // (No branch: everything here is.)
-        let before = known.entries.isEmpty ? nil
-            : try store.shareContent(id, path).flatMap { try? ofThisRepository(RemotePiece.decode($0, handEdit: handEdit).piece) }
+        var before: RemotePiece?
+        if !known.entries.isEmpty, let bytes = try store.shareContent(id, path) {
+            before = ofThisRepository(try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit).piece })
+        }
         var piece = RemotePiece()
         if let bytes = fresh[path] ?? nil {
             piece = ofThisRepository(try decoded(path) { () throws(TodoFileError) in try RemotePiece.decode(bytes, handEdit: handEdit).piece })

@@ -107,7 +107,8 @@ public struct SharePhase: SyncPhase {
             let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now,
                                           store: session.store, machine: session.machine)
             if snapshot.fresh[merged.path] != nil { snapshot.known.entries[merged.path]?.removals = merged.removals }
-            if merged.isSettled {
+            // Settled: the branch where it was, its tree known, nothing read anew or changed here.
+            if merged.isSettled && snapshot.head == before.headCommit && snapshot.known.rootSHA != nil {
                 if !session.dryRun {
                     try session.store.recordShare(id, set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag, exchanged: false,
                                                   at: session.clock())
@@ -177,19 +178,16 @@ public struct SharePhase: SyncPhase {
         switch ref {
         case .notModified(let date):
             if let date { snapshot.now = date }
+            // Its tree not known here (forgotten after a failed write): listed again.
+            if snapshot.known.rootSHA == nil, let head = share.headCommit {
+                (snapshot.known, snapshot.fresh) = try readTree(head, snapshot.known, share, session)
+            }
         case .head(let commit, let etag, let date):
             if let date { snapshot.now = date }
             snapshot.refETag = etag
             if commit != share.headCommit || snapshot.known.rootSHA == nil {
-                // A progress of its own: a read of the remote's left unfinished is not this one's.
-                let blobs = RemoteBlobReader(progress: store.readProgress(RemoteBlobReader.progressName + " \(id)")) { wanted in
-                    try session.checkBudget()
-                    return session.requestRoom(upTo: wanted)
-                }
-                let read = try RemotePhase.afterLag(of: share.fullName, session) {
-                    try snapshot.known.read(commit: commit, repository: share.fullName, github: session.github, blobs: blobs) { _, _, _ in }
-                }
-                (snapshot.known, snapshot.fresh, snapshot.head) = (read.tree, read.files, commit)
+                (snapshot.known, snapshot.fresh) = try readTree(commit, snapshot.known, share, session)
+                snapshot.head = commit
             }
         case .missing(let date):
             // Deleted on GitHub since this machine wrote or read it: made again only when asked.
@@ -201,6 +199,23 @@ public struct SharePhase: SyncPhase {
             throw ShareFailure.emptyRepository(repository: share.fullName)
         }
         return snapshot
+    }
+
+    /// The branch's tree at `commit`: the folders and files whose git names changed since
+    /// this machine last read them, and no others.
+    private func readTree(_ commit: String, _ known: RemoteTree, _ share: ShareSettings, _ session: SyncSession) throws
+        -> (tree: RemoteTree, fresh: [String: [UInt8]?])
+    {
+        // A progress of its own: a read of the remote's left unfinished is not this one's.
+        let blobs = RemoteBlobReader(progress: session.store.readProgress(RemoteBlobReader.progressName + " \(share.repositoryID)")) {
+            wanted in
+            try session.checkBudget()
+            return session.requestRoom(upTo: wanted)
+        }
+        let read = try RemotePhase.afterLag(of: share.fullName, session) {
+            try known.read(commit: commit, repository: share.fullName, github: session.github, blobs: blobs) { _, _, _ in }
+        }
+        return (read.tree, read.files)
     }
 
     /// Step 3: the merge committed here, with the branch as read: what differs from it here is

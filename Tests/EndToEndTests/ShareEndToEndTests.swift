@@ -386,6 +386,25 @@ struct ShareEndToEndTests: RemoteEndToEndSuite {
         #expect(seen == ["octocat/app: buy the team a big gift, for the team"], "\(seen)")
     }
 
+    @Test func aBranchReadAgainOrMovedByOthersKeepsWhatOthersWrote() throws {
+        let (github, owner) = try owner()
+        #expect(owner.run("todo", "add", "-R", "app", "first").status == 0)
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        // Shared again with nothing new: the branch is listed again, and the next change goes.
+        #expect(owner.run("repo", "share", Self.app).status == 0)
+        #expect(owner.run("sync").status == 0)
+        #expect(owner.run("todo", "add", "-R", "app", "second").status == 0)
+        let second = owner.run("sync")
+        #expect(second.status == 0 && second.stdout.contains("sent 1 change"), "\(second.stdout)|\(second.stderr)")
+        // Another writer's commit that touches no file of doogit's: kept by the next write.
+        github.contents.commitFiles(Self.app, ["NOTES.md": "theirs"], branch: Self.branch)
+        #expect(owner.run("sync").status == 0)
+        #expect(owner.run("todo", "add", "-R", "app", "third").status == 0)
+        #expect(owner.run("sync").status == 0)
+        let files = github.contents.files(Self.app, branch: Self.branch)
+        #expect(files["NOTES.md"] == "theirs" && files["todos/1/1.jsonl"]?.contains("third") == true, "\(files.keys)")
+    }
+
     private func texts(_ json: String) throws -> [String] {
         guard case .array(let sections) = try JSONParser.parse(json) else { return [] }
         return try sections.flatMap { try $0.array("todos").map { try $0.string("text") } }
