@@ -3,8 +3,8 @@
 
 -- The repositories whose todos are shared from here, and what this machine last knew of each
 -- one's branch: its commit and the ETag of its last read (a settled branch is a free 304), the
--- repository's ETag and what that read said (public, and whether the token may push), whether
--- this machine's todos went there, and how many changes waited the last time a sync said so.
+-- repository's ETag and what that read said (public, and whether the token may push), and how
+-- many changes waited the last time a sync said so.
 CREATE TABLE shares (
     repository_id   INTEGER PRIMARY KEY REFERENCES repositories (id) ON DELETE CASCADE,
     branch          TEXT    NOT NULL,
@@ -14,8 +14,6 @@ CREATE TABLE shares (
     is_public       INTEGER NOT NULL DEFAULT 0 CHECK (is_public IN (0, 1)),
     public_allowed  INTEGER NOT NULL DEFAULT 0 CHECK (public_allowed IN (0, 1)),
     can_push        INTEGER CHECK (can_push IN (0, 1)),
-    exchanged       INTEGER NOT NULL DEFAULT 0 CHECK (exchanged IN (0, 1)),
-    exchanged_at    TEXT,
     -- Since when GitHub no longer shows this repository to the token (NULL: it does): what was
     -- last seen is kept, marked as such.
     unreadable_since TEXT,

@@ -17,9 +17,6 @@ public struct ShareSettings: Equatable, Sendable {
     /// Shared with `--public`: its todos may be public.
     public var publicAllowed: Bool
     public var canPush: Bool?
-    /// Whether this machine's todos of the repository went to the branch.
-    public var exchanged: Bool
-    public var exchangedAt: Timestamp?
     /// Since when GitHub no longer shows the repository to the token (nil: it does).
     public var unreadableSince: Timestamp?
     /// How many changes waited the last time a sync said so.
@@ -43,7 +40,7 @@ extension Store {
     private func sharesRead(where id: Int64?) throws(StoreError) -> [ShareSettings] {
         try database.query("""
             SELECT s.repository_id, r.full_name, s.branch, s.head_commit, s.ref_etag, s.repository_etag, s.is_public,
-                   s.public_allowed, s.can_push, s.exchanged, s.exchanged_at, s.unreadable_since, s.waiting_noted, s.added_at
+                   s.public_allowed, s.can_push, s.unreadable_since, s.waiting_noted, s.added_at
             FROM shares s JOIN repositories r ON r.id = s.repository_id
             WHERE ?1 IS NULL OR s.repository_id = ?1
             ORDER BY r.full_name COLLATE NOCASE
@@ -53,8 +50,7 @@ extension Store {
                 branch: try row.string("branch"), headCommit: try row.optionalString("head_commit"),
                 refETag: try row.optionalString("ref_etag"), repositoryETag: try row.optionalString("repository_etag"),
                 isPublic: try row.bool("is_public"), publicAllowed: try row.bool("public_allowed"),
-                canPush: try row.optionalInt64("can_push").map { $0 == 1 }, exchanged: try row.bool("exchanged"),
-                exchangedAt: try Self.optionalTimestamp(row, "exchanged_at"),
+                canPush: try row.optionalInt64("can_push").map { $0 == 1 },
                 unreadableSince: try Self.optionalTimestamp(row, "unreadable_since"),
                 waitingNoted: Int(try row.int64("waiting_noted")), addedAt: try Self.timestamp(row, "added_at"))
         }
@@ -102,10 +98,8 @@ extension Store {
                                   .text(path)).map { Array($0.utf8) }
     }
 
-    /// Records the branch's files as read or written, and where the branch is; `exchanged`: this
-    /// machine's todos went there.
-    public func recordShare(_ repositoryID: Int64, set: [RemoteEntry], removed: Set<String>, head: String?, refETag: String?,
-                            exchanged: Bool, at now: Timestamp) throws {
+    /// Records the branch's files as read or written, and where the branch is.
+    public func recordShare(_ repositoryID: Int64, set: [RemoteEntry], removed: Set<String>, head: String?, refETag: String?) throws {
         try database.transaction { () throws(StoreError) in
             for path in removed.sorted() {
                 try database.run("DELETE FROM share_files WHERE repository_id = ? AND path = ?", .integer(repositoryID), .text(path))
@@ -120,9 +114,8 @@ extension Store {
                     .optional(entry.removals?.oldest.rfc3339))
             }
             try database.run("""
-                UPDATE shares SET head_commit = ?, ref_etag = ?, exchanged_at = ?, exchanged = exchanged OR ?, unreadable_since = NULL
-                WHERE repository_id = ?
-                """, .optional(head), .optional(refETag), .text(now.rfc3339), .bool(exchanged), .integer(repositoryID))
+                UPDATE shares SET head_commit = ?, ref_etag = ?, unreadable_since = NULL WHERE repository_id = ?
+                """, .optional(head), .optional(refETag), .integer(repositoryID))
         }
     }
 
@@ -174,6 +167,13 @@ extension Store {
         public var fullName: String
         public var pushedAt: String?
         public var etag: String?
+
+        public init(id: Int64, fullName: String, pushedAt: String?, etag: String?) {
+            self.id = id
+            self.fullName = fullName
+            self.pushedAt = pushedAt
+            self.etag = etag
+        }
     }
 
     /// Tracked repositories not shared from here, not gone, pushed to since they were last looked

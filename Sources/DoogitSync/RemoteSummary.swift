@@ -168,13 +168,13 @@ public enum RemoteWaiting {
 }
 
 extension RemotePhase {
-    /// A commit message a `git log` of the remote reads well with: what changed, and from where.
-    static func commitMessage(_ plan: RemoteExchange.Plan) -> String {
+    /// A commit message a `git log` of the remote reads well with: what changed, and from where
+    /// (`host` empty: not said, as on a shared branch, whose readers have no need of it).
+    static func commitMessage(_ plan: RemoteExchange.Plan, host: String = hostName()) -> String {
         var counts = [(plan.added, "added"), (plan.changed, "changed"), (plan.removed, "removed")].filter { $0.0 > 0 }
             .map { "\($0.0) \($0.1)" }
         if plan.droppedLines > 0 { counts.append("\(plan.droppedLines) old removal\(plan.droppedLines == 1 ? "" : "s") dropped") }
         let what = counts.isEmpty ? (plan.changedLines > 0 ? "repositories updated" : "machines updated") : counts.joined(separator: ", ")
-        let host = hostName()
         return "doogit: \(what)" + (host.isEmpty ? "" : " (from \(host))")
     }
 

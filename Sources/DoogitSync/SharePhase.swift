@@ -58,20 +58,35 @@ public struct SharePhase: SyncPhase {
         let candidates = try session.store.shareCandidates(limit: Self.looksPerSync)
         guard !candidates.isEmpty else { return }
         try session.checkBudget()
-        let looks = session.github.branchLooks(candidates.map { ($0.fullName, $0.etag) }, branch: Store.sharedBranch)
+        let looked = try Self.look(at: candidates, store: session.store, github: session.github)
+        for error in looked.failures {
+            if let stop = SyncSession.stop(for: error), !Self.concernsOnlyTheExchange(stop) { throw stop }
+        }
+        session.summary.sharesOffered += looked.found.map(\.fullName)
+    }
+
+    /// Looks at the repositories for a shared branch, in one window (`repo add` does too, for
+    /// those it adds): returns those found that were never said, and the looks that failed,
+    /// each left to be looked at again by the next sync.
+    public static func look(at candidates: [Store.ShareCandidate], store: Store, github: GitHubClient) throws
+        -> (found: [Store.ShareCandidate], failures: [GitHubError])
+    {
+        var found: [Store.ShareCandidate] = [], failures: [GitHubError] = []
+        let looks = github.branchLooks(candidates.map { ($0.fullName, $0.etag) }, branch: Store.sharedBranch)
         for (candidate, answer) in zip(candidates, looks) {
-            let found: Bool?, etag: String?
             switch answer {
-            case .success(.modified(let exists, let tag)): (found, etag) = (exists, tag)
-            case .success(.notModified): (found, etag) = (nil, nil)
+            case .success(.modified(let exists, let etag)):
+                if try store.recordShareCheck(candidate.id, pushedAt: candidate.pushedAt, found: exists, etag: etag) {
+                    found.append(candidate)
+                }
+            case .success(.notModified):
+                if try store.recordShareCheck(candidate.id, pushedAt: candidate.pushedAt, found: nil, etag: nil) { found.append(candidate) }
             case .failure(let error):
-                if let stop = SyncSession.stop(for: error), !Self.concernsOnlyTheExchange(stop) { throw stop }
-                continue
-            }
-            if try session.store.recordShareCheck(candidate.id, pushedAt: candidate.pushedAt, found: found, etag: etag) {
-                session.summary.sharesOffered.append(candidate.fullName)
+                failures.append(error)
+                try store.recordShareCheck(candidate.id, pushedAt: nil, found: nil, etag: nil)
             }
         }
+        return (found, failures)
     }
 
     private static func concernsOnlyTheExchange(_ stop: SyncStop) -> Bool {
@@ -101,7 +116,7 @@ public struct SharePhase: SyncPhase {
                 _ = session.github.wait(milliseconds: Int.random(in: 20...120) * attempt)
             }
             guard let before = try session.store.share(of: id) else { return }
-            var snapshot = try read(before, conditional: attempt == 0, &summary, session)
+            var snapshot = try read(before, conditional: attempt == 0, session)
             // As the read left it: public now, allowed to push.
             let share = try session.store.share(of: id) ?? before
             let merged = try ShareAttempt(share: share, known: snapshot.known, fresh: snapshot.fresh, now: snapshot.now,
@@ -110,8 +125,7 @@ public struct SharePhase: SyncPhase {
             // Settled: the branch where it was, its tree known, nothing read anew or changed here.
             if merged.isSettled && snapshot.head == before.headCommit && snapshot.known.rootSHA != nil {
                 if !session.dryRun {
-                    try session.store.recordShare(id, set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag, exchanged: false,
-                                                  at: session.clock())
+                    try session.store.recordShare(id, set: [], removed: [], head: snapshot.head, refETag: snapshot.refETag)
                     try noteWaiting(0, share, &summary, session)
                 }
                 return
@@ -156,7 +170,7 @@ public struct SharePhase: SyncPhase {
     /// Step 1: the branch's ref and the repository, each conditional on its last ETag, and what
     /// changed on the branch since this machine last read it. What GitHub says of the repository
     /// is recorded (a dry run too: it is GitHub's news, not the sync's change).
-    private func read(_ share: ShareSettings, conditional: Bool, _ summary: inout ShareSummary, _ session: SyncSession) throws -> Snapshot {
+    private func read(_ share: ShareSettings, conditional: Bool, _ session: SyncSession) throws -> Snapshot {
         let store = session.store, id = share.repositoryID
         let (ref, repository) = try session.github.branchRefAndRepository(
             repository: share.fullName, branch: share.branch, refETag: conditional ? share.refETag : nil, id: id,
@@ -168,7 +182,6 @@ public struct SharePhase: SyncPhase {
             break
         case .failure(.notFound), .failure(.unavailable):
             try store.recordShareUnreadable(id, at: session.clock())
-            summary.unreadableSince = try store.share(of: id)?.unreadableSince
             throw ShareFailure.unreadable(repository: share.fullName)
         case .failure(let error):
             throw error
@@ -230,8 +243,7 @@ public struct SharePhase: SyncPhase {
                 try store.replica.awaitSending(todos: Set(changes.todos.map(\.entry.uuid)), in: plan.local, repositories: [])
             }
             try store.replica.observeClock(plan.local.latestStamp, reference: snapshot.now)
-            try store.recordShare(id, set: recorded.set, removed: recorded.removed, head: snapshot.head, refETag: snapshot.refETag,
-                                  exchanged: plan.files.isEmpty, at: session.clock())
+            try store.recordShare(id, set: recorded.set, removed: recorded.removed, head: snapshot.head, refETag: snapshot.refETag)
         }
     }
 
@@ -258,7 +270,7 @@ public struct SharePhase: SyncPhase {
         }
         let written: (tree: RemoteTree, commit: String)
         do {
-            guard let done = try write.finish(made, message: Self.commitMessage(plan), session) else { return .lostRace }
+            guard let done = try write.finish(made, message: RemotePhase.commitMessage(plan, host: ""), session) else { return .lostRace }
             written = done
         } catch let error as GitHubError {
             try? session.store.forgetShareTree(share.repositoryID)
@@ -273,8 +285,7 @@ public struct SharePhase: SyncPhase {
         }
         let store = session.store
         let recorded = written.tree.changes(from: try store.shareEntries(share.repositoryID))
-        try store.recordShare(share.repositoryID, set: recorded.set, removed: recorded.removed, head: written.commit, refETag: nil,
-                              exchanged: true, at: session.clock())
+        try store.recordShare(share.repositoryID, set: recorded.set, removed: recorded.removed, head: written.commit, refETag: nil)
         return .written
     }
 
@@ -284,12 +295,5 @@ public struct SharePhase: SyncPhase {
         case lostRace
         /// GitHub refused it for want of push access: the changes wait.
         case refused
-    }
-
-    /// "doogit: 2 added, 1 changed": no host name, which the branch's readers have no need of.
-    static func commitMessage(_ plan: RemoteExchange.Plan) -> String {
-        let counts = [(plan.added, "added"), (plan.changed, "changed"), (plan.removed, "removed")].filter { $0.0 > 0 }
-            .map { "\($0.0) \($0.1)" }
-        return "doogit: " + (counts.isEmpty ? "shared todos updated" : counts.joined(separator: ", "))
     }
 }

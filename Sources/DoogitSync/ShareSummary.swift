@@ -14,8 +14,6 @@ public struct ShareSummary: Equatable, Sendable {
     public var waitingNoted = 0
     /// Edits made here of todos whose removal had left the branch meanwhile (the removal won).
     public var droppedEdits = 0
-    /// Since when GitHub no longer shows the repository: what was last seen is kept.
-    public var unreadableSince: Timestamp?
     public var failure: ShareFailure?
 
     public init(repositoryID: Int64, repository: String) {
@@ -46,16 +44,6 @@ public enum ShareFailure: Error, Equatable, Sendable {
     case unavailable(repository: String, String)
     /// Anything else GitHub answered.
     case failed(repository: String, String)
-
-    public var repository: String {
-        switch self {
-        case .unreadableFile(let repository, _, _), .unreadable(let repository), .emptyRepository(let repository),
-             .branchGone(let repository, _),
-             .madePublic(let repository), .protectedBranch(let repository, _), .wouldDropFiles(let repository, _),
-             .keptChanging(let repository), .unavailable(let repository, _), .failed(let repository, _):
-            return repository
-        }
-    }
 
     /// Whether trying again later may be all it takes.
     public var isTemporary: Bool {

@@ -23,10 +23,10 @@ struct ShareStoreTests {
         let entry = RemoteEntry(path: "todos/1/1.jsonl", sha: "abc", mode: .file, content: Array("line\n".utf8),
                                 removals: RemoteRemovals(firstSince: 2, lastSince: 3, oldest: moment(2)))
         try store.recordShare(1, set: [entry, RemoteEntry(path: "", sha: "root", mode: .tree)], removed: [], head: "c1",
-                              refETag: "\"e\"", exchanged: false, at: moment(2))
+                              refETag: "\"e\"")
         var share = try #require(try store.share(of: 1))
         #expect(share.fullName == "octo/app" && share.branch == Store.sharedBranch && share.headCommit == "c1"
-                && share.refETag == "\"e\"" && !share.exchanged && !share.publicAllowed && share.canPush == nil)
+                && share.refETag == "\"e\"" && !share.publicAllowed && share.canPush == nil)
         #expect(try store.shareEntries(1)["todos/1/1.jsonl"]?.removals?.lastSince == 3)
         #expect(try store.shareContent(1, "todos/1/1.jsonl") == Array("line\n".utf8))
         #expect(try store.shareContent(2, "todos/1/1.jsonl") == nil, "one share's files are not another's")

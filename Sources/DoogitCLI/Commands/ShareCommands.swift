@@ -136,19 +136,10 @@ enum ShareCommands {
     /// each, in one window); a look that fails is left to the next sync. Returns those found.
     static func lookForSharedBranches(of added: [RepositoryRecord], _ store: Store, _ github: GitHubClient) throws -> [RepositoryRecord] {
         guard !added.isEmpty, added.count <= SharePhase.looksPerSync else { return [] }
-        var found: [RepositoryRecord] = []
         let shared = Set(try store.shares().map(\.repositoryID))
-        let looked = added.filter { !shared.contains($0.id) }
-        for (repository, answer) in zip(looked, github.branchLooks(looked.map { ($0.fullName, nil) }, branch: Store.sharedBranch)) {
-            switch answer {
-            case .success(.modified(let exists, let etag)):
-                if try store.recordShareCheck(repository.id, pushedAt: repository.pushedAt, found: exists, etag: etag) {
-                    found.append(repository)
-                }
-            case .success(.notModified), .failure:
-                try store.recordShareCheck(repository.id, pushedAt: nil, found: nil, etag: nil)
-            }
-        }
-        return found
+        let candidates = added.filter { !shared.contains($0.id) }
+            .map { Store.ShareCandidate(id: $0.id, fullName: $0.fullName, pushedAt: $0.pushedAt, etag: nil) }
+        let found = Set(try SharePhase.look(at: candidates, store: store, github: github).found.map(\.id))
+        return added.filter { found.contains($0.id) }
     }
 }

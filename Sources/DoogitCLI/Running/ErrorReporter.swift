@@ -27,8 +27,7 @@ enum ErrorReporter {
             let stop = usage.message.hasSuffix(".") ? "" : "."
             return Report(code: .usage, message: "\(usage.message)\(stop) Run 'doogit \(topic)'.")
         case let failure as CommandFailure:
-            return Report(code: failure.temporary ? .temporaryFailure : .failure,
-                          message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
+            return Report(code: failure.temporary ? .temporaryFailure : .failure, message: failure.message + (failure.hint.map { "; \($0)" } ?? ""))
         case let token as MalformedTokenError:
             return Report(code: .authentication, message: token.message + "; " + token.hint)
         case let file as TokenFileError:
